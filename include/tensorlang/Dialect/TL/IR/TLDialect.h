@@ -1,0 +1,16 @@
+//===- TLDialect.h - The tl dialect -----------------------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_DIALECT_TL_IR_TLDIALECT_H
+#define TENSORLANG_DIALECT_TL_IR_TLDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "tensorlang/Dialect/TL/IR/TLDialect.h.inc"
+
+#endif // TENSORLANG_DIALECT_TL_IR_TLDIALECT_H

@@ -1,0 +1,223 @@
+//===- TLOps.td - Operations of the tl dialect --------------*- tablegen -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_DIALECT_TL_IR_TLOPS_TD
+#define TENSORLANG_DIALECT_TL_IR_TLOPS_TD
+
+include "tensorlang/Dialect/TL/IR/TLDialect.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class TL_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TL_Dialect, mnemonic, traits>;
+
+// The values of the language: statically shaped tensors of f32 or f64
+// (rank 0 is a scalar). Extents are positive; the limits on rank and size are
+// checked by the typing rules, which name them in their messages.
+def TL_Tensor : StaticShapeTensorOf<[F32, F64]>;
+
+//===----------------------------------------------------------------------===//
+// Program structure
+//===----------------------------------------------------------------------===//
+
+def TL_ProgramOp : TL_Op<"program", [
+    Symbol, SymbolTable, IsolatedFromAbove, NoTerminator, SingleBlock,
+    NoRegionArguments]> {
+  let summary = "A program: variable declarations followed by statements";
+  let description = [{
+    A program of the model language. Its body holds the `tl.var`
+    declarations (which form the static context, rules `s-empty`/`s-var`)
+    followed by the `tl.assign` statements, executed in order (`ev-seq`).
+    All variables share one element type, `f64` or `f32`.
+
+    ```mlir
+    tl.program @matmul {
+      tl.var input @A : tensor<300x400xf64>
+      tl.var input @B : tensor<400x500xf64>
+      tl.var output @C : tensor<300x500xf64>
+      tl.assign @C = {
+        %a = tl.use @A : tensor<300x400xf64>
+        %b = tl.use @B : tensor<400x500xf64>
+        %p = tl.outer %a, %b : tensor<300x400xf64>, tensor<400x500xf64>
+        %c = tl.contract %p [[1, 2]] : tensor<300x400x400x500xf64>
+        tl.yield %c : tensor<300x500xf64>
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+  let extraClassDeclaration = [{
+    /// The declarations, in order.
+    ::llvm::iterator_range<::mlir::Block::op_iterator<VarOp>> getVars();
+    /// The statements, in execution order.
+    ::llvm::iterator_range<::mlir::Block::op_iterator<AssignOp>> getStatements();
+    /// The declaration of `name`, or null.
+    VarOp lookupVar(::llvm::StringRef name);
+    /// The element type shared by all variables (f64 for a program without
+    /// variables).
+    ::mlir::FloatType getElementType();
+  }];
+}
+
+def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
+  let summary = "A variable declaration (rule s-var)";
+  let description = [{
+    Declares a tensor variable of the program. The optional qualifiers are
+    the report's extension (section 5): an `input` variable is defined on
+    entry (rule `d-in-var`), an `output` variable is live-out. A program
+    without any qualifier keeps the base semantics: every variable is part of
+    its interface.
+
+    ```mlir
+    tl.var input @A : tensor<4x4xf64>
+    tl.var input output @s : tensor<f64>
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<TL_Tensor>:$tensor_type,
+                       UnitAttr:$input, UnitAttr:$output);
+  let assemblyFormat = [{
+    (`input` $input^)? (`output` $output^)? $sym_name attr-dict `:`
+    $tensor_type
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::RankedTensorType getType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getTensorType());
+    }
+  }];
+}
+
+def TL_AssignOp : TL_Op<"assign", [
+    HasParent<"ProgramOp">, SingleBlock, NoRegionArguments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "An assignment statement `x = e` (rules ok-stmt, ev-stmt)";
+  let description = [{
+    Evaluates its region against the store as it is before the statement and
+    then replaces every element of the target variable with the yielded
+    value (rule `ev-stmt`). The yielded type must be the variable's type
+    (rule `ok-stmt`).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$target);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$target attr-dict-with-keyword `=` $bodyRegion";
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The value assigned (the operand of the region's tl.yield).
+    ::mlir::Value getValue();
+  }];
+}
+
+def TL_YieldOp : TL_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"AssignOp">]> {
+  let summary = "The value of a statement's right-hand side";
+  let arguments = (ins TL_Tensor:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+def TL_UseOp : TL_Op<"use", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Read a variable from the store (rule t-var)";
+  let description = [{
+    The value of a declared variable in the store the enclosing statement
+    reads. The store does not change while a statement's right-hand side is
+    evaluated, which is why reading it is `Pure` within a statement region.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$var);
+  let results = (outs TL_Tensor:$result);
+  let assemblyFormat = "$var attr-dict `:` type($result)";
+}
+
+// Expression ops infer their result type with the report's typing rule, so
+// the printed form shows operand types only.
+class TL_ExprOp<string mnemonic, list<Trait> traits = []>
+    : TL_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor])> {
+  let results = (outs TL_Tensor:$result);
+}
+
+def TL_OuterOp : TL_ExprOp<"outer"> {
+  let summary = "Outer product `e0 # e1` (rule t-prod)";
+  let description = [{
+    The result's type concatenates the operand types; its element
+    `(i, j)` is `lhs[i] * rhs[j]`.
+  }];
+  let arguments = (ins TL_Tensor:$lhs, TL_Tensor:$rhs);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def TL_ContractOp : TL_ExprOp<"contract"> {
+  let summary = "Contraction `e . [[m n] ...]` (rule t-contr)";
+  let description = [{
+    Sums over each listed pair of dimensions of the operand at once; all
+    dimensions named are distinct, each pair's extents are equal, and all of
+    them are dropped from the result type. Indices are 0-based. A single
+    pair is the report's contraction; several pairs are the multi-pair
+    extension, equal to a sequence of single contractions.
+
+    ```mlir
+    %c = tl.contract %p [[1, 2]] : tensor<300x400x400x500xf64>
+    ```
+  }];
+  let arguments = (ins TL_Tensor:$operand, DenseI64ArrayAttr:$pairs);
+  let assemblyFormat = [{
+    $operand custom<IndexPairs>($pairs) attr-dict `:` type($operand)
+  }];
+}
+
+def TL_TransposeOp : TL_ExprOp<"transpose"> {
+  let summary = "Transposition `e ^ [[m n] ...]` (rule t-trans)";
+  let description = [{
+    Swaps dimensions `m` and `n` of the operand, for each pair in turn from
+    left to right. Indices are 0-based. A pair `[m m]` swaps nothing.
+  }];
+  let arguments = (ins TL_Tensor:$operand, DenseI64ArrayAttr:$pairs);
+  let assemblyFormat = [{
+    $operand custom<IndexPairs>($pairs) attr-dict `:` type($operand)
+  }];
+}
+
+class TL_ArithOp<string mnemonic, string sym, string rules>
+    : TL_ExprOp<mnemonic> {
+  let summary = "Element-wise `e0 " # sym # " e1` (" # rules # ")";
+  let arguments = (ins TL_Tensor:$lhs, TL_Tensor:$rhs);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def TL_AddOp : TL_ArithOp<"add", "+", "rule t-elem"> {
+  let description = [{ Both operands have the same type. }];
+}
+def TL_SubOp : TL_ArithOp<"sub", "-", "rule t-elem"> {
+  let description = [{ Both operands have the same type. }];
+}
+def TL_MulOp : TL_ArithOp<"mul", "*", "rules t-elem, t-smul"> {
+  let description = [{
+    Both operands have the same type, or the left one is a scalar
+    (`tensor<f64>`) that scales every element of the right one.
+  }];
+}
+def TL_DivOp : TL_ArithOp<"div", "/", "rules t-elem, t-sdiv"> {
+  let description = [{
+    Both operands have the same type, or the right one is a scalar that
+    divides every element of the left one. Division is the report's
+    controlled division (definition 5): `0/0 = 0`, `0/undef = 0`,
+    `v/0 = undef` for `v != 0`, `undef/w = undef`.
+  }];
+}
+
+#endif // TENSORLANG_DIALECT_TL_IR_TLOPS_TD

@@ -1,0 +1,80 @@
+//===- TypeRules.h - The report's typing rules, once ------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each expression typing rule of the report (figure "Expression typing") is
+// implemented here exactly once. The op verifiers (through
+// InferTypeOpInterface) and the source frontend both call these functions, so
+// a program the frontend accepts is one the verifier accepts, with the same
+// message when it is not.
+//
+// Dimension indices are 0-based. Messages print them in the caller's
+// numbering (`IndexBase::One` for source programs) and print types in the
+// report's notation, `[4 4]`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_DIALECT_TL_IR_TYPERULES_H
+#define TENSORLANG_DIALECT_TL_IR_TYPERULES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+#include <string>
+
+namespace tensorlang::tl {
+
+/// The largest rank of any tensor, declared or intermediate.
+constexpr int64_t kMaxRank = 16;
+
+/// Produces the diagnostic a failing rule writes its message into.
+using EmitErrorFn = llvm::function_ref<mlir::InFlightDiagnostic()>;
+
+/// How messages number dimensions: as the IR does, or as the source does.
+enum class IndexBase { Zero = 0, One = 1 };
+
+/// The four arithmetic operators of rule t-elem (and t-smul, t-sdiv).
+enum class ArithKind { Add, Sub, Mul, Div };
+
+/// The operator's symbol in the source language: "+", "-", "*", "/".
+llvm::StringRef getArithSymbol(ArithKind kind);
+
+/// A type in the report's notation: `[4 4]`, `[]` for a scalar.
+std::string formatType(mlir::RankedTensorType type);
+
+/// Checks the limits every tensor type must respect: positive extents, rank
+/// at most kMaxRank, and a byte size that fits in int64.
+mlir::LogicalResult verifyTensorLimits(mlir::RankedTensorType type,
+                                       EmitErrorFn emitError);
+
+/// Rule t-prod: the outer product's type concatenates the operand types.
+mlir::FailureOr<mlir::RankedTensorType>
+inferOuterProductType(mlir::RankedTensorType lhs, mlir::RankedTensorType rhs,
+                      EmitErrorFn emitError);
+
+/// Rule t-contr, for one or more pairs `(pairs[2k], pairs[2k+1])` contracted
+/// at once: every index in range and distinct, equal extents per pair; the
+/// result drops all named dimensions.
+mlir::FailureOr<mlir::RankedTensorType>
+inferContractionType(mlir::RankedTensorType operand,
+                     llvm::ArrayRef<int64_t> pairs, IndexBase base,
+                     EmitErrorFn emitError);
+
+/// Rule t-trans, for one or more swaps applied from left to right.
+mlir::FailureOr<mlir::RankedTensorType>
+inferTranspositionType(mlir::RankedTensorType operand,
+                       llvm::ArrayRef<int64_t> pairs, IndexBase base,
+                       EmitErrorFn emitError);
+
+/// Rules t-elem, t-smul (`s * e`) and t-sdiv (`e / s`).
+mlir::FailureOr<mlir::RankedTensorType>
+inferArithmeticType(ArithKind kind, mlir::RankedTensorType lhs,
+                    mlir::RankedTensorType rhs, EmitErrorFn emitError);
+
+} // namespace tensorlang::tl
+
+#endif // TENSORLANG_DIALECT_TL_IR_TYPERULES_H

@@ -1,0 +1,74 @@
+//===- AST.h - Syntax tree of the tensor language ---------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The parsed program, before typing. Type aliases are already resolved and
+// dimension indices are already 0-based; everything else is as written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_FRONTEND_AST_H
+#define TENSORLANG_FRONTEND_AST_H
+
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <memory>
+#include <vector>
+
+namespace tensorlang::frontend {
+
+enum class ExprKind { Variable, Outer, Contract, Transpose, Arith };
+
+/// An expression node. Nodes are owned by their Program's arena, so that
+/// destroying a deep tree does not recurse.
+struct Expr {
+  ExprKind kind;
+  /// The identifier for a variable, the operator's position otherwise.
+  llvm::SMLoc loc;
+  llvm::StringRef name;           // Variable
+  Expr *lhs = nullptr;            // every operator; the operand if unary
+  Expr *rhs = nullptr;            // Outer, Arith
+  tl::ArithKind arith{};          // Arith
+  llvm::SmallVector<int64_t> pairs; // Contract, Transpose: 0-based pairs
+  unsigned depth = 1;             // height of the tree rooted here
+};
+
+struct Decl {
+  llvm::StringRef name;
+  llvm::SMLoc loc;     // the name
+  llvm::SMLoc typeLoc; // the extents or the alias name
+  llvm::SmallVector<int64_t> shape;
+  bool input = false;
+  bool output = false;
+};
+
+struct Stmt {
+  llvm::StringRef target;
+  llvm::SMLoc loc; // the target
+  Expr *value = nullptr;
+};
+
+struct Program {
+  std::vector<Decl> decls;
+  std::vector<Stmt> stmts;
+  std::vector<std::unique_ptr<Expr>> arena;
+
+  Expr *makeExpr(ExprKind kind, llvm::SMLoc loc) {
+    arena.push_back(std::make_unique<Expr>());
+    arena.back()->kind = kind;
+    arena.back()->loc = loc;
+    return arena.back().get();
+  }
+};
+
+} // namespace tensorlang::frontend
+
+#endif // TENSORLANG_FRONTEND_AST_H

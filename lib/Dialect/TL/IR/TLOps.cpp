@@ -1,0 +1,289 @@
+//===- TLOps.cpp - Operations of the tl dialect ---------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::tl;
+
+//===----------------------------------------------------------------------===//
+// Index pairs: `[[0, 1], [2, 3]]` printed from a flat array attribute.
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseIndexPairs(OpAsmParser &parser,
+                                   DenseI64ArrayAttr &pairs) {
+  SmallVector<int64_t> indices;
+  auto parsePair = [&]() -> ParseResult {
+    int64_t first, second;
+    if (parser.parseLSquare() || parser.parseInteger(first) ||
+        parser.parseComma() || parser.parseInteger(second) ||
+        parser.parseRSquare())
+      return failure();
+    indices.push_back(first);
+    indices.push_back(second);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parsePair, " in index pair list"))
+    return failure();
+  pairs = parser.getBuilder().getDenseI64ArrayAttr(indices);
+  return success();
+}
+
+static void printIndexPairs(OpAsmPrinter &printer, Operation *,
+                            DenseI64ArrayAttr pairs) {
+  ArrayRef<int64_t> indices = pairs.asArrayRef();
+  printer << '[';
+  for (size_t i = 0; i + 1 < indices.size(); i += 2) {
+    if (i != 0)
+      printer << ", ";
+    printer << '[' << indices[i] << ", " << indices[i + 1] << ']';
+  }
+  // An odd trailing index cannot be printed as a pair; show it so the
+  // verifier's complaint about it can be understood.
+  if (indices.size() % 2 != 0)
+    printer << (indices.size() > 1 ? ", " : "") << '[' << indices.back()
+            << ']';
+  printer << ']';
+}
+
+#define GET_OP_CLASSES
+#include "tensorlang/Dialect/TL/IR/TLOps.cpp.inc"
+
+/// The error emitter of an InferTypeOpInterface hook: silent when the caller
+/// only asks whether inference succeeds.
+static auto makeEmitter(std::optional<Location> location) {
+  return [location]() {
+    return location ? mlir::emitError(*location) : InFlightDiagnostic();
+  };
+}
+
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+void ProgramOp::build(OpBuilder &builder, OperationState &state,
+                      StringRef name) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addRegion()->emplaceBlock();
+}
+
+llvm::iterator_range<Block::op_iterator<VarOp>> ProgramOp::getVars() {
+  return getBody()->getOps<VarOp>();
+}
+
+llvm::iterator_range<Block::op_iterator<AssignOp>> ProgramOp::getStatements() {
+  return getBody()->getOps<AssignOp>();
+}
+
+VarOp ProgramOp::lookupVar(StringRef name) {
+  return lookupSymbol<VarOp>(name);
+}
+
+FloatType ProgramOp::getElementType() {
+  for (VarOp var : getVars())
+    return cast<FloatType>(var.getType().getElementType());
+  return Float64Type::get(getContext());
+}
+
+LogicalResult ProgramOp::verifyRegions() {
+  Operation *firstStatement = nullptr;
+  VarOp firstVar;
+  for (Operation &op : *getBody()) {
+    if (auto var = dyn_cast<VarOp>(op)) {
+      if (firstStatement) {
+        InFlightDiagnostic diag = var.emitOpError(
+            "declarations must precede all statements of the program");
+        diag.attachNote(firstStatement->getLoc()) << "first statement is here";
+        return diag;
+      }
+      if (!firstVar) {
+        firstVar = var;
+      } else if (var.getType().getElementType() !=
+                 firstVar.getType().getElementType()) {
+        InFlightDiagnostic diag = var.emitOpError()
+                                  << "has element type "
+                                  << var.getType().getElementType()
+                                  << " but the program's variables are "
+                                  << firstVar.getType().getElementType();
+        diag.attachNote(firstVar.getLoc()) << "first declaration is here";
+        return diag;
+      }
+      continue;
+    }
+    if (isa<AssignOp>(op)) {
+      if (!firstStatement)
+        firstStatement = &op;
+      continue;
+    }
+    return op.emitOpError("cannot appear in a tl.program, which holds only "
+                          "tl.var declarations and tl.assign statements");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// VarOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult VarOp::verify() {
+  return verifyTensorLimits(getType(), [&] { return emitOpError(); });
+}
+
+//===----------------------------------------------------------------------===//
+// AssignOp
+//===----------------------------------------------------------------------===//
+
+Value AssignOp::getValue() {
+  return cast<YieldOp>(getBody()->getTerminator()).getValue();
+}
+
+LogicalResult AssignOp::verifyRegions() {
+  if (getBody()->empty() || !isa<YieldOp>(getBody()->back()))
+    return emitOpError("body must end with a tl.yield of the assigned value");
+  return success();
+}
+
+LogicalResult AssignOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto var =
+      symbolTable.lookupNearestSymbolFrom<VarOp>(*this, getTargetAttr());
+  if (!var)
+    return emitOpError() << "assigns to undeclared variable " << getTargetAttr()
+                         << " (rule ok-stmt)";
+  RankedTensorType valueType = tensorType(getValue());
+  if (valueType != var.getType()) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "assigns a value of type "
+                              << formatType(valueType) << " (" << valueType
+                              << ") to variable " << getTargetAttr()
+                              << " of type " << formatType(var.getType())
+                              << " (" << var.getType() << ") (rule ok-stmt)";
+    diag.attachNote(var.getLoc()) << "variable declared here";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// UseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto var = symbolTable.lookupNearestSymbolFrom<VarOp>(*this, getVarAttr());
+  if (!var)
+    return emitOpError() << "uses undeclared variable " << getVarAttr()
+                         << " (rule t-var)";
+  if (getType() != var.getType()) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "result type " << getType()
+                              << " differs from the type " << var.getType()
+                              << " of variable " << getVarAttr()
+                              << " (rule t-var)";
+    diag.attachNote(var.getLoc()) << "variable declared here";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Expression ops: each forwards to its typing rule.
+//===----------------------------------------------------------------------===//
+
+/// The type of an expression operand, or failure when it is not a value of
+/// the language. Inference runs while parsing, before the operand type
+/// constraints are verified, so it must not assume them.
+static FailureOr<RankedTensorType>
+operandType(Value operand, std::optional<Location> location) {
+  auto type = dyn_cast<RankedTensorType>(operand.getType());
+  if (type && type.hasStaticShape() &&
+      isa<Float32Type, Float64Type>(type.getElementType()))
+    return type;
+  return emitOptionalError(location, "operand type ", operand.getType(),
+                           " is not a statically shaped tensor of f32 or f64");
+}
+
+static LogicalResult pushInferred(FailureOr<RankedTensorType> type,
+                                  SmallVectorImpl<Type> &inferred) {
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
+LogicalResult OuterOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> lhs = operandType(adaptor.getLhs(), location);
+  FailureOr<RankedTensorType> rhs = operandType(adaptor.getRhs(), location);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  return pushInferred(
+      inferOuterProductType(*lhs, *rhs, makeEmitter(location)), inferred);
+}
+
+LogicalResult ContractOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = operandType(adaptor.getOperand(), location);
+  if (failed(type))
+    return failure();
+  return pushInferred(inferContractionType(*type, adaptor.getPairs(),
+                                           IndexBase::Zero,
+                                           makeEmitter(location)),
+                      inferred);
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = operandType(adaptor.getOperand(), location);
+  if (failed(type))
+    return failure();
+  return pushInferred(inferTranspositionType(*type, adaptor.getPairs(),
+                                             IndexBase::Zero,
+                                             makeEmitter(location)),
+                      inferred);
+}
+
+static LogicalResult inferArithmetic(ArithKind kind, Value lhsValue,
+                                     Value rhsValue,
+                                     std::optional<Location> location,
+                                     SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> lhs = operandType(lhsValue, location);
+  FailureOr<RankedTensorType> rhs = operandType(rhsValue, location);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  return pushInferred(
+      inferArithmeticType(kind, *lhs, *rhs, makeEmitter(location)), inferred);
+}
+
+#define TL_DEFINE_ARITH_INFERENCE(OpClass, Kind)                               \
+  LogicalResult OpClass::inferReturnTypes(                                     \
+      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferArithmetic(ArithKind::Kind, adaptor.getLhs(),                  \
+                           adaptor.getRhs(), location, inferred);              \
+  }
+TL_DEFINE_ARITH_INFERENCE(AddOp, Add)
+TL_DEFINE_ARITH_INFERENCE(SubOp, Sub)
+TL_DEFINE_ARITH_INFERENCE(MulOp, Mul)
+TL_DEFINE_ARITH_INFERENCE(DivOp, Div)
+#undef TL_DEFINE_ARITH_INFERENCE

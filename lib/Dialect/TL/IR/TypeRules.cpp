@@ -1,0 +1,201 @@
+//===- TypeRules.cpp - The report's typing rules, once --------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::tl;
+
+StringRef tl::getArithSymbol(ArithKind kind) {
+  switch (kind) {
+  case ArithKind::Add:
+    return "+";
+  case ArithKind::Sub:
+    return "-";
+  case ArithKind::Mul:
+    return "*";
+  case ArithKind::Div:
+    return "/";
+  }
+  llvm_unreachable("unknown arithmetic kind");
+}
+
+std::string tl::formatType(RankedTensorType type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleave(type.getShape(), os, " ");
+  os << ']';
+  return text;
+}
+
+/// Checks the limits of `type`, naming `rule` (the rule that produced the
+/// type, or empty for a declared type) in the message.
+static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
+                                 EmitErrorFn emitError) {
+  auto ruleSuffix = [&]() -> std::string {
+    return rule.empty() ? std::string() : (" (rule " + rule + ")").str();
+  };
+  if (type.getRank() > kMaxRank) {
+    emitError() << "type " << formatType(type) << " has rank "
+                << type.getRank() << ", above the limit of " << kMaxRank
+                << ruleSuffix();
+    return failure();
+  }
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  for (int64_t extent : type.getShape()) {
+    if (extent <= 0) {
+      emitError() << "type " << formatType(type)
+                  << " has an extent that is not a positive integer"
+                  << ruleSuffix();
+      return failure();
+    }
+    if (llvm::MulOverflow(bytes, extent, bytes)) {
+      emitError() << "type " << formatType(type)
+                  << " is too large: its size in bytes overflows int64"
+                  << ruleSuffix();
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult tl::verifyTensorLimits(RankedTensorType type,
+                                     EmitErrorFn emitError) {
+  return checkLimits(type, "", emitError);
+}
+
+FailureOr<RankedTensorType> tl::inferOuterProductType(RankedTensorType lhs,
+                                                      RankedTensorType rhs,
+                                                      EmitErrorFn emitError) {
+  if (lhs.getElementType() != rhs.getElementType()) {
+    emitError() << "operands of '#' have different element types "
+                << lhs.getElementType() << " and " << rhs.getElementType()
+                << " (rule t-prod)";
+    return failure();
+  }
+  SmallVector<int64_t> shape(lhs.getShape());
+  llvm::append_range(shape, rhs.getShape());
+  auto result = RankedTensorType::get(shape, lhs.getElementType());
+  if (failed(checkLimits(result, "t-prod", emitError)))
+    return failure();
+  return result;
+}
+
+/// Checks that `pairs` is a non-empty list of index pairs within the rank of
+/// `operand`. `symbol` and `rule` name the operator in messages.
+static LogicalResult checkIndexPairs(RankedTensorType operand,
+                                     ArrayRef<int64_t> pairs, IndexBase base,
+                                     StringRef symbol, StringRef rule,
+                                     EmitErrorFn emitError) {
+  if (pairs.empty() || pairs.size() % 2 != 0) {
+    emitError() << "'" << symbol
+                << "' expects a non-empty list of index pairs, got "
+                << pairs.size() << " indices (rule " << rule << ")";
+    return failure();
+  }
+  int64_t offset = static_cast<int64_t>(base);
+  for (int64_t index : pairs) {
+    if (index < 0 || index >= operand.getRank()) {
+      InFlightDiagnostic diag = emitError();
+      diag << "dimension index " << index + offset << " of '" << symbol
+           << "' is out of range for type " << formatType(operand);
+      if (operand.getRank() == 0)
+        diag << ", which has no dimensions";
+      else
+        diag << " (valid indices are " << offset << " to "
+             << operand.getRank() - 1 + offset << ")";
+      diag << " (rule " << rule << ")";
+      return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<RankedTensorType>
+tl::inferContractionType(RankedTensorType operand, ArrayRef<int64_t> pairs,
+                         IndexBase base, EmitErrorFn emitError) {
+  if (failed(checkIndexPairs(operand, pairs, base, ".", "t-contr", emitError)))
+    return failure();
+  int64_t offset = static_cast<int64_t>(base);
+  ArrayRef<int64_t> shape = operand.getShape();
+  llvm::SmallBitVector contracted(operand.getRank());
+  for (size_t i = 0; i < pairs.size(); i += 2) {
+    int64_t m = pairs[i], n = pairs[i + 1];
+    if (m == n) {
+      emitError() << "cannot contract dimension " << m + offset
+                  << " with itself (rule t-contr)";
+      return failure();
+    }
+    for (int64_t index : {m, n}) {
+      if (contracted.test(index)) {
+        emitError() << "dimension " << index + offset
+                    << " is contracted more than once (rule t-contr)";
+        return failure();
+      }
+      contracted.set(index);
+    }
+    if (shape[m] != shape[n]) {
+      emitError() << "contracted dimensions " << m + offset << " and "
+                  << n + offset << " of type " << formatType(operand)
+                  << " have different extents " << shape[m] << " and "
+                  << shape[n] << " (rule t-contr)";
+      return failure();
+    }
+  }
+  SmallVector<int64_t> resultShape;
+  for (auto [index, extent] : llvm::enumerate(shape))
+    if (!contracted.test(index))
+      resultShape.push_back(extent);
+  return RankedTensorType::get(resultShape, operand.getElementType());
+}
+
+FailureOr<RankedTensorType>
+tl::inferTranspositionType(RankedTensorType operand, ArrayRef<int64_t> pairs,
+                           IndexBase base, EmitErrorFn emitError) {
+  if (failed(checkIndexPairs(operand, pairs, base, "^", "t-trans", emitError)))
+    return failure();
+  SmallVector<int64_t> shape(operand.getShape());
+  for (size_t i = 0; i < pairs.size(); i += 2)
+    std::swap(shape[pairs[i]], shape[pairs[i + 1]]);
+  return RankedTensorType::get(shape, operand.getElementType());
+}
+
+FailureOr<RankedTensorType> tl::inferArithmeticType(ArithKind kind,
+                                                    RankedTensorType lhs,
+                                                    RankedTensorType rhs,
+                                                    EmitErrorFn emitError) {
+  StringRef symbol = getArithSymbol(kind);
+  if (lhs.getElementType() != rhs.getElementType()) {
+    emitError() << "operands of '" << symbol
+                << "' have different element types " << lhs.getElementType()
+                << " and " << rhs.getElementType() << " (rule t-elem)";
+    return failure();
+  }
+  if (lhs.getShape() == rhs.getShape())
+    return lhs;
+  if (kind == ArithKind::Mul && lhs.getRank() == 0)
+    return rhs;
+  if (kind == ArithKind::Div && rhs.getRank() == 0)
+    return lhs;
+
+  InFlightDiagnostic diag = emitError();
+  diag << "operands of '" << symbol << "' must have the same type, got "
+       << formatType(lhs) << " and " << formatType(rhs) << " (rule t-elem)";
+  if (kind == ArithKind::Mul && rhs.getRank() == 0)
+    diag << "; to scale by a scalar, write the scalar on the left: s * e "
+            "(rule t-smul)";
+  if (kind == ArithKind::Div && lhs.getRank() == 0)
+    diag << "; a scalar can only be the divisor: e / s (rule t-sdiv)";
+  return failure();
+}

@@ -1,0 +1,209 @@
+//===- MLIRGen.cpp - Import source programs into the tl dialect -----------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds the tl IR of a parsed program, applying the report's typing rules
+// (through TypeRules.h, shared with the op verifiers) as it goes, so that
+// errors point at the source rather than at the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Frontend/Parser.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::frontend;
+
+namespace {
+class MLIRGen {
+public:
+  MLIRGen(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
+          const ImportOptions &options)
+      : sourceMgr(sourceMgr), context(context), builder(context),
+        options(options) {}
+
+  OwningOpRef<ModuleOp> generate(const Program &program);
+
+private:
+  Location loc(llvm::SMLoc pos) {
+    return getLocation(context, sourceMgr, pos);
+  }
+  RankedTensorType tensorType(ArrayRef<int64_t> shape) {
+    Type element = options.elementType == ElementType::F32
+                       ? Type(builder.getF32Type())
+                       : Type(builder.getF64Type());
+    return RankedTensorType::get(shape, element);
+  }
+  LogicalResult declare(const Decl &decl);
+  LogicalResult assign(const Stmt &stmt);
+  /// Emits the ops computing `expr` at the builder's insertion point.
+  FailureOr<Value> generate(const Expr &expr);
+
+  const llvm::SourceMgr &sourceMgr;
+  MLIRContext *context;
+  OpBuilder builder;
+  const ImportOptions &options;
+  llvm::StringMap<tl::VarOp> vars;
+};
+} // namespace
+
+LogicalResult MLIRGen::declare(const Decl &decl) {
+  if (auto it = vars.find(decl.name); it != vars.end()) {
+    InFlightDiagnostic diag = emitError(loc(decl.loc))
+                              << "redeclaration of variable '" << decl.name
+                              << "' (rule s-var)";
+    diag.attachNote(it->second.getLoc()) << "previous declaration is here";
+    return failure();
+  }
+  RankedTensorType type = tensorType(decl.shape);
+  if (failed(tl::verifyTensorLimits(
+          type, [&] { return emitError(loc(decl.typeLoc)); })))
+    return failure();
+  auto var = tl::VarOp::create(builder, loc(decl.loc), decl.name, type,
+                               decl.input, decl.output);
+  vars[decl.name] = var;
+  return success();
+}
+
+FailureOr<Value> MLIRGen::generate(const Expr &expr) {
+  Location location = loc(expr.loc);
+  auto emitHere = [&] { return emitError(location); };
+
+  if (expr.kind == ExprKind::Variable) {
+    auto it = vars.find(expr.name);
+    if (it == vars.end()) {
+      emitHere() << "use of undeclared variable '" << expr.name
+                 << "' (rule t-var)";
+      return failure();
+    }
+    return tl::UseOp::create(builder, location, it->second.getType(),
+                             expr.name)
+        .getResult();
+  }
+
+  FailureOr<Value> lhs = generate(*expr.lhs);
+  if (failed(lhs))
+    return failure();
+  auto lhsType = cast<RankedTensorType>(lhs->getType());
+  if (expr.kind == ExprKind::Contract || expr.kind == ExprKind::Transpose) {
+    bool contract = expr.kind == ExprKind::Contract;
+    FailureOr<RankedTensorType> type =
+        contract ? tl::inferContractionType(lhsType, expr.pairs,
+                                            tl::IndexBase::One, emitHere)
+                 : tl::inferTranspositionType(lhsType, expr.pairs,
+                                              tl::IndexBase::One, emitHere);
+    if (failed(type))
+      return failure();
+    if (contract)
+      return tl::ContractOp::create(builder, location, *type, *lhs,
+                                    expr.pairs)
+          .getResult();
+    return tl::TransposeOp::create(builder, location, *type, *lhs, expr.pairs)
+        .getResult();
+  }
+
+  FailureOr<Value> rhs = generate(*expr.rhs);
+  if (failed(rhs))
+    return failure();
+  auto rhsType = cast<RankedTensorType>(rhs->getType());
+  if (expr.kind == ExprKind::Outer) {
+    FailureOr<RankedTensorType> type =
+        tl::inferOuterProductType(lhsType, rhsType, emitHere);
+    if (failed(type))
+      return failure();
+    return tl::OuterOp::create(builder, location, *type, *lhs, *rhs)
+        .getResult();
+  }
+
+  FailureOr<RankedTensorType> type =
+      tl::inferArithmeticType(expr.arith, lhsType, rhsType, emitHere);
+  if (failed(type))
+    return failure();
+  switch (expr.arith) {
+  case tl::ArithKind::Add:
+    return tl::AddOp::create(builder, location, *type, *lhs, *rhs).getResult();
+  case tl::ArithKind::Sub:
+    return tl::SubOp::create(builder, location, *type, *lhs, *rhs).getResult();
+  case tl::ArithKind::Mul:
+    return tl::MulOp::create(builder, location, *type, *lhs, *rhs).getResult();
+  case tl::ArithKind::Div:
+    return tl::DivOp::create(builder, location, *type, *lhs, *rhs).getResult();
+  }
+  llvm_unreachable("unknown arithmetic kind");
+}
+
+LogicalResult MLIRGen::assign(const Stmt &stmt) {
+  auto it = vars.find(stmt.target);
+  if (it == vars.end()) {
+    emitError(loc(stmt.loc)) << "assignment to undeclared variable '"
+                             << stmt.target << "' (rule ok-stmt)";
+    return failure();
+  }
+  tl::VarOp var = it->second;
+  auto assign =
+      tl::AssignOp::create(builder, loc(stmt.loc), stmt.target);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&assign.getBodyRegion().emplaceBlock());
+  FailureOr<Value> value = generate(*stmt.value);
+  if (failed(value))
+    return failure();
+  auto valueType = cast<RankedTensorType>(value->getType());
+  if (valueType != var.getType()) {
+    InFlightDiagnostic diag =
+        emitError(loc(stmt.loc))
+        << "cannot assign a value of type " << tl::formatType(valueType)
+        << " to variable '" << stmt.target << "' of type "
+        << tl::formatType(var.getType()) << " (rule ok-stmt)";
+    diag.attachNote(var.getLoc()) << "'" << stmt.target << "' declared here";
+    return failure();
+  }
+  tl::YieldOp::create(builder, value->getLoc(), *value);
+  return success();
+}
+
+OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
+  Location fileLoc = loc(llvm::SMLoc::getFromPointer(
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+          ->getBufferStart()));
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto programOp = tl::ProgramOp::create(builder, fileLoc,
+                                         options.programName);
+  builder.setInsertionPointToEnd(programOp.getBody());
+
+  // Report every erroneous declaration and statement, not only the first;
+  // each statement is checked on its own.
+  bool ok = true;
+  for (const Decl &decl : program.decls)
+    ok &= succeeded(declare(decl));
+  if (!ok)
+    return nullptr;
+  for (const Stmt &stmt : program.stmts)
+    ok &= succeeded(assign(stmt));
+  if (!ok)
+    return nullptr;
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp> tensorlang::importSource(const llvm::SourceMgr &sourceMgr,
+                                               MLIRContext *context,
+                                               const ImportOptions &options) {
+  context->loadDialect<tl::TLDialect>();
+  std::optional<Program> program = parseProgram(sourceMgr, context);
+  if (!program)
+    return nullptr;
+  return MLIRGen(sourceMgr, context, options).generate(*program);
+}

@@ -1,0 +1,409 @@
+//===- Parser.cpp - Parser of the tensor language -------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Recursive descent over the grammar of docs/language.md. Precedence, lowest
+// to highest: `+ -`, then `* /`, then `# . ^` together; all left-associative.
+// Left-associative chains are parsed by loops; only parentheses recurse, and
+// both their nesting and the height of the tree are bounded so that no input
+// can exhaust the stack here or in the passes that walk the tree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Frontend/Parser.h"
+#include "tensorlang/Frontend/Lexer.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::frontend;
+
+Location frontend::getLocation(MLIRContext *context,
+                               const llvm::SourceMgr &sourceMgr,
+                               llvm::SMLoc loc) {
+  unsigned bufferId = sourceMgr.getMainFileID();
+  auto [line, column] = sourceMgr.getLineAndColumn(loc, bufferId);
+  StringRef name =
+      sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
+  return FileLineColLoc::get(context, name, line, column);
+}
+
+namespace {
+class Parser {
+public:
+  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context)
+      : sourceMgr(sourceMgr), context(context),
+        lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                  ->getBuffer()) {
+    consume();
+  }
+
+  std::optional<Program> parse();
+
+private:
+  struct Alias {
+    llvm::SmallVector<int64_t> shape;
+    llvm::SMLoc loc;
+  };
+
+  InFlightDiagnostic emitError(llvm::SMLoc loc) {
+    return mlir::emitError(getLocation(context, sourceMgr, loc));
+  }
+  InFlightDiagnostic emitErrorHere() { return emitError(tok.getLoc()); }
+  void consume() { tok = lexer.next(); }
+  /// Reports "expected <what>" at the current token and fails.
+  LogicalResult expected(StringRef what);
+  LogicalResult expect(TokenKind kind, StringRef context);
+
+  LogicalResult parseTypeAlias();
+  LogicalResult parseVarDecl();
+  LogicalResult parseShapeOrAlias(llvm::SmallVector<int64_t> &shape,
+                                  llvm::SMLoc &loc);
+  LogicalResult parseShape(llvm::SmallVector<int64_t> &shape);
+  LogicalResult parseInteger(int64_t &value, StringRef what);
+  LogicalResult parseStatement();
+
+  Expr *parseAdditive();
+  Expr *parseMultiplicative();
+  Expr *parseTensorOps();
+  Expr *parsePrimary();
+  LogicalResult parseIndexPairs(llvm::SmallVector<int64_t> &pairs);
+  LogicalResult parseIndexPair(llvm::SmallVector<int64_t> &pairs);
+  /// Creates an operator node and checks the tree height limit.
+  Expr *makeOperator(ExprKind kind, llvm::SMLoc loc, Expr *lhs, Expr *rhs);
+
+  const llvm::SourceMgr &sourceMgr;
+  MLIRContext *context;
+  Lexer lexer;
+  Token tok;
+  Program program;
+  llvm::StringMap<Alias> aliases;
+  llvm::StringMap<llvm::SMLoc> varNames;
+  unsigned parenNesting = 0;
+};
+} // namespace
+
+LogicalResult Parser::expected(StringRef what) {
+  InFlightDiagnostic diag = emitErrorHere();
+  diag << "expected " << what << ", found ";
+  if (tok.is(TokenKind::Eof)) {
+    diag << "end of input";
+  } else if (tok.is(TokenKind::Error)) {
+    unsigned char c = tok.text.front();
+    if (c >= 0x20 && c < 0x7f)
+      diag << "invalid character '" << tok.text << "'";
+    else
+      diag << "invalid byte " << llvm::utohexstr(c, /*LowerCase=*/false, 2)
+           << " (hexadecimal)";
+  } else {
+    diag << "'" << tok.text << "'";
+  }
+  return failure();
+}
+
+LogicalResult Parser::expect(TokenKind kind, StringRef context) {
+  if (!tok.is(kind))
+    return expected((Lexer::describe(kind) + " " + context).str());
+  consume();
+  return success();
+}
+
+std::optional<Program> Parser::parse() {
+  // Declarations first, then statements (grammar: prog ::= decl* stmt*).
+  while (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType)) {
+    LogicalResult result =
+        tok.is(TokenKind::KwVar) ? parseVarDecl() : parseTypeAlias();
+    if (failed(result))
+      return std::nullopt;
+  }
+  while (!tok.is(TokenKind::Eof)) {
+    if (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType)) {
+      emitErrorHere() << "declarations must precede all statements";
+      return std::nullopt;
+    }
+    if (failed(parseStatement()))
+      return std::nullopt;
+  }
+  return std::move(program);
+}
+
+LogicalResult Parser::parseInteger(int64_t &value, StringRef what) {
+  if (!tok.is(TokenKind::Integer))
+    return expected(what);
+  if (tok.text.getAsInteger(10, value) || value < 0) {
+    emitErrorHere() << "integer " << tok.text << " is too large";
+    return failure();
+  }
+  consume();
+  return success();
+}
+
+LogicalResult Parser::parseShape(llvm::SmallVector<int64_t> &shape) {
+  if (failed(expect(TokenKind::LSquare, "to begin the extents of a type")))
+    return failure();
+  while (!tok.is(TokenKind::RSquare)) {
+    if (!shape.empty() && tok.is(TokenKind::Comma))
+      consume();
+    llvm::SMLoc loc = tok.getLoc();
+    int64_t extent;
+    if (failed(parseInteger(extent, "an extent or ']'")))
+      return failure();
+    if (extent == 0) {
+      emitError(loc) << "extent 0 is not a positive integer";
+      return failure();
+    }
+    shape.push_back(extent);
+  }
+  consume();
+  return success();
+}
+
+LogicalResult Parser::parseShapeOrAlias(llvm::SmallVector<int64_t> &shape,
+                                        llvm::SMLoc &loc) {
+  loc = tok.getLoc();
+  if (tok.is(TokenKind::Identifier)) {
+    auto it = aliases.find(tok.text);
+    if (it == aliases.end()) {
+      emitErrorHere() << "unknown type '" << tok.text << "'";
+      return failure();
+    }
+    shape = it->second.shape;
+    consume();
+    return success();
+  }
+  if (!tok.is(TokenKind::LSquare))
+    return expected("a type ('[' extents ']' or a type name)");
+  return parseShape(shape);
+}
+
+LogicalResult Parser::parseTypeAlias() {
+  consume(); // 'type'
+  if (!tok.is(TokenKind::Identifier))
+    return expected("a type name after 'type'");
+  StringRef name = tok.text;
+  llvm::SMLoc loc = tok.getLoc();
+  if (auto it = aliases.find(name); it != aliases.end()) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "redefinition of type '" << name << "'";
+    diag.attachNote(getLocation(context, sourceMgr, it->second.loc))
+        << "previous definition is here";
+    return failure();
+  }
+  if (auto it = varNames.find(name); it != varNames.end()) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "'" << name
+                              << "' is already declared as a variable";
+    diag.attachNote(getLocation(context, sourceMgr, it->second))
+        << "variable declared here";
+    return failure();
+  }
+  consume();
+  Alias alias;
+  alias.loc = loc;
+  llvm::SMLoc typeLoc;
+  if (failed(expect(TokenKind::Colon, "after the type name")) ||
+      failed(parseShapeOrAlias(alias.shape, typeLoc)))
+    return failure();
+  aliases[name] = std::move(alias);
+  return success();
+}
+
+LogicalResult Parser::parseVarDecl() {
+  consume(); // 'var'
+  Decl decl;
+  while (tok.is(TokenKind::KwInput) || tok.is(TokenKind::KwOutput)) {
+    bool &flag = tok.is(TokenKind::KwInput) ? decl.input : decl.output;
+    if (flag) {
+      emitErrorHere() << "duplicate qualifier '" << tok.text << "'";
+      return failure();
+    }
+    flag = true;
+    consume();
+  }
+  if (!tok.is(TokenKind::Identifier))
+    return expected("a variable name");
+  decl.name = tok.text;
+  decl.loc = tok.getLoc();
+  if (auto it = aliases.find(decl.name); it != aliases.end()) {
+    InFlightDiagnostic diag = emitErrorHere()
+                              << "'" << decl.name
+                              << "' is already declared as a type";
+    diag.attachNote(getLocation(context, sourceMgr, it->second.loc))
+        << "type declared here";
+    return failure();
+  }
+  consume();
+  if (failed(expect(TokenKind::Colon, "after the variable name")) ||
+      failed(parseShapeOrAlias(decl.shape, decl.typeLoc)))
+    return failure();
+  varNames.try_emplace(decl.name, decl.loc);
+  program.decls.push_back(std::move(decl));
+  return success();
+}
+
+LogicalResult Parser::parseStatement() {
+  if (!tok.is(TokenKind::Identifier))
+    return expected("a statement (variable '=' expression)");
+  Stmt stmt;
+  stmt.target = tok.text;
+  stmt.loc = tok.getLoc();
+  consume();
+  if (failed(expect(TokenKind::Equal, "after the assigned variable")))
+    return failure();
+  stmt.value = parseAdditive();
+  if (!stmt.value)
+    return failure();
+  program.stmts.push_back(stmt);
+  return success();
+}
+
+Expr *Parser::makeOperator(ExprKind kind, llvm::SMLoc loc, Expr *lhs,
+                           Expr *rhs) {
+  unsigned depth = 1 + std::max(lhs->depth, rhs ? rhs->depth : 0u);
+  if (depth > kMaxExprDepth) {
+    emitError(loc) << "expression is nested too deeply (more than "
+                   << kMaxExprDepth
+                   << " operators); split it into several statements";
+    return nullptr;
+  }
+  Expr *expr = program.makeExpr(kind, loc);
+  expr->lhs = lhs;
+  expr->rhs = rhs;
+  expr->depth = depth;
+  return expr;
+}
+
+Expr *Parser::parseAdditive() {
+  Expr *lhs = parseMultiplicative();
+  while (lhs && (tok.is(TokenKind::Plus) || tok.is(TokenKind::Minus))) {
+    tl::ArithKind kind =
+        tok.is(TokenKind::Plus) ? tl::ArithKind::Add : tl::ArithKind::Sub;
+    llvm::SMLoc loc = tok.getLoc();
+    consume();
+    Expr *rhs = parseMultiplicative();
+    if (!rhs)
+      return nullptr;
+    lhs = makeOperator(ExprKind::Arith, loc, lhs, rhs);
+    if (lhs)
+      lhs->arith = kind;
+  }
+  return lhs;
+}
+
+Expr *Parser::parseMultiplicative() {
+  Expr *lhs = parseTensorOps();
+  while (lhs && (tok.is(TokenKind::Star) || tok.is(TokenKind::Slash))) {
+    tl::ArithKind kind =
+        tok.is(TokenKind::Star) ? tl::ArithKind::Mul : tl::ArithKind::Div;
+    llvm::SMLoc loc = tok.getLoc();
+    consume();
+    Expr *rhs = parseTensorOps();
+    if (!rhs)
+      return nullptr;
+    lhs = makeOperator(ExprKind::Arith, loc, lhs, rhs);
+    if (lhs)
+      lhs->arith = kind;
+  }
+  return lhs;
+}
+
+Expr *Parser::parseTensorOps() {
+  Expr *lhs = parsePrimary();
+  while (lhs && (tok.is(TokenKind::Hash) || tok.is(TokenKind::Dot) ||
+                 tok.is(TokenKind::Caret))) {
+    llvm::SMLoc loc = tok.getLoc();
+    TokenKind op = tok.kind;
+    consume();
+    if (op == TokenKind::Hash) {
+      Expr *rhs = parsePrimary();
+      if (!rhs)
+        return nullptr;
+      lhs = makeOperator(ExprKind::Outer, loc, lhs, rhs);
+      continue;
+    }
+    llvm::SmallVector<int64_t> pairs;
+    if (failed(parseIndexPairs(pairs)))
+      return nullptr;
+    lhs = makeOperator(op == TokenKind::Dot ? ExprKind::Contract
+                                            : ExprKind::Transpose,
+                       loc, lhs, nullptr);
+    if (lhs)
+      lhs->pairs = std::move(pairs);
+  }
+  return lhs;
+}
+
+Expr *Parser::parsePrimary() {
+  if (tok.is(TokenKind::Identifier)) {
+    Expr *expr = program.makeExpr(ExprKind::Variable, tok.getLoc());
+    expr->name = tok.text;
+    consume();
+    return expr;
+  }
+  if (tok.is(TokenKind::LParen)) {
+    if (parenNesting == kMaxParenNesting) {
+      emitErrorHere() << "parentheses are nested too deeply (more than "
+                      << kMaxParenNesting << " levels)";
+      return nullptr;
+    }
+    consume();
+    ++parenNesting;
+    Expr *inner = parseAdditive();
+    --parenNesting;
+    if (!inner)
+      return nullptr;
+    if (!tok.is(TokenKind::RParen)) {
+      (void)expected("')'");
+      return nullptr;
+    }
+    consume();
+    return inner;
+  }
+  (void)expected("an expression (a variable or '(')");
+  return nullptr;
+}
+
+LogicalResult Parser::parseIndexPair(llvm::SmallVector<int64_t> &pairs) {
+  // The caller has consumed '['.
+  for (int i = 0; i < 2; ++i) {
+    if (i == 1 && tok.is(TokenKind::Comma))
+      consume();
+    int64_t index;
+    if (failed(parseInteger(index, i == 0 ? "a dimension index"
+                                          : "a second dimension index")))
+      return failure();
+    // Source indices are 1-based; 0 becomes -1, which the typing rule
+    // reports as out of range (printing it as 0 again).
+    pairs.push_back(index - 1);
+  }
+  return expect(TokenKind::RSquare, "to close the index pair");
+}
+
+LogicalResult Parser::parseIndexPairs(llvm::SmallVector<int64_t> &pairs) {
+  if (failed(expect(TokenKind::LSquare, "to begin an index pair")))
+    return failure();
+  if (!tok.is(TokenKind::LSquare))
+    return parseIndexPair(pairs);
+  // A list of pairs: [[m n] [p q] ...].
+  while (tok.is(TokenKind::LSquare)) {
+    consume();
+    if (failed(parseIndexPair(pairs)))
+      return failure();
+    if (tok.is(TokenKind::Comma))
+      consume();
+  }
+  return expect(TokenKind::RSquare, "to close the list of index pairs");
+}
+
+std::optional<Program> frontend::parseProgram(const llvm::SourceMgr &sourceMgr,
+                                              MLIRContext *context) {
+  return Parser(sourceMgr, context).parse();
+}

@@ -1,0 +1,52 @@
+//===- TranslateRegistration.cpp - --import-tl and --export-tl ------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Frontend/Export.h"
+#include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+void tensorlang::registerTensorLangDialects(DialectRegistry &registry) {
+  registry.insert<tl::TLDialect>();
+}
+
+void tensorlang::registerTensorLangTranslations() {
+  static llvm::cl::opt<ElementType> elementType(
+      "element-type", llvm::cl::desc("Element type of imported programs"),
+      llvm::cl::values(clEnumValN(ElementType::F64, "f64", "64-bit floats"),
+                       clEnumValN(ElementType::F32, "f32", "32-bit floats")),
+      llvm::cl::init(ElementType::F64));
+  static llvm::cl::opt<std::string> programName(
+      "program-name",
+      llvm::cl::desc("Symbol name of the imported tl.program"),
+      llvm::cl::init("main"));
+
+  static TranslateToMLIRRegistration importTL(
+      "import-tl", "Import tensor language source into the tl dialect",
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+        ImportOptions options;
+        options.elementType = elementType;
+        options.programName = programName;
+        return OwningOpRef<Operation *>(
+            importSource(sourceMgr, context, options).release());
+      });
+
+  static TranslateFromMLIRRegistration exportTL(
+      "export-tl", "Export a tl.program as tensor language source",
+      [](Operation *op, llvm::raw_ostream &os) {
+        return exportSource(op, os);
+      },
+      registerTensorLangDialects);
+}

@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration of the TensorLang test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TensorLang"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tl", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tensorlang_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%examples", os.path.join(config.tensorlang_src_root, "examples")))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tensorlang_tools_dir, config.llvm_tools_dir]
+tools = ["tl-opt", "tl-translate"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
