@@ -101,8 +101,7 @@ LogicalResult Parser::expected(StringRef what) {
     if (c >= 0x20 && c < 0x7f)
       diag << "invalid character '" << tok.text << "'";
     else
-      diag << "invalid byte " << llvm::utohexstr(c, /*LowerCase=*/false, 2)
-           << " (hexadecimal)";
+      diag << "invalid byte 0x" << llvm::utohexstr(c, /*LowerCase=*/false, 2);
   } else {
     diag << "'" << tok.text << "'";
   }

@@ -1,0 +1,310 @@
+// RUN: tl-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// Rule t-prod: operands share the element type.
+func.func @outer_element_types(%a: tensor<4xf32>, %b: tensor<4xf64>) {
+  // expected-error @+1 {{operands of '#' have different element types 'f32' and 'f64' (rule t-prod)}}
+  %0 = tl.outer %a, %b : tensor<4xf32>, tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @outer_rank_limit(%a: tensor<1x1x1x1x1x1x1x1x1xf64>) {
+  // expected-error @+1 {{type [1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1] has rank 18, above the limit of 16 (rule t-prod)}}
+  %0 = tl.outer %a, %a : tensor<1x1x1x1x1x1x1x1x1xf64>, tensor<1x1x1x1x1x1x1x1x1xf64>
+  return
+}
+
+// -----
+
+func.func @outer_size_overflow(%a: tensor<1000000x1000000xf64>) {
+  // expected-error @+1 {{type [1000000 1000000 1000000 1000000] is too large: its size in bytes overflows int64 (rule t-prod)}}
+  %0 = tl.outer %a, %a : tensor<1000000x1000000xf64>, tensor<1000000x1000000xf64>
+  return
+}
+
+// -----
+
+// Rule t-contr.
+func.func @contract_out_of_range(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{dimension index 2 of '.' is out of range for type [4 4] (valid indices are 0 to 1) (rule t-contr)}}
+  %0 = tl.contract %a [[0, 2]] : tensor<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_negative_index(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{dimension index -1 of '.' is out of range}}
+  %0 = tl.contract %a [[-1, 0]] : tensor<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_scalar(%a: tensor<f64>) {
+  // expected-error @+1 {{dimension index 0 of '.' is out of range for type [], which has no dimensions (rule t-contr)}}
+  %0 = tl.contract %a [[0, 1]] : tensor<f64>
+  return
+}
+
+// -----
+
+func.func @contract_with_itself(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{cannot contract dimension 1 with itself (rule t-contr)}}
+  %0 = tl.contract %a [[1, 1]] : tensor<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_twice(%a: tensor<4x4x4xf64>) {
+  // expected-error @+1 {{dimension 1 is contracted more than once (rule t-contr)}}
+  %0 = tl.contract %a [[0, 1], [1, 2]] : tensor<4x4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_extents(%a: tensor<4x5xf64>) {
+  // expected-error @+1 {{contracted dimensions 0 and 1 of type [4 5] have different extents 4 and 5 (rule t-contr)}}
+  %0 = tl.contract %a [[0, 1]] : tensor<4x5xf64>
+  return
+}
+
+// -----
+
+func.func @contract_no_pairs(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{'.' expects a non-empty list of index pairs, got 0 indices (rule t-contr)}}
+  %0 = tl.contract %a [] : tensor<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_odd_indices(%a: tensor<4x4xf64>) {
+  // expected-error @+2 {{'.' expects a non-empty list of index pairs, got 3 indices (rule t-contr)}}
+  // expected-error @+1 {{'tl.contract' op failed to infer returned types}}
+  %0 = "tl.contract"(%a) <{pairs = array<i64: 0, 1, 0>}> : (tensor<4x4xf64>) -> tensor<f64>
+  return
+}
+
+// -----
+
+func.func @contract_pair_syntax(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{expected ']'}}
+  %0 = tl.contract %a [[0, 1, 2]] : tensor<4x4xf64>
+  return
+}
+
+// -----
+
+// Rule t-trans.
+func.func @transpose_out_of_range(%a: tensor<2x3xf64>) {
+  // expected-error @+1 {{dimension index 3 of '^' is out of range for type [2 3] (valid indices are 0 to 1) (rule t-trans)}}
+  %0 = tl.transpose %a [[0, 1], [1, 3]] : tensor<2x3xf64>
+  return
+}
+
+// -----
+
+// The verifier recomputes the type of ops written in generic form.
+func.func @transpose_wrong_result(%a: tensor<2x3xf64>) {
+  // expected-error @+2 {{'tl.transpose' op inferred type(s) 'tensor<3x2xf64>' are incompatible with return type(s) of operation 'tensor<2x3xf64>'}}
+  // expected-error @+1 {{'tl.transpose' op failed to infer returned types}}
+  %0 = "tl.transpose"(%a) <{pairs = array<i64: 0, 1>}> : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+// Rules t-elem, t-smul, t-sdiv.
+func.func @add_shapes(%a: tensor<4x4xf64>, %b: tensor<4x5xf64>) {
+  // expected-error @+1 {{operands of '+' must have the same type, got [4 4] and [4 5] (rule t-elem)}}
+  %0 = tl.add %a, %b : tensor<4x4xf64>, tensor<4x5xf64>
+  return
+}
+
+// -----
+
+func.func @sub_scalar(%a: tensor<4xf64>, %s: tensor<f64>) {
+  // expected-error @+1 {{operands of '-' must have the same type, got [] and [4] (rule t-elem)}}
+  %0 = tl.sub %s, %a : tensor<f64>, tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @mul_scalar_on_the_right(%a: tensor<4xf64>, %s: tensor<f64>) {
+  // expected-error @+1 {{operands of '*' must have the same type, got [4] and [] (rule t-elem); to scale by a scalar, write the scalar on the left: s * e (rule t-smul)}}
+  %0 = tl.mul %a, %s : tensor<4xf64>, tensor<f64>
+  return
+}
+
+// -----
+
+func.func @div_scalar_dividend(%a: tensor<4xf64>, %s: tensor<f64>) {
+  // expected-error @+1 {{operands of '/' must have the same type, got [] and [4] (rule t-elem); a scalar can only be the divisor: e / s (rule t-sdiv)}}
+  %0 = tl.div %s, %a : tensor<f64>, tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @arith_element_types(%a: tensor<4xf64>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{operands of '*' have different element types 'f64' and 'f32' (rule t-elem)}}
+  %0 = tl.mul %a, %b : tensor<4xf64>, tensor<4xf32>
+  return
+}
+
+// -----
+
+// Values outside the language.
+func.func @integer_tensor(%a: tensor<4xi32>) {
+  // expected-error @+1 {{operand type 'tensor<4xi32>' is not a statically shaped tensor of f32 or f64}}
+  %0 = tl.add %a, %a : tensor<4xi32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @dynamic_tensor(%a: tensor<?xf64>) {
+  // expected-error @+1 {{operand type 'tensor<?xf64>' is not a statically shaped tensor of f32 or f64}}
+  %0 = tl.transpose %a [[0, 0]] : tensor<?xf64>
+  return
+}
+
+// -----
+
+// Declarations (rule s-var and the limits).
+tl.program @p {
+  // expected-error @+1 {{type [1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1] has rank 17, above the limit of 16}}
+  tl.var @x : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf64>
+}
+
+// -----
+
+tl.program @p {
+  // expected-error @+1 {{type [4611686018427387904] is too large: its size in bytes overflows int64}}
+  tl.var @x : tensor<4611686018427387904xf32>
+}
+
+// -----
+
+tl.program @p {
+  // expected-error @+1 {{'tl.var' op attribute 'tensor_type' failed to satisfy constraint: type attribute of statically shaped tensor of 32-bit float or 64-bit float values}}
+  tl.var @x : tensor<4xi64>
+}
+
+// -----
+
+tl.program @p {
+  // expected-note @+1 {{see existing symbol definition here}}
+  tl.var @x : tensor<4xf64>
+  // expected-error @+1 {{redefinition of symbol named 'x'}}
+  tl.var @x : tensor<4xf64>
+}
+
+// -----
+
+tl.program @p {
+  // expected-note @+1 {{first declaration is here}}
+  tl.var @x : tensor<4xf64>
+  // expected-error @+1 {{'tl.var' op has element type 'f32' but the program's variables are 'f64'}}
+  tl.var @y : tensor<4xf32>
+}
+
+// -----
+
+tl.program @p {
+  tl.var @x : tensor<4xf64>
+  // expected-note @+1 {{first statement is here}}
+  tl.assign @x = {
+    %x = tl.use @x : tensor<4xf64>
+    tl.yield %x : tensor<4xf64>
+  }
+  // expected-error @+1 {{'tl.var' op declarations must precede all statements of the program}}
+  tl.var @y : tensor<4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{'tl.var' op expects parent op 'tl.program'}}
+tl.var @x : tensor<4xf64>
+
+// -----
+
+tl.program @p {
+  // expected-error @+1 {{'func.func' op cannot appear in a tl.program, which holds only tl.var declarations and tl.assign statements}}
+  func.func @f() {
+    return
+  }
+}
+
+// -----
+
+// Statements (rule ok-stmt).
+tl.program @p {
+  tl.var @x : tensor<4xf64>
+  // expected-error @+1 {{'tl.assign' op assigns to undeclared variable @y (rule ok-stmt)}}
+  tl.assign @y = {
+    %x = tl.use @x : tensor<4xf64>
+    tl.yield %x : tensor<4xf64>
+  }
+}
+
+// -----
+
+tl.program @p {
+  // expected-note @+1 {{variable declared here}}
+  tl.var @x : tensor<4xf64>
+  tl.var @y : tensor<4x4xf64>
+  // expected-error @+1 {{'tl.assign' op assigns a value of type [4 4] ('tensor<4x4xf64>') to variable @x of type [4] ('tensor<4xf64>') (rule ok-stmt)}}
+  tl.assign @x = {
+    %y = tl.use @y : tensor<4x4xf64>
+    tl.yield %y : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+tl.program @p {
+  tl.var @x : tensor<4xf64>
+  // expected-error @+1 {{'tl.assign' op body must end with a tl.yield of the assigned value}}
+  "tl.assign"() <{target = @x}> ({
+    "test.terminator"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+func.func @yield_outside() {
+  %0 = arith.constant dense<0.0> : tensor<4xf64>
+  // expected-error @+1 {{'tl.yield' op expects parent op 'tl.assign'}}
+  tl.yield %0 : tensor<4xf64>
+}
+
+// -----
+
+// Reads of the store (rule t-var).
+tl.program @p {
+  tl.var @x : tensor<4xf64>
+  tl.assign @x = {
+    // expected-error @+1 {{'tl.use' op uses undeclared variable @z (rule t-var)}}
+    %z = tl.use @z : tensor<4xf64>
+    tl.yield %z : tensor<4xf64>
+  }
+}
+
+// -----
+
+tl.program @p {
+  // expected-note @+1 {{variable declared here}}
+  tl.var @x : tensor<4xf64>
+  tl.var @y : tensor<5xf64>
+  tl.assign @y = {
+    // expected-error @+1 {{'tl.use' op result type 'tensor<5xf64>' differs from the type 'tensor<4xf64>' of variable @x (rule t-var)}}
+    %x = tl.use @x : tensor<5xf64>
+    tl.yield %x : tensor<5xf64>
+  }
+}
