@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/InitAll.h"
+#include "tensorlang/Support/AtomicOutput.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -26,6 +27,8 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   tensorlang::registerTensorLangDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "TensorLang optimizer driver\n", registry));
+  return tensorlang::runWithAtomicOutput(argc, argv, [&](int argc, char **argv) {
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, "TensorLang optimizer driver\n", registry));
+  });
 }

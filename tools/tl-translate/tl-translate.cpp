@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/InitAll.h"
+#include "tensorlang/Support/AtomicOutput.h"
 
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -14,6 +15,8 @@
 
 int main(int argc, char **argv) {
   tensorlang::registerTensorLangTranslations();
-  return mlir::asMainReturnCode(mlir::mlirTranslateMain(
-      argc, argv, "TensorLang source <-> tl dialect translation"));
+  return tensorlang::runWithAtomicOutput(argc, argv, [](int argc, char **argv) {
+    return mlir::asMainReturnCode(mlir::mlirTranslateMain(
+        argc, argv, "TensorLang source <-> tl dialect translation"));
+  });
 }
