@@ -1,0 +1,79 @@
+//===- HostTensor.h - A tensor's elements in host memory --------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_SUPPORT_HOSTTENSOR_H
+#define TENSORLANG_SUPPORT_HOSTTENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+
+namespace tensorlang {
+
+enum class ElementKind { F32, F64 };
+
+/// "f32" or "f64".
+llvm::StringRef getElementKindName(ElementKind kind);
+/// Bytes per element.
+inline int64_t getElementSize(ElementKind kind) {
+  return kind == ElementKind::F32 ? 4 : 8;
+}
+
+/// The elements of a dense tensor in row-major (C) order, in host memory the
+/// tensor owns. A rank-0 tensor holds one element. Move-only.
+class HostTensor {
+public:
+  HostTensor() = default;
+
+  /// Allocates a tensor whose elements are all undefined (quiet NaN), or
+  /// returns std::nullopt when the size overflows or memory runs out.
+  static std::optional<HostTensor> allocateUndefined(ElementKind kind,
+                                                     llvm::ArrayRef<int64_t> shape);
+  /// As allocateUndefined, with every element zero.
+  static std::optional<HostTensor> allocateZero(ElementKind kind,
+                                                llvm::ArrayRef<int64_t> shape);
+
+  ElementKind getKind() const { return kind; }
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getNumElements() const { return numElements; }
+  int64_t getByteSize() const { return numElements * getElementSize(kind); }
+
+  void *getData() { return storage.get(); }
+  const void *getData() const { return storage.get(); }
+  template <typename T> T *data() { return static_cast<T *>(getData()); }
+  template <typename T> const T *data() const {
+    return static_cast<const T *>(getData());
+  }
+
+  /// Element `index` (row-major), widened to double.
+  double getAsDouble(int64_t index) const {
+    return kind == ElementKind::F32 ? double(data<float>()[index])
+                                    : data<double>()[index];
+  }
+
+private:
+  struct Free {
+    void operator()(void *pointer) const { std::free(pointer); }
+  };
+  static std::optional<HostTensor> allocate(ElementKind kind,
+                                            llvm::ArrayRef<int64_t> shape);
+
+  ElementKind kind = ElementKind::F64;
+  llvm::SmallVector<int64_t, 4> shape;
+  int64_t numElements = 0;
+  std::unique_ptr<void, Free> storage;
+};
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_SUPPORT_HOSTTENSOR_H

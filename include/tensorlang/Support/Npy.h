@@ -1,0 +1,41 @@
+//===- Npy.h - NumPy .npy files ---------------------------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads and writes the NumPy array file format (versions 1.0 to 3.0) for the
+// arrays the language uses: little-endian float64 (`<f8`) or float32 (`<f4`)
+// in C order. A scalar is an array of shape ().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_SUPPORT_NPY_H
+#define TENSORLANG_SUPPORT_NPY_H
+
+#include "tensorlang/Support/HostTensor.h"
+
+#include "llvm/Support/Error.h"
+
+namespace tensorlang {
+
+/// Reads `path`. Errors name the file and say what is wrong: missing file,
+/// bad magic, unsupported version, malformed or truncated header, a dtype
+/// other than `<f8`/`<f4`, Fortran order, data shorter or longer than the
+/// header says.
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+
+/// Parses a .npy file already in memory; `name` is used in messages.
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef contents,
+                                    llvm::StringRef name);
+
+/// Writes `tensor` to `path` in format version 1.0. The file is written to a
+/// temporary next to `path` and renamed over it, so a failure never leaves a
+/// truncated file or clobbers an existing one.
+llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_SUPPORT_NPY_H

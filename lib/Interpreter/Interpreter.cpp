@@ -1,0 +1,240 @@
+//===- Interpreter.cpp - The reference interpreter ------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Interpreter/Interpreter.h"
+#include "Plan.h"
+
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::interp;
+
+/// The report's controlled division (definition 5) on IEEE values, with NaN
+/// as the undefined value: 0/0 = 0, 0/undef = 0, v/0 = undef for v != 0,
+/// undef/w = undef.
+template <typename T> static T controlledDivide(T dividend, T divisor) {
+  if (dividend == T(0))
+    return (divisor == T(0) || std::isnan(divisor)) ? T(0) : dividend / divisor;
+  if (divisor == T(0))
+    return std::numeric_limits<T>::quiet_NaN();
+  return dividend / divisor;
+}
+
+namespace {
+template <typename T> class Evaluator {
+public:
+  Evaluator(llvm::ArrayRef<T *> buffers, int numVars)
+      : buffers(buffers), vars(numVars, 0) {}
+
+  void run(const Kernel &kernel) {
+    T *out = buffers[kernel.outputBuffer];
+    size_t rank = kernel.shape.size();
+    for (int var : kernel.outputVars)
+      vars[var] = 0;
+    int64_t count = 1;
+    for (int64_t extent : kernel.shape)
+      count *= extent;
+    for (int64_t flat = 0; flat < count; ++flat) {
+      out[flat] = eval(kernel.root);
+      // Advance the row-major odometer over the output's variables.
+      for (size_t d = rank; d-- > 0;) {
+        int64_t &index = vars[kernel.outputVars[d]];
+        if (++index < kernel.shape[d])
+          break;
+        index = 0;
+      }
+    }
+  }
+
+private:
+  int64_t offsetOf(const PlanNode *load) const {
+    int64_t offset = 0;
+    for (const Term &term : load->terms)
+      offset += term.stride * vars[term.var];
+    return offset;
+  }
+
+  T eval(const PlanNode *node) {
+    switch (node->kind) {
+    case PlanNode::Kind::Load:
+      return buffers[node->buffer][offsetOf(node)];
+    case PlanNode::Kind::Product: {
+      T lhs = eval(node->lhs);
+      return lhs * eval(node->rhs);
+    }
+    case PlanNode::Kind::Arith: {
+      T lhs = eval(node->lhs);
+      T rhs = eval(node->rhs);
+      switch (node->arith) {
+      case tl::ArithKind::Add:
+        return lhs + rhs;
+      case tl::ArithKind::Sub:
+        return lhs - rhs;
+      case tl::ArithKind::Mul:
+        return lhs * rhs;
+      case tl::ArithKind::Div:
+        return controlledDivide(lhs, rhs);
+      }
+      llvm_unreachable("unknown arithmetic kind");
+    }
+    case PlanNode::Kind::Contract:
+      return sum(node, node->loops.size() - 1);
+    }
+    llvm_unreachable("unknown plan node kind");
+  }
+
+  /// The sum over loop `level` and, nested inside it, the inner levels; each
+  /// level has its own accumulator and runs in ascending order.
+  T sum(const PlanNode *node, size_t level) {
+    const Loop &loop = node->loops[level];
+    T accumulator = 0;
+    if (level == 0 && !node->chain.empty())
+      return sumChain(node, loop);
+    for (int64_t l = 0; l < loop.extent; ++l) {
+      vars[loop.var] = l;
+      accumulator += level == 0 ? eval(node->lhs) : sum(node, level - 1);
+    }
+    return accumulator;
+  }
+
+  /// The innermost sum of a product of loads, with the offsets advanced by
+  /// their strides instead of recomputed: the same values in the same order.
+  T sumChain(const PlanNode *node, const Loop &loop) {
+    size_t n = node->chain.size();
+    llvm::SmallVector<const T *, 4> pointers(n);
+    llvm::SmallVector<int64_t, 4> strides(n, 0);
+    vars[loop.var] = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const PlanNode *load = node->chain[k];
+      pointers[k] = buffers[load->buffer] + offsetOf(load);
+      for (const Term &term : load->terms)
+        if (term.var == loop.var)
+          strides[k] += term.stride;
+    }
+    T accumulator = 0;
+    if (n == 2) {
+      const T *a = pointers[0], *b = pointers[1];
+      int64_t sa = strides[0], sb = strides[1];
+      for (int64_t l = 0; l < loop.extent; ++l)
+        accumulator += a[l * sa] * b[l * sb];
+      return accumulator;
+    }
+    for (int64_t l = 0; l < loop.extent; ++l) {
+      T product = pointers[0][l * strides[0]];
+      for (size_t k = 1; k < n; ++k)
+        product *= pointers[k][l * strides[k]];
+      accumulator += product;
+    }
+    return accumulator;
+  }
+
+  llvm::ArrayRef<T *> buffers;
+  llvm::SmallVector<int64_t, 16> vars;
+};
+} // namespace
+
+template <typename T>
+static LogicalResult runStatement(tl::AssignOp assign, const ProgramPlan &plan,
+                                  const StatementPlan &statement,
+                                  Store &store) {
+  llvm::SmallVector<HostTensor, 4> temporaries;
+  for (const auto &shape : statement.temporaries) {
+    std::optional<HostTensor> tensor =
+        HostTensor::allocateUndefined(plan.kind, shape);
+    if (!tensor)
+      return assign.emitError("out of memory allocating a temporary of ")
+             << shape.size() << "-dimensional shape for this statement";
+    temporaries.push_back(std::move(*tensor));
+  }
+  llvm::SmallVector<T *, 16> buffers;
+  for (const std::string &name : plan.variables)
+    buffers.push_back(store[name].template data<T>());
+  for (HostTensor &tensor : temporaries)
+    buffers.push_back(tensor.data<T>());
+
+  Evaluator<T> evaluator(buffers, statement.numVars);
+  for (const Kernel &kernel : statement.kernels)
+    evaluator.run(kernel);
+  // The last kernel's buffer holds the right-hand side, computed entirely
+  // from the old store; only now does the variable change (rule ev-stmt).
+  std::swap(store[plan.variables[statement.target]], temporaries.back());
+  return success();
+}
+
+static std::string formatCount(double count) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.3g", count);
+  return text;
+}
+
+ElementKind tensorlang::getElementKind(tl::ProgramOp program) {
+  return program.getElementType().isF32() ? ElementKind::F32
+                                          : ElementKind::F64;
+}
+
+FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
+  Store store;
+  for (tl::VarOp var : program.getVars()) {
+    std::optional<HostTensor> tensor = HostTensor::allocateUndefined(
+        getElementKind(program), var.getType().getShape());
+    if (!tensor)
+      return var.emitError("out of memory allocating variable '")
+             << var.getSymName() << "'";
+    store[var.getSymName()] = std::move(*tensor);
+  }
+  return store;
+}
+
+FailureOr<double> tensorlang::estimateWork(tl::ProgramOp program) {
+  FailureOr<ProgramPlan> plan = planProgram(program);
+  if (failed(plan))
+    return failure();
+  return plan->work;
+}
+
+LogicalResult tensorlang::interpret(tl::ProgramOp program, Store &store,
+                                    const InterpreterOptions &options) {
+  FailureOr<ProgramPlan> plan = planProgram(program);
+  if (failed(plan))
+    return failure();
+  if (plan->work > options.maxWork)
+    return program.emitError()
+           << "the program needs about " << formatCount(plan->work)
+           << " element evaluations, more than the reference interpreter "
+              "handles ("
+           << formatCount(options.maxWork) << "); run it compiled instead";
+
+  // The store must match the declarations.
+  for (auto [index, name] : llvm::enumerate(plan->variables)) {
+    auto it = store.find(name);
+    if (it == store.end())
+      return program.emitError() << "the store has no value for variable '"
+                                 << name << "'";
+    if (it->second.getKind() != plan->kind ||
+        it->second.getShape() !=
+            llvm::ArrayRef<int64_t>(plan->variableShapes[index]))
+      return program.emitError()
+             << "the store's value for variable '" << name
+             << "' does not have the declared shape and element type";
+  }
+
+  for (auto [assign, statement] :
+       llvm::zip(program.getStatements(), plan->statements)) {
+    LogicalResult result =
+        plan->kind == ElementKind::F32
+            ? runStatement<float>(assign, *plan, statement, store)
+            : runStatement<double>(assign, *plan, statement, store);
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,255 @@
+//===- Npy.cpp - NumPy .npy files -----------------------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Format reference: numpy/lib/format.py. The header is a Python dict literal
+// with exactly the keys 'descr', 'fortran_order' and 'shape'.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Support/Npy.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SwapByteOrder.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace tensorlang;
+
+static constexpr StringLiteral kMagic("\x93NUMPY");
+
+namespace {
+/// A cursor over the header's dict literal.
+class HeaderParser {
+public:
+  explicit HeaderParser(StringRef text) : text(text) {}
+
+  bool consume(char c) {
+    skipSpace();
+    if (text.empty() || text.front() != c)
+      return false;
+    text = text.drop_front();
+    return true;
+  }
+  bool peek(char c) {
+    skipSpace();
+    return !text.empty() && text.front() == c;
+  }
+  std::optional<StringRef> parseString() {
+    skipSpace();
+    if (text.empty() || (text.front() != '\'' && text.front() != '"'))
+      return std::nullopt;
+    char quote = text.front();
+    size_t end = text.find(quote, 1);
+    if (end == StringRef::npos)
+      return std::nullopt;
+    StringRef value = text.slice(1, end);
+    text = text.drop_front(end + 1);
+    return value;
+  }
+  std::optional<bool> parseBool() {
+    skipSpace();
+    if (text.consume_front("True"))
+      return true;
+    if (text.consume_front("False"))
+      return false;
+    return std::nullopt;
+  }
+  std::optional<int64_t> parseInteger() {
+    skipSpace();
+    size_t digits = 0;
+    while (digits < text.size() && isDigit(text[digits]))
+      ++digits;
+    int64_t value;
+    if (digits == 0 || text.take_front(digits).getAsInteger(10, value))
+      return std::nullopt;
+    text = text.drop_front(digits);
+    text.consume_front("L"); // Python 2 long literals.
+    return value;
+  }
+  bool atEnd() {
+    skipSpace();
+    return text.empty();
+  }
+
+private:
+  static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+  void skipSpace() { text = text.ltrim(" \t\r\n"); }
+  StringRef text;
+};
+} // namespace
+
+static Error fail(StringRef name, const Twine &message) {
+  return createStringError(inconvertibleErrorCode(),
+                           name + ": " + message);
+}
+
+Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
+  if (!sys::IsLittleEndianHost)
+    return fail(name, "reading .npy files needs a little-endian host");
+  if (contents.size() < kMagic.size() + 2 ||
+      !contents.starts_with(kMagic)) {
+    if (contents.size() >= kMagic.size() && !contents.starts_with(kMagic))
+      return fail(name, "not a .npy file (bad magic string)");
+    return fail(name, "truncated header");
+  }
+  uint8_t major = contents[6], minor = contents[7];
+  if (major < 1 || major > 3 || minor != 0)
+    return fail(name, "unsupported .npy format version " + Twine(major) + "." +
+                          Twine(minor) + " (supported: 1.0, 2.0, 3.0)");
+  size_t lengthSize = major == 1 ? 2 : 4;
+  size_t prefix = 8 + lengthSize;
+  if (contents.size() < prefix)
+    return fail(name, "truncated header");
+  uint64_t headerLength =
+      major == 1 ? support::endian::read16le(contents.data() + 8)
+                 : support::endian::read32le(contents.data() + 8);
+  if (contents.size() - prefix < headerLength)
+    return fail(name, "truncated header: it claims " + Twine(headerLength) +
+                          " bytes, the file has " +
+                          Twine(contents.size() - prefix));
+  StringRef header = contents.substr(prefix, headerLength);
+  StringRef data = contents.drop_front(prefix + headerLength);
+
+  // {'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }
+  auto malformed = [&](const Twine &what) {
+    return fail(name, "malformed header (" + what + "): " + header.rtrim());
+  };
+  HeaderParser parser(header);
+  if (!parser.consume('{'))
+    return malformed("expected '{'");
+  std::optional<StringRef> descr;
+  std::optional<bool> fortranOrder;
+  std::optional<SmallVector<int64_t>> shape;
+  while (!parser.consume('}')) {
+    std::optional<StringRef> key = parser.parseString();
+    if (!key || !parser.consume(':'))
+      return malformed("expected a quoted key and ':'");
+    if (*key == "descr") {
+      if (descr || !(descr = parser.parseString()))
+        return malformed("bad or repeated 'descr'");
+    } else if (*key == "fortran_order") {
+      if (fortranOrder || !(fortranOrder = parser.parseBool()))
+        return malformed("bad or repeated 'fortran_order'");
+    } else if (*key == "shape") {
+      if (shape || !parser.consume('('))
+        return malformed("bad or repeated 'shape'");
+      shape.emplace();
+      while (!parser.consume(')')) {
+        std::optional<int64_t> extent = parser.parseInteger();
+        if (!extent)
+          return malformed("bad extent in 'shape'");
+        shape->push_back(*extent);
+        if (!parser.consume(',') && !parser.peek(')'))
+          return malformed("expected ',' or ')' in 'shape'");
+      }
+    } else {
+      return malformed("unexpected key '" + *key + "'");
+    }
+    if (!parser.consume(',') && !parser.peek('}'))
+      return malformed("expected ',' or '}'");
+  }
+  if (!parser.atEnd())
+    return malformed("unexpected text after '}'");
+  if (!descr || !fortranOrder || !shape)
+    return malformed("missing 'descr', 'fortran_order' or 'shape'");
+
+  ElementKind kind;
+  if (*descr == "<f8")
+    kind = ElementKind::F64;
+  else if (*descr == "<f4")
+    kind = ElementKind::F32;
+  else
+    return fail(name, "unsupported dtype '" + *descr +
+                          "' (expected little-endian float64 '<f8' or "
+                          "float32 '<f4')");
+  if (*fortranOrder)
+    return fail(name, "arrays in Fortran order are not supported; save the "
+                      "array in C order (numpy.ascontiguousarray)");
+
+  int64_t bytes = getElementSize(kind);
+  for (int64_t extent : *shape)
+    if (MulOverflow(bytes, extent, bytes))
+      return fail(name, "the shape in the header is too large");
+  if (static_cast<uint64_t>(bytes) > data.size())
+    return fail(name, "truncated data: the header's shape needs " +
+                          Twine(bytes) + " bytes, the file has " +
+                          Twine(data.size()));
+  if (static_cast<uint64_t>(bytes) < data.size())
+    return fail(name, Twine(data.size() - bytes) +
+                          " unexpected bytes after the data");
+
+  std::optional<HostTensor> tensor =
+      HostTensor::allocateUndefined(kind, *shape);
+  if (!tensor)
+    return fail(name, "out of memory reading " + Twine(bytes) + " bytes");
+  std::memcpy(tensor->getData(), data.data(), bytes);
+  return std::move(*tensor);
+}
+
+Expected<HostTensor> tensorlang::readNpy(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fail(path, "cannot open file: " + buffer.getError().message());
+  return parseNpy((*buffer)->getBuffer(), path);
+}
+
+Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
+  std::string header;
+  raw_string_ostream os(header);
+  os << "{'descr': '" << (tensor.getKind() == ElementKind::F32 ? "<f4" : "<f8")
+     << "', 'fortran_order': False, 'shape': (";
+  for (int64_t extent : tensor.getShape())
+    os << extent << (tensor.getShape().size() == 1 ? "," : ", ");
+  if (tensor.getShape().size() > 1)
+    header.resize(header.size() - 2);
+  os << "), }";
+  // Pad with spaces so that the data starts at a multiple of 64 bytes, and
+  // end the header with a newline, as numpy does.
+  size_t unpadded = kMagic.size() + 4 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+  if (header.size() > 0xffff)
+    return fail(path, "header too long for format version 1.0");
+
+  SmallString<256> temporary;
+  int fd;
+  if (std::error_code error = sys::fs::createUniqueFile(
+          path + ".tmp-%%%%%%%%", fd, temporary))
+    return fail(path, "cannot create output file: " + error.message());
+  {
+    raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out << kMagic;
+    out << char(1) << char(0);
+    char length[2];
+    support::endian::write16le(length, header.size());
+    out.write(length, 2);
+    out << header;
+    out.write(static_cast<const char *>(tensor.getData()),
+              tensor.getByteSize());
+    out.close();
+    if (out.has_error()) {
+      std::string message = out.error().message();
+      out.clear_error();
+      (void)sys::fs::remove(temporary);
+      return fail(path, "cannot write file: " + message);
+    }
+  }
+  if (std::error_code error = sys::fs::rename(temporary, path)) {
+    (void)sys::fs::remove(temporary);
+    return fail(path, "cannot write file: " + error.message());
+  }
+  return Error::success();
+}

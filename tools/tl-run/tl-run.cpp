@@ -1,0 +1,265 @@
+//===- tl-run.cpp - Run tensor language programs on .npy files ------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+//   tl-run PROGRAM [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...
+//          [--engine=reference|jit] [--pad=M] [--print]
+//
+// PROGRAM is tensor language source (.tl) or tl dialect IR (.mlir).
+// Variables not given with --in start undefined (NaN); `input` variables
+// must be given, with no undefined values (rule d-in-var). --out writes a
+// variable's final value; without --out, or with --print, the final values
+// of the output variables (of all variables if the program has no
+// qualifiers) are printed. Exit status 0 on success, 1 on any error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Interpreter/Interpreter.h"
+#include "tensorlang/Support/Npy.h"
+#include "tensorlang/Support/TensorPrinter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tensorlang;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Engine { Reference, Jit };
+
+cl::OptionCategory category("tl-run options");
+cl::opt<std::string> programPath(cl::Positional, cl::Required,
+                                 cl::desc("<program.tl | program.mlir>"),
+                                 cl::cat(category));
+cl::list<std::string> inputs("in", cl::desc("Initial value of a variable"),
+                             cl::value_desc("NAME=FILE.npy"),
+                             cl::cat(category));
+cl::list<std::string> outputs("out", cl::desc("Write a variable's final value"),
+                              cl::value_desc("NAME=FILE.npy"),
+                              cl::cat(category));
+cl::opt<Engine> engine(
+    "engine", cl::desc("How to run the program"),
+    cl::values(clEnumValN(Engine::Reference, "reference",
+                          "the reference interpreter"),
+               clEnumValN(Engine::Jit, "jit", "compiled native code")),
+    cl::init(Engine::Reference), cl::cat(category));
+cl::opt<unsigned> pad("pad",
+                      cl::desc("Pad every extent to a multiple of M (0: none)"),
+                      cl::value_desc("M"), cl::init(0), cl::cat(category));
+cl::opt<bool> print("print", cl::desc("Print the output variables"),
+                    cl::cat(category));
+cl::opt<ElementType> elementType(
+    "element-type", cl::desc("Element type of a .tl program"),
+    cl::values(clEnumValN(ElementType::F64, "f64", "64-bit floats"),
+               clEnumValN(ElementType::F32, "f32", "32-bit floats")),
+    cl::init(ElementType::F64), cl::cat(category));
+cl::opt<double> maxWork(
+    "max-work",
+    cl::desc("Refuse programs the reference interpreter estimates to need "
+             "more element evaluations than this"),
+    cl::init(InterpreterOptions().maxWork), cl::cat(category));
+
+LogicalResult error(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tl-run") << message << "\n";
+  return failure();
+}
+
+/// A `--in`/`--out` argument.
+struct Binding {
+  std::string variable;
+  std::string path;
+};
+
+FailureOr<std::vector<Binding>> parseBindings(const cl::list<std::string> &args,
+                                              llvm::StringRef flag,
+                                              tl::ProgramOp program) {
+  std::vector<Binding> bindings;
+  llvm::StringSet<> seen;
+  for (const std::string &arg : args) {
+    auto [name, path] = llvm::StringRef(arg).split('=');
+    if (name.empty() || path.empty() || !llvm::StringRef(arg).contains('='))
+      return error("--" + flag + " expects NAME=FILE.npy, got '" + arg + "'");
+    if (!program.lookupVar(name))
+      return error("--" + flag + " " + arg + ": the program has no variable '" +
+                   name + "'");
+    if (!seen.insert(name).second)
+      return error("variable '" + name + "' is given more than once with --" +
+                   flag);
+    bindings.push_back({name.str(), path.str()});
+  }
+  return bindings;
+}
+
+std::string formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (int64_t extent : shape)
+    text += std::to_string(extent) + (shape.size() == 1 ? "," : ", ");
+  if (shape.size() > 1)
+    text.resize(text.size() - 2);
+  return text + ")";
+}
+
+LogicalResult loadInputs(tl::ProgramOp program, Store &store) {
+  FailureOr<std::vector<Binding>> bindings =
+      parseBindings(inputs, "in", program);
+  if (failed(bindings))
+    return failure();
+  ElementKind kind = getElementKind(program);
+  llvm::StringSet<> given;
+  for (const Binding &binding : *bindings) {
+    tl::VarOp var = program.lookupVar(binding.variable);
+    llvm::Expected<HostTensor> tensor = readNpy(binding.path);
+    if (!tensor)
+      return error(llvm::toString(tensor.takeError()));
+    if (tensor->getKind() != kind)
+      return error(binding.path + ": dtype is " +
+                   getElementKindName(tensor->getKind()) + " but variable '" +
+                   binding.variable + "' is " + getElementKindName(kind));
+    if (tensor->getShape() != var.getType().getShape())
+      return error(binding.path + ": shape " +
+                   formatShape(tensor->getShape()) + " does not match variable '" +
+                   binding.variable + "' of type " +
+                   tl::formatType(var.getType()) + ", shape " +
+                   formatShape(var.getType().getShape()));
+    store[binding.variable] = std::move(*tensor);
+    given.insert(binding.variable);
+  }
+
+  // Rule d-in-var: an input variable is defined everywhere on entry.
+  for (tl::VarOp var : program.getVars()) {
+    if (!var.getInput())
+      continue;
+    if (!given.contains(var.getSymName()))
+      return error("input variable '" + var.getSymName() +
+                   "' must be given with --in " + var.getSymName() +
+                   "=FILE.npy (rule d-in-var)");
+    const HostTensor &tensor = store[var.getSymName()];
+    for (int64_t i = 0; i < tensor.getNumElements(); ++i) {
+      double value = tensor.getAsDouble(i);
+      if (std::isfinite(value))
+        continue;
+      llvm::SmallVector<int64_t> index(tensor.getShape().size());
+      for (int64_t d = int64_t(index.size()) - 1, rest = i; d >= 0; --d) {
+        index[d] = rest % tensor.getShape()[d];
+        rest /= tensor.getShape()[d];
+      }
+      return error("input variable '" + var.getSymName() + "' holds " +
+                   (std::isnan(value) ? "an undefined (NaN)" : "an infinite") +
+                   " value at index " + formatShape(index) +
+                   " (rule d-in-var)");
+    }
+  }
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>> loadProgram(llvm::SourceMgr &sourceMgr,
+                                             MLIRContext &context) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(programPath, &message);
+  if (!file)
+    return error(message);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  llvm::StringRef extension = llvm::sys::path::extension(programPath);
+  OwningOpRef<ModuleOp> module;
+  if (extension == ".tl") {
+    ImportOptions options;
+    options.elementType = elementType;
+    module = importSource(sourceMgr, &context, options);
+  } else if (extension == ".mlir") {
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  } else {
+    return error("cannot tell the kind of '" + programPath +
+                 "': expected a .tl source file or a .mlir file");
+  }
+  if (!module)
+    return failure();
+  return std::move(module);
+}
+} // namespace
+
+static LogicalResult run() {
+  MLIRContext context;
+  context.loadDialect<tl::TLDialect>();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  FailureOr<OwningOpRef<ModuleOp>> module = loadProgram(sourceMgr, context);
+  if (failed(module))
+    return failure();
+  llvm::SmallVector<tl::ProgramOp> programs((*module)->getOps<tl::ProgramOp>());
+  if (programs.size() != 1)
+    return error(programPath + ": expected exactly one tl.program, found " +
+                 llvm::Twine(programs.size()));
+  tl::ProgramOp program = programs.front();
+
+  if (engine == Engine::Jit)
+    return error("the jit engine is not available yet; use "
+                 "--engine=reference");
+  if (pad != 0)
+    return error("--pad is not available yet: the padding pass is not built");
+
+  FailureOr<std::vector<Binding>> outBindings =
+      parseBindings(outputs, "out", program);
+  if (failed(outBindings))
+    return failure();
+
+  FailureOr<Store> store = makeUndefinedStore(program);
+  if (failed(store) || failed(loadInputs(program, *store)))
+    return failure();
+
+  InterpreterOptions options;
+  options.maxWork = maxWork;
+  if (failed(interpret(program, *store, options)))
+    return failure();
+
+  for (const Binding &binding : *outBindings)
+    if (llvm::Error err = writeNpy(binding.path, (*store)[binding.variable]))
+      return error(llvm::toString(std::move(err)));
+
+  if (outBindings->empty() || print) {
+    bool qualified = llvm::any_of(program.getVars(), [](tl::VarOp var) {
+      return var.getInput() || var.getOutput();
+    });
+    for (tl::VarOp var : program.getVars()) {
+      if (qualified && !var.getOutput())
+        continue;
+      llvm::outs() << var.getSymName() << " : "
+                   << tl::formatType(var.getType()) << " =\n";
+      printTensor(llvm::outs(), (*store)[var.getSymName()]);
+      llvm::outs() << "\n";
+    }
+  }
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Run a tensor language program on NumPy .npy files\n\n"
+      "  tl-run PROGRAM [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...\n"
+      "         [--engine=reference|jit] [--pad=M] [--print]\n");
+  return succeeded(run()) ? 0 : 1;
+}
