@@ -103,7 +103,7 @@ Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
       return fail(name, "not a .npy file (bad magic string)");
     return fail(name, "truncated header");
   }
-  uint8_t major = contents[6], minor = contents[7];
+  unsigned major = uint8_t(contents[6]), minor = uint8_t(contents[7]);
   if (major < 1 || major > 3 || minor != 0)
     return fail(name, "unsupported .npy format version " + Twine(major) + "." +
                           Twine(minor) + " (supported: 1.0, 2.0, 3.0)");

@@ -1,0 +1,48 @@
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+
+BIN_DIR = os.environ.get(
+    "TENSORLANG_BIN_DIR",
+    os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
+
+
+class TlRun:
+    """Runs tl-run on source text and arrays in a temporary directory."""
+
+    def __init__(self, tmp_path):
+        self.tmp = tmp_path
+        self.count = 0
+
+    def __call__(self, source, inputs=None, outputs=None, extra=(),
+                 dtype=np.float64, suffix=".tl", check=True):
+        self.count += 1
+        prog = self.tmp / ("p%d%s" % (self.count, suffix))
+        prog.write_text(source)
+        args = [os.path.join(BIN_DIR, "tl-run"), str(prog), "--engine=reference"]
+        for name, value in (inputs or {}).items():
+            path = self.tmp / ("in%d_%s.npy" % (self.count, name))
+            np.save(path, np.asarray(value, dtype=dtype))
+            args += ["--in", "%s=%s" % (name, path)]
+        paths = {}
+        for name in outputs or []:
+            paths[name] = self.tmp / ("out%d_%s.npy" % (self.count, name))
+            args += ["--out", "%s=%s" % (name, paths[name])]
+        args += list(extra)
+        result = subprocess.run(args, capture_output=True, text=True)
+        if check and result.returncode != 0:
+            raise AssertionError("tl-run failed (%d):\n%s\n%s" % (
+                result.returncode, source, result.stderr))
+        if not check:
+            return result
+        return {name: np.load(path) for name, path in paths.items()}
+
+
+@pytest.fixture
+def tl_run(tmp_path):
+    return TlRun(tmp_path)

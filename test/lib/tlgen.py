@@ -1,0 +1,230 @@
+"""Random well-typed tensor language programs, with a NumPy evaluator of the
+report's semantics written independently of the project's C++ code.
+
+The generator keeps programs checkable across implementations that sum in
+different orders: input values are small integers (so sums of products are
+exact), and no division has a division below it (so whether a dividend is
+exactly zero, which controlled division depends on, never depends on
+rounding).
+"""
+
+import random
+
+import numpy as np
+
+
+class Program:
+    """A generated program: declarations, statements and its source text."""
+
+    def __init__(self, decls, stmts):
+        self.decls = decls  # [(name, shape, qualifiers)]
+        self.stmts = stmts  # [(target, expr)]
+
+    @property
+    def shapes(self):
+        return {name: shape for name, shape, _ in self.decls}
+
+    def source(self):
+        lines = []
+        for name, shape, quals in self.decls:
+            lines.append("var %s%s : [%s]" % (
+                "".join(q + " " for q in quals), name,
+                " ".join(str(d) for d in shape)))
+        lines.append("")
+        for target, expr in self.stmts:
+            lines.append("%s = %s" % (target, to_source(expr)))
+        return "\n".join(lines) + "\n"
+
+
+# Expression trees: ("var", name, shape) | ("outer", a, b, shape)
+# | ("contract", a, pairs, shape) | ("transpose", a, pairs, shape)
+# | ("arith", op, a, b, shape). Pairs are 0-based.
+
+def shape_of(expr):
+    return expr[-1]
+
+
+def to_source(expr):
+    """Fully parenthesized source text, with 1-based indices."""
+    kind = expr[0]
+    if kind == "var":
+        return expr[1]
+    if kind == "outer":
+        return "(%s # %s)" % (to_source(expr[1]), to_source(expr[2]))
+    if kind in ("contract", "transpose"):
+        pairs = expr[2]
+        text = " ".join("[%d %d]" % (m + 1, n + 1) for m, n in pairs)
+        if len(pairs) > 1:
+            text = "[" + text + "]"
+        op = "." if kind == "contract" else "^"
+        return "(%s %s %s)" % (to_source(expr[1]), op, text)
+    return "(%s %s %s)" % (to_source(expr[2]), expr[1], to_source(expr[3]))
+
+
+def has_division(expr):
+    if expr[0] == "var":
+        return False
+    if expr[0] == "arith" and expr[1] == "/":
+        return True
+    return any(has_division(e) for e in expr[1:-1] if isinstance(e, tuple))
+
+
+class Generator:
+    def __init__(self, seed, max_extent=3, max_rank=3, max_depth=4):
+        self.rng = random.Random(seed)
+        self.max_extent = max_extent
+        self.max_rank = max_rank
+        self.max_depth = max_depth
+
+    def program(self, qualifiers=False):
+        rng = self.rng
+        decls = [("s0", (), [])]
+        # One vector per extent, so that every type can be built from
+        # outer products.
+        for d in range(1, self.max_extent + 1):
+            decls.append(("v%d" % d, (d,), []))
+        for i in range(rng.randint(2, 5)):
+            rank = rng.randint(0, self.max_rank)
+            shape = tuple(rng.randint(1, self.max_extent) for _ in range(rank))
+            decls.append(("t%d" % i, shape, []))
+        if qualifiers:
+            decls = [(n, s, [rng.choice(["input", "output", "input output"])])
+                     for n, s, _ in decls]
+        self.decls = decls
+        stmts = []
+        for _ in range(rng.randint(1, 4)):
+            name, shape, _ = rng.choice(decls)
+            stmts.append((name, self.expr(shape, self.max_depth, True)))
+        return Program(decls, stmts)
+
+    def vars_of(self, shape):
+        return [n for n, s, _ in self.decls if s == shape]
+
+    def expr(self, shape, depth, allow_div):
+        rng = self.rng
+        candidates = self.vars_of(shape)
+        if depth == 0 or (candidates and rng.random() < 0.25):
+            if candidates:
+                return ("var", rng.choice(candidates), shape)
+            return self.build_from_vectors(shape)
+        choice = rng.random()
+        if choice < 0.25:
+            op = rng.choice("+-*/" if allow_div else "+-*")
+            sub_div = allow_div and op != "/"
+            if op in "*/" and shape and rng.random() < 0.3:
+                # t-smul (s * e) or t-sdiv (e / s).
+                scalar = self.expr((), depth - 1, sub_div)
+                tensor = self.expr(shape, depth - 1, sub_div)
+                if op == "*":
+                    return ("arith", "*", scalar, tensor, shape)
+                return ("arith", "/", tensor, scalar, shape)
+            return ("arith", op, self.expr(shape, depth - 1, sub_div),
+                    self.expr(shape, depth - 1, sub_div), shape)
+        if choice < 0.45 and shape:
+            cut = rng.randint(0, len(shape))
+            return ("outer", self.expr(shape[:cut], depth - 1, allow_div),
+                    self.expr(shape[cut:], depth - 1, allow_div), shape)
+        if choice < 0.8 and len(shape) + 2 <= self.max_rank + 2:
+            return self.contraction(shape, depth, allow_div)
+        if len(shape) >= 2:
+            return self.transposition(shape, depth, allow_div)
+        return self.contraction(shape, depth, allow_div)
+
+    def contraction(self, shape, depth, allow_div):
+        rng = self.rng
+        npairs = 1 if rng.random() < 0.7 else 2
+        operand = list(shape)
+        positions = []
+        for _ in range(npairs):
+            extent = rng.randint(1, self.max_extent)
+            for _ in range(2):
+                at = rng.randint(0, len(operand))
+                operand.insert(at, extent)
+                positions = [p + (p >= at) for p in positions]
+                positions.append(at)
+        pairs = [(positions[2 * i], positions[2 * i + 1]) for i in range(npairs)]
+        pairs = [(m, n) if rng.random() < 0.5 else (n, m) for m, n in pairs]
+        # Contraction does not divide, but keep the rule simple: what sits
+        # under a sum may divide only if nothing above divides.
+        sub = self.expr(tuple(operand), depth - 1, allow_div)
+        return ("contract", sub, pairs, shape)
+
+    def transposition(self, shape, depth, allow_div):
+        rng = self.rng
+        pairs = [tuple(rng.sample(range(len(shape)), 2))
+                 for _ in range(rng.randint(1, 2))]
+        operand = list(shape)
+        for m, n in reversed(pairs):
+            operand[m], operand[n] = operand[n], operand[m]
+        sub = self.expr(tuple(operand), depth - 1, allow_div)
+        return ("transpose", sub, pairs, shape)
+
+    def build_from_vectors(self, shape):
+        if not shape:
+            return ("var", "s0", ())
+        expr = ("var", "v%d" % shape[0], (shape[0],))
+        for i, d in enumerate(shape[1:], start=2):
+            expr = ("outer", expr, ("var", "v%d" % d, (d,)), shape[:i])
+        return expr
+
+    def values(self, program, undefined_fraction=0.1):
+        """Small integers, some zero, some undefined (NaN) where allowed."""
+        store = {}
+        for name, shape, quals in program.decls:
+            a = np.array(self.rng.choices(range(-2, 3), k=int(np.prod(shape, dtype=int))),
+                         dtype=np.float64).reshape(shape)
+            if not any("input" in q for q in quals):
+                mask = np.array([self.rng.random() < undefined_fraction
+                                 for _ in range(a.size)]).reshape(shape)
+                a[mask] = np.nan
+            store[name] = a
+        return store
+
+
+def controlled_divide(a, b):
+    """Definition 5 of the report, on arrays: 0/0 = 0, 0/undef = 0,
+    v/0 = undef for v != 0, undef/w = undef."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = a / b
+    q = np.where((a == 0) & ((b == 0) | np.isnan(b)), 0.0, q)
+    q = np.where((a != 0) & (b == 0), np.nan, q)
+    return q
+
+
+def evaluate(expr, store):
+    kind = expr[0]
+    if kind == "var":
+        return store[expr[1]]
+    if kind == "outer":
+        return np.multiply.outer(evaluate(expr[1], store), evaluate(expr[2], store))
+    if kind == "transpose":
+        a = evaluate(expr[1], store)
+        for m, n in expr[2]:
+            a = np.swapaxes(a, m, n)
+        return a
+    if kind == "contract":
+        a = evaluate(expr[1], store)
+        letters = [chr(ord("a") + i) for i in range(a.ndim)]
+        for k, (m, n) in enumerate(expr[2]):
+            letters[m] = letters[n] = chr(ord("A") + k)
+        out = "".join(l for l in letters if l.islower())
+        return np.asarray(np.einsum("".join(letters) + "->" + out, a))
+    op, a, b = expr[1], evaluate(expr[2], store), evaluate(expr[3], store)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    return controlled_divide(a, b)
+
+
+def run(program, store):
+    """The report's program evaluation: each statement's right-hand side is
+    evaluated against the store before the variable is updated."""
+    store = {k: np.array(v, dtype=float) for k, v in store.items()}
+    for target, expr in program.stmts:
+        store[target] = np.array(evaluate(expr, store), dtype=float).reshape(
+            program.shapes[target])
+    return store
