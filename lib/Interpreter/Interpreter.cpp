@@ -12,6 +12,7 @@
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <unistd.h>
 #include <limits>
 
 using namespace mlir;
@@ -181,7 +182,25 @@ ElementKind tensorlang::getElementKind(tl::ProgramOp program) {
                                           : ElementKind::F64;
 }
 
+/// Physical memory, or 0 if unknown.
+static double physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 0;
+}
+
 FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
+  // Refuse up front rather than let the system swap or kill the process
+  // while the store is filled.
+  double bytes = 0;
+  for (tl::VarOp var : program.getVars())
+    bytes += double(var.getType().getNumElements()) *
+             double(getElementSize(getElementKind(program)));
+  double available = physicalMemoryBytes();
+  if (available > 0 && bytes > available)
+    return program.emitError()
+           << "the program's variables need " << formatCount(bytes)
+           << " bytes, more than this machine's memory ("
+           << formatCount(available) << " bytes)";
   Store store;
   for (tl::VarOp var : program.getVars()) {
     std::optional<HostTensor> tensor = HostTensor::allocateUndefined(

@@ -201,6 +201,8 @@ FailureOr<OwningOpRef<ModuleOp>> loadProgram(llvm::SourceMgr &sourceMgr,
 static LogicalResult run() {
   MLIRContext context;
   context.loadDialect<tl::TLDialect>();
+  // Errors about a program speak of its source; the op dump is noise.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
