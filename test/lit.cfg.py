@@ -25,5 +25,5 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tensorlang_tools_dir, append_path=True)
 
 tool_dirs = [config.tensorlang_tools_dir, config.llvm_tools_dir]
-tools = ["tl-opt", "tl-run", "tl-translate"]
+tools = ["tl-opt", "tl-run", "tl-translate", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -23,6 +23,10 @@ namespace tensorlang {
 /// Adds the tl dialect to `registry`.
 void registerTensorLangDialects(mlir::DialectRegistry &registry);
 
+/// Registers the tl passes (`--convert-tl-to-linalg`, ...) and the lowering
+/// pipelines (`--tl-to-llvm`, ...).
+void registerTensorLangPasses();
+
 /// Registers the `--import-tl` and `--export-tl` translations (and their
 /// `--element-type` and `--program-name` options) for mlir-translate-like
 /// tools.

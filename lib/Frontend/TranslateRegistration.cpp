@@ -18,10 +18,6 @@
 using namespace mlir;
 using namespace tensorlang;
 
-void tensorlang::registerTensorLangDialects(DialectRegistry &registry) {
-  registry.insert<tl::TLDialect>();
-}
-
 void tensorlang::registerTensorLangTranslations() {
   static llvm::cl::opt<ElementType> elementType(
       "element-type", llvm::cl::desc("Element type of imported programs"),

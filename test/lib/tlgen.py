@@ -92,9 +92,13 @@ class Generator:
                      for n, s, _ in decls]
         self.decls = decls
         stmts = []
-        for _ in range(rng.randint(1, 4)):
+        for _ in range(rng.randint(1, 6)):
             name, shape, _ = rng.choice(decls)
-            stmts.append((name, self.expr(shape, self.max_depth, True)))
+            if rng.random() < 0.25:
+                # A plain copy: aliasing between variables (t = a; a = ...).
+                stmts.append((name, ("var", rng.choice(self.vars_of(shape)), shape)))
+            else:
+                stmts.append((name, self.expr(shape, self.max_depth, True)))
         return Program(decls, stmts)
 
     def vars_of(self, shape):

@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   tensorlang::registerTensorLangDialects(registry);
+  tensorlang::registerTensorLangPasses();
   return tensorlang::runWithAtomicOutput(argc, argv, [&](int argc, char **argv) {
     return mlir::asMainReturnCode(mlir::MlirOptMain(
         argc, argv, "TensorLang optimizer driver\n", registry));

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Compiler/Compiler.h"
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
@@ -62,7 +63,7 @@ cl::opt<Engine> engine(
     cl::values(clEnumValN(Engine::Reference, "reference",
                           "the reference interpreter"),
                clEnumValN(Engine::Jit, "jit", "compiled native code")),
-    cl::init(Engine::Reference), cl::cat(category));
+    cl::init(Engine::Jit), cl::cat(category));
 cl::opt<unsigned> pad("pad",
                       cl::desc("Pad every extent to a multiple of M (0: none)"),
                       cl::value_desc("M"), cl::init(0), cl::cat(category));
@@ -75,7 +76,7 @@ cl::opt<ElementType> elementType(
     cl::init(ElementType::F64), cl::cat(category));
 cl::opt<double> maxWork(
     "max-work",
-    cl::desc("Refuse programs the reference interpreter estimates to need "
+    cl::desc("With --engine=reference: refuse programs estimated to need "
              "more element evaluations than this"),
     cl::init(InterpreterOptions().maxWork), cl::cat(category));
 
@@ -215,9 +216,6 @@ static LogicalResult run() {
                  llvm::Twine(programs.size()));
   tl::ProgramOp program = programs.front();
 
-  if (engine == Engine::Jit)
-    return error("the jit engine is not available yet; use "
-                 "--engine=reference");
   if (pad != 0)
     return error("--pad is not available yet: the padding pass is not built");
 
@@ -230,10 +228,16 @@ static LogicalResult run() {
   if (failed(store) || failed(loadInputs(program, *store)))
     return failure();
 
-  InterpreterOptions options;
-  options.maxWork = maxWork;
-  if (failed(interpret(program, *store, options)))
-    return failure();
+  if (engine == Engine::Reference) {
+    InterpreterOptions options;
+    options.maxWork = maxWork;
+    if (failed(interpret(program, *store, options)))
+      return failure();
+  } else {
+    FailureOr<std::unique_ptr<JitProgram>> jit = JitProgram::compile(program);
+    if (failed(jit) || failed((*jit)->run(*store)))
+      return failure();
+  }
 
   for (const Binding &binding : *outBindings)
     if (llvm::Error err = writeNpy(binding.path, (*store)[binding.variable]))

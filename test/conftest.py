@@ -5,11 +5,11 @@ import sys
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 
 BIN_DIR = os.environ.get(
     "TENSORLANG_BIN_DIR",
-    os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
+    os.path.join(os.path.dirname(__file__), "..", "build", "bin"))
 
 
 class TlRun:
@@ -20,11 +20,12 @@ class TlRun:
         self.count = 0
 
     def __call__(self, source, inputs=None, outputs=None, extra=(),
-                 dtype=np.float64, suffix=".tl", check=True):
+                 dtype=np.float64, suffix=".tl", check=True,
+                 engine="reference"):
         self.count += 1
         prog = self.tmp / ("p%d%s" % (self.count, suffix))
         prog.write_text(source)
-        args = [os.path.join(BIN_DIR, "tl-run"), str(prog), "--engine=reference"]
+        args = [os.path.join(BIN_DIR, "tl-run"), str(prog), "--engine=" + engine]
         for name, value in (inputs or {}).items():
             path = self.tmp / ("in%d_%s.npy" % (self.count, name))
             np.save(path, np.asarray(value, dtype=dtype))

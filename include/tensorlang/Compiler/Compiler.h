@@ -1,0 +1,95 @@
+//===- Compiler.h - Compile tl programs to native code ----------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler's C++ API: lower a tl.program to the LLVM dialect, then either
+// JIT-compile it and run it on a Store, or emit an object file and a C
+// header for an application to link.
+//
+// A compiled program is a function with one pointer argument per variable,
+// in declaration order, each pointing to the variable's elements in row-major
+// order (the caller owns the store, as in the report's ambient application):
+//
+//   void name(double *A, double *B, double *C);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_COMPILER_COMPILER_H
+#define TENSORLANG_COMPILER_COMPILER_H
+
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Interpreter/Interpreter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace tensorlang {
+
+struct CompileOptions {
+  /// Vector width in bits for the vectorizer; 0 picks the host's widest
+  /// (512 with AVX-512, 256 with AVX, else 128).
+  unsigned vectorBits = 0;
+  /// LLVM optimization level, 0 to 3.
+  unsigned optLevel = 3;
+};
+
+/// The widest vector registers of the host CPU, in bits.
+unsigned getHostVectorBits();
+
+/// A compiled program in the LLVM dialect, with what is known about it.
+struct LoweredProgram {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string functionName;
+  /// Bytes the function allocates for temporaries while it runs.
+  int64_t temporaryBytes = 0;
+};
+
+/// Lowers `program` (cloned; the original is untouched) through linalg,
+/// bufferization, affine loops and vectors to the LLVM dialect. Errors are
+/// reported on the program.
+mlir::FailureOr<LoweredProgram> lowerToLLVM(tl::ProgramOp program,
+                                            const CompileOptions &options);
+
+/// A program compiled to native code in this process.
+class JitProgram {
+public:
+  /// Compiles `program` at -O(options.optLevel) for the host CPU.
+  static mlir::FailureOr<std::unique_ptr<JitProgram>>
+  compile(tl::ProgramOp program, const CompileOptions &options = {});
+  ~JitProgram();
+
+  /// Runs the program on `store`, which must hold every variable with its
+  /// declared shape and element type. Refuses to run (with an error on the
+  /// program) when its temporaries would not fit in memory.
+  mlir::LogicalResult run(Store &store);
+
+  /// Calls the compiled function directly: one pointer per variable, in
+  /// declaration order.
+  void call(llvm::ArrayRef<void *> variables);
+
+  int64_t getTemporaryBytes() const { return temporaryBytes; }
+
+private:
+  JitProgram() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  tl::ProgramOp program;
+  std::string functionName;
+  std::vector<std::string> variables;
+  int64_t temporaryBytes = 0;
+  void (*packed)(void **) = nullptr;
+};
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_COMPILER_COMPILER_H

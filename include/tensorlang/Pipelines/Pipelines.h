@@ -1,0 +1,48 @@
+//===- Pipelines.h - The lowering pipelines ---------------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// tl --convert-tl-to-linalg--> linalg on tensors --tl-bufferize--> linalg on
+// memrefs --tl-lower-to-loops--> affine loops with vector ops
+// --tl-lower-to-llvm--> LLVM dialect. `tl-to-llvm` runs all four.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_PIPELINES_PIPELINES_H
+#define TENSORLANG_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace tensorlang {
+
+struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
+  Option<unsigned> vectorLanes{
+      *this, "vector-lanes",
+      llvm::cl::desc("Elements per vector for the vectorizer "
+                     "(0: do not vectorize)"),
+      llvm::cl::init(8)};
+};
+
+/// The stages, each usable on its own.
+void buildBufferizePipeline(mlir::OpPassManager &pm);
+void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
+                               const LoweringOptions &options);
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// tl all the way to the LLVM dialect: functions with one bare pointer
+/// argument per variable, `void name(double *A, double *B, ...)`.
+void buildTLToLLVMPipeline(mlir::OpPassManager &pm,
+                           const LoweringOptions &options);
+
+/// Registers the pipelines above as `tl-bufferize`, `tl-lower-to-loops`,
+/// `tl-lower-to-llvm` and `tl-to-llvm`.
+void registerTensorLangPipelines();
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_PIPELINES_PIPELINES_H

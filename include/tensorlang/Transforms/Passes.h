@@ -1,0 +1,26 @@
+//===- Passes.h - TensorLang passes on upstream IR --------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_TRANSFORMS_PASSES_H
+#define TENSORLANG_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tensorlang {
+
+#define GEN_PASS_DECL
+#include "tensorlang/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tensorlang/Transforms/Passes.h.inc"
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_TRANSFORMS_PASSES_H

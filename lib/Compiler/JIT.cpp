@@ -1,0 +1,114 @@
+//===- JIT.cpp - Compile and run tl programs in-process -------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Compiler/Compiler.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <unistd.h>
+
+using namespace mlir;
+using namespace tensorlang;
+
+JitProgram::~JitProgram() = default;
+
+static void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+}
+
+FailureOr<std::unique_ptr<JitProgram>>
+JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
+  initializeNativeTarget();
+  FailureOr<LoweredProgram> lowered = lowerToLLVM(program, options);
+  if (failed(lowered))
+    return failure();
+  MLIRContext *context = program.getContext();
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return program.emitError("cannot target the host CPU: ")
+           << llvm::toString(machineBuilder.takeError());
+  llvm::CodeGenOptLevel level =
+      options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+      : options.optLevel == 0 ? llvm::CodeGenOptLevel::None
+                              : llvm::CodeGenOptLevel::Default;
+  machineBuilder->setCodeGenOptLevel(level);
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine)
+    return program.emitError("cannot target the host CPU: ")
+           << llvm::toString(machine.takeError());
+  auto transformer =
+      makeOptimizingTransformer(options.optLevel, 0, machine->get());
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = level;
+  auto engine = ExecutionEngine::create(*lowered->module, engineOptions,
+                                        std::move(*machine));
+  if (!engine)
+    return program.emitError("JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
+
+  std::unique_ptr<JitProgram> jit(new JitProgram());
+  jit->engine = std::move(*engine);
+  jit->program = program;
+  jit->functionName = lowered->functionName;
+  jit->temporaryBytes = lowered->temporaryBytes;
+  for (tl::VarOp var : program.getVars())
+    jit->variables.push_back(var.getSymName().str());
+  auto packed = jit->engine->lookupPacked(jit->functionName);
+  if (!packed)
+    return program.emitError("JIT compilation produced no function: ")
+           << llvm::toString(packed.takeError());
+  jit->packed = *packed;
+  return jit;
+}
+
+void JitProgram::call(llvm::ArrayRef<void *> pointers) {
+  // The packed wrapper takes the address of each argument.
+  llvm::SmallVector<void *, 8> values(pointers);
+  llvm::SmallVector<void *, 8> arguments;
+  for (void *&value : values)
+    arguments.push_back(&value);
+  packed(arguments.data());
+}
+
+LogicalResult JitProgram::run(Store &store) {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && pageSize > 0 &&
+      double(temporaryBytes) > double(pages) * double(pageSize))
+    return program.emitError()
+           << "the compiled program needs " << temporaryBytes
+           << " bytes of temporaries, more than this machine's memory";
+  llvm::SmallVector<void *, 8> pointers;
+  ElementKind kind = getElementKind(program);
+  for (auto [name, var] : llvm::zip(variables, program.getVars())) {
+    auto it = store.find(name);
+    if (it == store.end() || it->second.getKind() != kind ||
+        it->second.getShape() != var.getType().getShape())
+      return program.emitError()
+             << "the store's value for variable '" << name
+             << "' is missing or does not have the declared shape and "
+                "element type";
+    pointers.push_back(it->second.getData());
+  }
+  call(pointers);
+  return success();
+}

@@ -1,0 +1,488 @@
+//===- TLToLinalg.cpp - Lower tl programs to linalg on tensors ------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Not a dialect-conversion pattern set: lowering an expression is not local.
+// A contraction absorbs the outer products, transpositions and contractions
+// beneath it into one linalg.generic, which needs the whole tree under it.
+// So each statement's tree is cut into groups, and each group becomes one
+// generic:
+//
+//   - A contraction group is rooted at a tl.contract and extends through
+//     tl.contract, tl.outer and tl.transpose. Its iteration space is the
+//     result's dimensions (parallel) plus every contracted pair (reduction);
+//     its body multiplies the leaves and accumulates.
+//   - An element-wise group is rooted at any other expression op and extends
+//     through arithmetic, tl.outer and tl.transpose; all its dimensions are
+//     parallel.
+//
+// Anything else beneath a group (a use of a variable, or the root of another
+// group) is a leaf: an input of the generic, read through an indexing map
+// that binds each of its dimensions to an iteration dimension. That binding
+// is the report's index notation: transpositions permute it, contractions
+// bind both dimensions of a pair to one reduction dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Conversion/Passes.h"
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_CONVERTTLTOLINALG
+#include "tensorlang/Conversion/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+using namespace tensorlang;
+
+namespace {
+
+/// The scalar computation of a group's body, over its leaves.
+struct ScalarNode {
+  enum class Kind { Leaf, Multiply, Arith };
+  Kind kind;
+  unsigned leaf = 0;                     // Leaf: index into Group::leaves
+  int lhs = -1, rhs = -1;                // Multiply, Arith: node indices
+  tl::ArithKind arith = tl::ArithKind::Add;
+};
+
+struct Leaf {
+  Value tensor;
+  /// The iteration dimension (by id) of each of the tensor's dimensions.
+  SmallVector<unsigned> dims;
+};
+
+/// One linalg.generic being assembled.
+struct Group {
+  bool isContraction = false;
+  unsigned numOutputDims = 0;
+  /// Ids of reduction dimensions; output dimension d has id d.
+  SmallVector<unsigned> reductionDims;
+  unsigned numDims = 0;
+  SmallVector<Leaf> leaves;
+  SmallVector<ScalarNode> nodes;
+  int root = -1;
+};
+
+class StatementLowering {
+public:
+  StatementLowering(OpBuilder &builder, llvm::StringMap<Value> &current)
+      : builder(builder), current(current) {}
+
+  /// Lowers `value` to a tensor. `target` names the variable the statement
+  /// assigns, for the in-place decision at the root. Sets `inPlace` when the
+  /// result was computed into the target's current tensor.
+  Value lowerStatement(Value value, StringRef target, bool mayWriteTarget,
+                       bool &inPlace);
+
+private:
+  Value lower(Value value, Value init);
+  int collect(Group &group, Value value, ArrayRef<unsigned> dims);
+  int addNode(Group &group, ScalarNode node) {
+    group.nodes.push_back(node);
+    return group.nodes.size() - 1;
+  }
+  int addLeaf(Group &group, Value tensor, ArrayRef<unsigned> dims) {
+    group.leaves.push_back({tensor, SmallVector<unsigned>(dims)});
+    ScalarNode node{ScalarNode::Kind::Leaf};
+    node.leaf = group.leaves.size() - 1;
+    return addNode(group, node);
+  }
+  Value emit(Group &group, Location loc, RankedTensorType type, Value init);
+  Value emitScalar(OpBuilder &b, Location loc, const Group &group, int node,
+                   ValueRange leafValues);
+
+  OpBuilder &builder;
+  llvm::StringMap<Value> &current;
+};
+} // namespace
+
+/// Whether `op` extends a group of the given kind (rather than being a leaf).
+static bool extendsGroup(Operation *op, bool isContraction) {
+  if (isa<tl::OuterOp, tl::TransposeOp>(op))
+    return true;
+  if (isContraction)
+    return isa<tl::ContractOp>(op);
+  return isa<tl::AddOp, tl::SubOp, tl::MulOp, tl::DivOp>(op);
+}
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+int StatementLowering::collect(Group &group, Value value,
+                               ArrayRef<unsigned> dims) {
+  Operation *op = value.getDefiningOp();
+  if (auto use = dyn_cast<tl::UseOp>(op))
+    return addLeaf(group, current.lookup(use.getVar()), dims);
+  if (!extendsGroup(op, group.isContraction))
+    return addLeaf(group, lower(value, Value()), dims);
+
+  if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
+    // Result dimension i is operand dimension permutation[i].
+    SmallVector<unsigned> permutation;
+    for (unsigned i = 0; i < dims.size(); ++i)
+      permutation.push_back(i);
+    ArrayRef<int64_t> pairs = transpose.getPairs();
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+      std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
+    SmallVector<unsigned> operandDims(dims.size());
+    for (unsigned i = 0; i < dims.size(); ++i)
+      operandDims[permutation[i]] = dims[i];
+    return collect(group, transpose.getOperand(), operandDims);
+  }
+  if (auto outer = dyn_cast<tl::OuterOp>(op)) {
+    size_t lhsRank = shapeOf(outer.getLhs()).size();
+    ScalarNode node{ScalarNode::Kind::Multiply};
+    node.lhs = collect(group, outer.getLhs(), dims.take_front(lhsRank));
+    node.rhs = collect(group, outer.getRhs(), dims.drop_front(lhsRank));
+    return addNode(group, node);
+  }
+  if (auto contract = dyn_cast<tl::ContractOp>(op)) {
+    ArrayRef<int64_t> pairs = contract.getPairs();
+    SmallVector<unsigned> operandDims(shapeOf(contract.getOperand()).size(),
+                                      ~0u);
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
+      unsigned dim = group.numDims++;
+      group.reductionDims.push_back(dim);
+      operandDims[pairs[i]] = operandDims[pairs[i + 1]] = dim;
+    }
+    size_t next = 0;
+    for (unsigned &dim : operandDims)
+      if (dim == ~0u)
+        dim = dims[next++];
+    return collect(group, contract.getOperand(), operandDims);
+  }
+  ScalarNode node{ScalarNode::Kind::Arith};
+  node.arith = llvm::TypeSwitch<Operation *, tl::ArithKind>(op)
+                   .Case([](tl::AddOp) { return tl::ArithKind::Add; })
+                   .Case([](tl::SubOp) { return tl::ArithKind::Sub; })
+                   .Case([](tl::MulOp) { return tl::ArithKind::Mul; })
+                   .Default([](Operation *) { return tl::ArithKind::Div; });
+  // The scalar operand of t-smul / t-sdiv is read at no index.
+  auto dimsOf = [&](Value operand) {
+    return shapeOf(operand).empty() ? ArrayRef<unsigned>() : dims;
+  };
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  node.lhs = collect(group, lhs, dimsOf(lhs));
+  node.rhs = collect(group, rhs, dimsOf(rhs));
+  return addNode(group, node);
+}
+
+/// The report's controlled division: 0/0 = 0, 0/undef = 0, v/0 = undef for
+/// v != 0, undef/w = undef, with NaN as undefined.
+static Value emitControlledDivision(OpBuilder &b, Location loc, Value lhs,
+                                    Value rhs) {
+  auto type = cast<FloatType>(lhs.getType());
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+  Value nan = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(type, APFloat::getQNaN(type.getFloatSemantics())));
+  Value quotient = arith::DivFOp::create(b, loc, lhs, rhs);
+  Value lhsZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, zero);
+  Value rhsZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rhs, zero);
+  Value rhsUndefined =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, rhs, rhs);
+  Value rhsZeroOrUndefined = arith::OrIOp::create(b, loc, rhsZero, rhsUndefined);
+  Value ifLhsZero =
+      arith::SelectOp::create(b, loc, rhsZeroOrUndefined, zero, quotient);
+  Value ifLhsNonZero = arith::SelectOp::create(b, loc, rhsZero, nan, quotient);
+  return arith::SelectOp::create(b, loc, lhsZero, ifLhsZero, ifLhsNonZero);
+}
+
+Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
+                                    const Group &group, int index,
+                                    ValueRange leafValues) {
+  const ScalarNode &node = group.nodes[index];
+  if (node.kind == ScalarNode::Kind::Leaf)
+    return leafValues[node.leaf];
+  Value lhs = emitScalar(b, loc, group, node.lhs, leafValues);
+  Value rhs = emitScalar(b, loc, group, node.rhs, leafValues);
+  if (node.kind == ScalarNode::Kind::Multiply)
+    return arith::MulFOp::create(b, loc, lhs, rhs);
+  switch (node.arith) {
+  case tl::ArithKind::Add:
+    return arith::AddFOp::create(b, loc, lhs, rhs);
+  case tl::ArithKind::Sub:
+    return arith::SubFOp::create(b, loc, lhs, rhs);
+  case tl::ArithKind::Mul:
+    return arith::MulFOp::create(b, loc, lhs, rhs);
+  case tl::ArithKind::Div:
+    return emitControlledDivision(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown arithmetic kind");
+}
+
+Value StatementLowering::emit(Group &group, Location loc,
+                              RankedTensorType type, Value init) {
+  MLIRContext *context = builder.getContext();
+  // Loop order: the result's dimensions but the last, the reductions, then
+  // the result's last dimension, so that the innermost loop runs along
+  // contiguous memory of the result (and vectorizes) whenever it can.
+  SmallVector<unsigned> position(group.numDims);
+  SmallVector<utils::IteratorType> iterators;
+  unsigned next = 0;
+  unsigned outputs = group.numOutputDims;
+  for (unsigned d = 0; d + 1 < outputs; ++d) {
+    position[d] = next++;
+    iterators.push_back(utils::IteratorType::parallel);
+  }
+  for (unsigned d : group.reductionDims) {
+    position[d] = next++;
+    iterators.push_back(utils::IteratorType::reduction);
+  }
+  if (outputs > 0) {
+    position[outputs - 1] = next++;
+    iterators.push_back(utils::IteratorType::parallel);
+  }
+
+  auto mapOf = [&](ArrayRef<unsigned> dims) {
+    SmallVector<AffineExpr> results;
+    for (unsigned d : dims)
+      results.push_back(getAffineDimExpr(position[d], context));
+    return AffineMap::get(group.numDims, 0, results, context);
+  };
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  for (const Leaf &leaf : group.leaves) {
+    inputs.push_back(leaf.tensor);
+    maps.push_back(mapOf(leaf.dims));
+  }
+  SmallVector<unsigned> outputDims;
+  for (unsigned d = 0; d < outputs; ++d)
+    outputDims.push_back(d);
+  maps.push_back(mapOf(outputDims));
+
+  if (!init)
+    init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                   type.getElementType());
+  if (group.isContraction) {
+    Value zero = arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(type.getElementType(), 0.0));
+    init = linalg::FillOp::create(builder, loc, zero, init).getResult(0);
+  }
+  auto generic = linalg::GenericOp::create(
+      builder, loc, type, inputs, init, maps, iterators,
+      [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        Value value =
+            emitScalar(b, bodyLoc, group, group.root, args.drop_back());
+        if (group.isContraction)
+          value = arith::AddFOp::create(b, bodyLoc, args.back(), value);
+        linalg::YieldOp::create(b, bodyLoc, value);
+      });
+  return generic.getResult(0);
+}
+
+Value StatementLowering::lower(Value value, Value init) {
+  Operation *op = value.getDefiningOp();
+  if (auto use = dyn_cast<tl::UseOp>(op))
+    return current.lookup(use.getVar());
+  Group group;
+  group.isContraction = isa<tl::ContractOp>(op);
+  group.numOutputDims = shapeOf(value).size();
+  group.numDims = group.numOutputDims;
+  SmallVector<unsigned> dims;
+  for (unsigned d = 0; d < group.numOutputDims; ++d)
+    dims.push_back(d);
+  group.root = collect(group, value, dims);
+  return emit(group, op->getLoc(), cast<RankedTensorType>(value.getType()),
+              init);
+}
+
+/// Whether the root group of `value` may write into `target`'s current
+/// tensor while it runs: it must read the target only at the element it
+/// writes (element-wise), and a contraction, which first zeroes its
+/// result, must not read it at all. Groups below the root finish before the
+/// root starts and may read the target freely.
+static bool canWriteInPlace(Value value, Value targetTensor,
+                            llvm::StringMap<Value> &current) {
+  Operation *root = value.getDefiningOp();
+  bool isContraction = isa<tl::ContractOp>(root);
+  unsigned rank = shapeOf(value).size();
+  bool safe = true;
+  // Walk the root group, tracking which result index each leaf element is
+  // read at: identity means element-wise.
+  std::function<void(Value, SmallVector<int>)> walk = [&](Value v,
+                                                           SmallVector<int> at) {
+    Operation *op = v.getDefiningOp();
+    if (auto use = dyn_cast<tl::UseOp>(op)) {
+      if (current.lookup(use.getVar()) != targetTensor)
+        return;
+      bool identity = !isContraction && at.size() == rank;
+      for (unsigned i = 0; identity && i < at.size(); ++i)
+        identity = at[i] == int(i);
+      safe &= identity || (rank == 0 && !isContraction);
+      return;
+    }
+    if (!extendsGroup(op, isContraction))
+      return;
+    if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
+      SmallVector<int> operandAt(at.size());
+      SmallVector<unsigned> permutation;
+      for (unsigned i = 0; i < at.size(); ++i)
+        permutation.push_back(i);
+      ArrayRef<int64_t> pairs = transpose.getPairs();
+      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+        std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
+      for (unsigned i = 0; i < at.size(); ++i)
+        operandAt[permutation[i]] = at[i];
+      return walk(transpose.getOperand(), operandAt);
+    }
+    if (auto outer = dyn_cast<tl::OuterOp>(op)) {
+      size_t lhsRank = shapeOf(outer.getLhs()).size();
+      walk(outer.getLhs(), SmallVector<int>(ArrayRef<int>(at).take_front(lhsRank)));
+      walk(outer.getRhs(), SmallVector<int>(ArrayRef<int>(at).drop_front(lhsRank)));
+      return;
+    }
+    if (auto contract = dyn_cast<tl::ContractOp>(op)) {
+      // Contracted dimensions are read at every index: never element-wise.
+      SmallVector<int> operandAt(shapeOf(contract.getOperand()).size(), -2);
+      ArrayRef<int64_t> pairs = contract.getPairs();
+      for (int64_t index : pairs)
+        operandAt[index] = -1;
+      size_t next = 0;
+      for (int &a : operandAt)
+        if (a == -2)
+          a = at[next++];
+      return walk(contract.getOperand(), operandAt);
+    }
+    for (Value operand : op->getOperands())
+      walk(operand, shapeOf(operand).empty() ? SmallVector<int>() : at);
+  };
+  SmallVector<int> identity;
+  for (unsigned i = 0; i < rank; ++i)
+    identity.push_back(i);
+  walk(value, identity);
+  return safe;
+}
+
+Value StatementLowering::lowerStatement(Value value, StringRef target,
+                                        bool mayWriteTarget, bool &inPlace) {
+  Operation *op = value.getDefiningOp();
+  inPlace = false;
+  if (isa<tl::UseOp>(op))
+    return lower(value, Value());
+  Value targetTensor = current.lookup(target);
+  inPlace = mayWriteTarget && canWriteInPlace(value, targetTensor, current);
+  return lower(value, inPlace ? targetTensor : Value());
+}
+
+/// Replaces `program` with a function over its variables.
+static LogicalResult lowerProgram(tl::ProgramOp program) {
+  OpBuilder builder(program);
+  Location loc = program.getLoc();
+  SmallVector<Type> argumentTypes;
+  SmallVector<tl::VarOp> vars(program.getVars());
+  for (tl::VarOp var : vars) {
+    RankedTensorType type = var.getType();
+    argumentTypes.push_back(
+        MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  auto func = func::FuncOp::create(builder, loc, program.getSymName(),
+                                   builder.getFunctionType(argumentTypes, {}));
+  for (auto [index, var] : llvm::enumerate(vars)) {
+    func.setArgAttr(index, "tl.name", var.getSymNameAttr());
+    if (var.getInput())
+      func.setArgAttr(index, "tl.input", builder.getUnitAttr());
+    if (var.getOutput())
+      func.setArgAttr(index, "tl.output", builder.getUnitAttr());
+  }
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  // The store, as tensors: each variable's current value, and the argument
+  // whose buffer that tensor may share (its "home"): a to_tensor shares its
+  // argument's, a result computed in place shares its destination's, and a
+  // result computed into a tensor.empty shares none.
+  // Only the arguments of variables the program assigns may be written;
+  // the others must keep their values.
+  llvm::StringSet<> assigned;
+  for (tl::AssignOp assign : program.getStatements())
+    assigned.insert(assign.getTarget());
+  llvm::StringMap<Value> current;
+  DenseMap<Value, StringRef> home;
+  for (auto [var, argument] : llvm::zip(vars, entry->getArguments())) {
+    auto toTensor = bufferization::ToTensorOp::create(
+        builder, var.getLoc(), var.getType(), argument, /*restrict=*/true,
+        /*writable=*/assigned.contains(var.getSymName()));
+    current[var.getSymName()] = toTensor;
+    home[toTensor] = var.getSymName();
+  }
+
+  for (tl::AssignOp assign : program.getStatements()) {
+    // Expressions were built in the statement's region; lower them at the
+    // function's insertion point, reading the store as it is now.
+    StringRef target = assign.getTarget();
+    StatementLowering lowering(builder, current);
+    Value init = current.lookup(target);
+    // After `t = a`, t's tensor is a's: writing t in place would write a.
+    auto initHome = home.find(init);
+    bool mayWriteInit = initHome == home.end() || initHome->second == target;
+    bool inPlace;
+    Value value =
+        lowering.lowerStatement(assign.getValue(), target, mayWriteInit, inPlace);
+    if (inPlace && initHome != home.end())
+      home[value] = initHome->second;
+    current[target] = value;
+  }
+
+  // Writing a final value into its argument is a write to memory that
+  // bufferization does not see as clobbering the tensors read from that
+  // argument. So a final value that may live in another variable's
+  // argument (after `t = a` and `a = b`, t's value is in a's buffer, which
+  // a's write-back overwrites) is first copied out, before any write-back.
+  for (tl::VarOp var : vars) {
+    StringRef name = var.getSymName();
+    Value value = current.lookup(name);
+    auto it = home.find(value);
+    if (!assigned.contains(name) || it == home.end() || it->second == name ||
+        !assigned.contains(it->second))
+      continue;
+    Value empty = tensor::EmptyOp::create(builder, var.getLoc(),
+                                          var.getType().getShape(),
+                                          var.getType().getElementType());
+    current[name] =
+        linalg::CopyOp::create(builder, var.getLoc(), value, empty)
+            .getResult(0);
+  }
+  for (auto [var, argument] : llvm::zip(vars, entry->getArguments())) {
+    if (!assigned.contains(var.getSymName()))
+      continue;
+    // Not `restrict`: the argument is also read through its to_tensor, and
+    // bufferization must know that writing it can clobber what is read
+    // (A = A ^ [1 2]).
+    auto materialize = bufferization::MaterializeInDestinationOp::create(
+        builder, var.getLoc(), TypeRange(), current.lookup(var.getSymName()),
+        argument);
+    materialize.setWritable(true);
+  }
+  func::ReturnOp::create(builder, loc);
+  program.erase();
+  return success();
+}
+
+namespace {
+struct ConvertTLToLinalgPass
+    : public tensorlang::impl::ConvertTLToLinalgBase<ConvertTLToLinalgPass> {
+  void runOnOperation() override {
+    SmallVector<tl::ProgramOp> programs(
+        getOperation().getOps<tl::ProgramOp>());
+    for (tl::ProgramOp program : programs)
+      if (failed(lowerProgram(program)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,97 @@
+//===- Pipelines.cpp - The lowering pipelines -----------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The stages are written as textual pass pipelines of upstream passes: the
+// same text a user would give mlir-opt, and robust to the C++ constructors
+// of upstream passes changing between MLIR releases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Pipelines/Pipelines.h"
+#include "tensorlang/Conversion/Passes.h"
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+static void addPipeline(OpPassManager &pm, llvm::StringRef text) {
+  // Textual pipelines name passes through the global registry, which tools
+  // other than tl-opt (tl-run, Python, embedders) have not filled.
+  static bool registered = [] {
+    registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  // The texts below are fixed; failing to parse one is a bug here.
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("tensorlang: invalid built-in pass pipeline");
+}
+
+void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
+  // Functions take memrefs already (the caller's store); one-shot
+  // bufferization decides, by its own alias analysis, where a statement can
+  // write in place and where it needs a temporary.
+  addPipeline(pm, "eliminate-empty-tensors,"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "buffer-deallocation-pipeline,canonicalize,cse");
+}
+
+void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
+                                           const LoweringOptions &options) {
+  addPipeline(pm, "func.func(convert-linalg-to-affine-loops),canonicalize");
+  VectorizeParallelLoopsOptions vectorize;
+  vectorize.vectorLanes = options.vectorLanes;
+  pm.addNestedPass<func::FuncOp>(createVectorizeParallelLoops(vectorize));
+  addPipeline(pm, "canonicalize,cse");
+}
+
+void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createStripAnnotations());
+  addPipeline(pm,
+              "lower-affine,convert-vector-to-scf,convert-scf-to-cf,"
+              "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
+              "finalize-memref-to-llvm,convert-arith-to-llvm,"
+              "convert-cf-to-llvm,"
+              "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+              "convert-ub-to-llvm,reconcile-unrealized-casts");
+}
+
+void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
+                                       const LoweringOptions &options) {
+  pm.addPass(createConvertTLToLinalg());
+  addPipeline(pm, "canonicalize,cse");
+  buildBufferizePipeline(pm);
+  buildLowerToLoopsPipeline(pm, options);
+  buildLowerToLLVMPipeline(pm);
+}
+
+void tensorlang::registerTensorLangPipelines() {
+  PassPipelineRegistration<>(
+      "tl-bufferize",
+      "Bufferize the output of --convert-tl-to-linalg (one-shot, with "
+      "deallocation)",
+      buildBufferizePipeline);
+  PassPipelineRegistration<LoweringOptions>(
+      "tl-lower-to-loops",
+      "Lower bufferized linalg to affine loops and vectorize them",
+      buildLowerToLoopsPipeline);
+  PassPipelineRegistration<>(
+      "tl-lower-to-llvm",
+      "Lower affine, vector and memref code to the LLVM dialect with "
+      "bare-pointer function arguments",
+      buildLowerToLLVMPipeline);
+  PassPipelineRegistration<LoweringOptions>(
+      "tl-to-llvm", "Lower tl programs all the way to the LLVM dialect",
+      buildTLToLLVMPipeline);
+}

@@ -1,0 +1,54 @@
+//===- VectorizeParallelLoops.cpp - Vectorize parallel affine loops -------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_VECTORIZEPARALLELLOOPS
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+namespace {
+struct VectorizeParallelLoopsPass
+    : public tensorlang::impl::VectorizeParallelLoopsBase<
+          VectorizeParallelLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorLanes < 2)
+      return;
+    llvm::DenseSet<Operation *> candidates;
+    getOperation().walk([&](affine::AffineForOp loop) {
+      bool innermost = loop.getBody()
+                           ->walk([](affine::AffineForOp) {
+                             return WalkResult::interrupt();
+                           })
+                           .wasInterrupted() == false;
+      // A loop of one iteration is trivially parallel, but a store in it to
+      // a location that does not depend on the induction variable would
+      // become a broadcast store, which does not exist.
+      std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+      if (innermost && (!trips || *trips > 1) && affine::isLoopParallel(loop))
+        candidates.insert(loop);
+    });
+    if (candidates.empty())
+      return;
+    affine::vectorizeAffineLoops(getOperation(), candidates,
+                                 {int64_t(vectorLanes)},
+                                 /*fastestVaryingPattern=*/{});
+  }
+};
+} // namespace

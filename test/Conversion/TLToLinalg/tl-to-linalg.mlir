@@ -1,0 +1,213 @@
+// RUN: tl-opt %s --convert-tl-to-linalg --split-input-file | FileCheck %s
+
+// The matrix product: one generic whose reduction dimension is the
+// contracted pair; the outer product is never built. Loop order puts the
+// reduction before the result's last dimension.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[ARGA:.*]]: memref<3x4xf64> {tl.input, tl.name = "A"},
+// CHECK-SAME: %[[ARGB:.*]]: memref<4x5xf64> {tl.input, tl.name = "B"},
+// CHECK-SAME: %[[ARGC:.*]]: memref<3x5xf64> {tl.name = "C", tl.output})
+// CHECK: %[[TA:.*]] = bufferization.to_tensor %[[ARGA]] restrict :
+// CHECK: %[[TB:.*]] = bufferization.to_tensor %[[ARGB]] restrict :
+// CHECK: %[[TC:.*]] = bufferization.to_tensor %[[ARGC]] restrict writable :
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[TC]] : tensor<3x5xf64>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-SAME: ins(%[[TA]], %[[TB]] : tensor<3x4xf64>, tensor<4x5xf64>) outs(%[[ZERO]] : tensor<3x5xf64>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f64
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f64
+// CHECK-NEXT: linalg.yield %[[S]] : f64
+// CHECK: bufferization.materialize_in_destination %[[R]] in writable %[[ARGC]]
+// CHECK-NOT: materialize_in_destination
+// CHECK: return
+tl.program @matmul {
+  tl.var input @A : tensor<3x4xf64>
+  tl.var input @B : tensor<4x5xf64>
+  tl.var output @C : tensor<3x5xf64>
+  tl.assign @C = {
+    %a = tl.use @A : tensor<3x4xf64>
+    %b = tl.use @B : tensor<4x5xf64>
+    %p = tl.outer %a, %b : tensor<3x4xf64>, tensor<4x5xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<3x4x4x5xf64>
+    tl.yield %c : tensor<3x5xf64>
+  }
+}
+
+// -----
+
+// The trace of a product: nested contractions fold into one generic with
+// two reduction dimensions, O(n^2).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[S:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @trace
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[S]]], iterator_types = ["reduction", "reduction"]}
+// CHECK-NOT: linalg.generic
+tl.program @trace {
+  tl.var @A : tensor<4x6xf64>
+  tl.var @B : tensor<6x4xf64>
+  tl.var @s : tensor<f64>
+  tl.assign @s = {
+    %a = tl.use @A : tensor<4x6xf64>
+    %b = tl.use @B : tensor<6x4xf64>
+    %p = tl.outer %a, %b : tensor<4x6xf64>, tensor<6x4xf64>
+    %m = tl.contract %p [[1, 2]] : tensor<4x6x6x4xf64>
+    %t = tl.contract %m [[0, 1]] : tensor<4x4xf64>
+    tl.yield %t : tensor<f64>
+  }
+}
+
+// -----
+
+// The CFD interpolation: the 10-dimensional outer product is never built;
+// one generic with three reduction dimensions, transpositions and all
+// absorbed into the indexing maps.
+// CHECK-DAG: #[[U:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d3, d4, d5)>
+// CHECK-DAG: #[[A1:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d3)>
+// CHECK-DAG: #[[A2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4)>
+// CHECK-DAG: #[[A3:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6, d5)>
+// CHECK-DAG: #[[V:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+// CHECK-LABEL: func.func @cfd
+// CHECK: linalg.generic {indexing_maps = [#[[U]], #[[A1]], #[[A2]], #[[A3]], #[[V]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+// CHECK-NOT: linalg.generic
+tl.program @cfd {
+  tl.var input @u : tensor<10x5x5x5xf64>
+  tl.var input @A : tensor<5x5xf64>
+  tl.var output @v : tensor<10x5x5x5xf64>
+  tl.assign @v = {
+    %u = tl.use @u : tensor<10x5x5x5xf64>
+    %a = tl.use @A : tensor<5x5xf64>
+    %0 = tl.outer %u, %a : tensor<10x5x5x5xf64>, tensor<5x5xf64>
+    %1 = tl.outer %0, %a : tensor<10x5x5x5x5x5xf64>, tensor<5x5xf64>
+    %2 = tl.outer %1, %a : tensor<10x5x5x5x5x5x5x5xf64>, tensor<5x5xf64>
+    %3 = tl.contract %2 [[1, 5], [2, 7], [3, 9]] : tensor<10x5x5x5x5x5x5x5x5x5xf64>
+    tl.yield %3 : tensor<10x5x5x5xf64>
+  }
+}
+
+// -----
+
+// A = A + B reads A only element-wise: it writes in place (outs is A's
+// tensor). A = A ^ [1 2] and A = (A # A) . [2 3] read A elsewhere: they
+// compute into a fresh tensor.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @in_place
+// CHECK: %[[A0:.*]] = bufferization.to_tensor %{{.*}} restrict writable
+// CHECK: %[[B0:.*]] = bufferization.to_tensor %{{.*}} restrict :
+// CHECK: %[[A1:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]]
+// CHECK-SAME: ins(%[[A0]], %[[B0]] : {{.*}}) outs(%[[A0]] : tensor<4x4xf64>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf64>
+// CHECK: %[[A2:.*]] = linalg.generic {indexing_maps = [#[[T]], #[[ID]]]
+// CHECK-SAME: ins(%[[A1]] : tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<4x4xf64>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[E2]] : tensor<4x4xf64>)
+// CHECK: %[[A3:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[A2]], %[[A2]] : {{.*}}) outs(%[[Z]] : tensor<4x4xf64>)
+// CHECK: materialize_in_destination %[[A3]] in writable
+tl.program @in_place {
+  tl.var @A : tensor<4x4xf64>
+  tl.var @B : tensor<4x4xf64>
+  tl.assign @A = {
+    %a = tl.use @A : tensor<4x4xf64>
+    %b = tl.use @B : tensor<4x4xf64>
+    %s = tl.add %a, %b : tensor<4x4xf64>, tensor<4x4xf64>
+    tl.yield %s : tensor<4x4xf64>
+  }
+  tl.assign @A = {
+    %a = tl.use @A : tensor<4x4xf64>
+    %t = tl.transpose %a [[0, 1]] : tensor<4x4xf64>
+    tl.yield %t : tensor<4x4xf64>
+  }
+  tl.assign @A = {
+    %a = tl.use @A : tensor<4x4xf64>
+    %p = tl.outer %a, %a : tensor<4x4xf64>, tensor<4x4xf64>
+    %m = tl.contract %p [[1, 2]] : tensor<4x4x4x4xf64>
+    tl.yield %m : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+// Element-wise arithmetic fuses into one generic; the scalar of t-smul is
+// read at no index; division is controlled division.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @arith
+// CHECK: linalg.generic {indexing_maps = [#[[SCALAR]], #[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel"]}
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f64, %[[X:.*]]: f64, %[[Y:.*]]: f64, %{{.*}}: f64):
+// CHECK-NEXT: %[[SX:.*]] = arith.mulf %[[S]], %[[X]] : f64
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT: %[[NAN:.*]] = arith.constant 0x7FF8000000000000 : f64
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[SX]], %[[Y]] : f64
+// CHECK-NEXT: %[[NUMZERO:.*]] = arith.cmpf oeq, %[[SX]], %[[ZERO]] : f64
+// CHECK-NEXT: %[[DENZERO:.*]] = arith.cmpf oeq, %[[Y]], %[[ZERO]] : f64
+// CHECK-NEXT: %[[DENNAN:.*]] = arith.cmpf uno, %[[Y]], %[[Y]] : f64
+// CHECK-NEXT: %[[DENZERONAN:.*]] = arith.ori %[[DENZERO]], %[[DENNAN]] : i1
+// CHECK-NEXT: %[[IFZERO:.*]] = arith.select %[[DENZERONAN]], %[[ZERO]], %[[Q]] : f64
+// CHECK-NEXT: %[[IFNONZERO:.*]] = arith.select %[[DENZERO]], %[[NAN]], %[[Q]] : f64
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[NUMZERO]], %[[IFZERO]], %[[IFNONZERO]] : f64
+// CHECK-NEXT: linalg.yield %[[R]] : f64
+tl.program @arith {
+  tl.var @s : tensor<f64>
+  tl.var @x : tensor<8xf64>
+  tl.var @y : tensor<8xf64>
+  tl.assign @y = {
+    %s = tl.use @s : tensor<f64>
+    %x = tl.use @x : tensor<8xf64>
+    %y = tl.use @y : tensor<8xf64>
+    %sx = tl.mul %s, %x : tensor<f64>, tensor<8xf64>
+    %q = tl.div %sx, %y : tensor<8xf64>, tensor<8xf64>
+    tl.yield %q : tensor<8xf64>
+  }
+}
+
+// -----
+
+// A contraction beneath arithmetic is computed first, into its own tensor.
+// CHECK-LABEL: func.func @mixed
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf64>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[E]] : tensor<3xf64>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[M]], %{{.*}} : tensor<3xf64>, tensor<3xf64>)
+tl.program @mixed {
+  tl.var @A : tensor<3x3xf64>
+  tl.var @x : tensor<3xf64>
+  tl.assign @x = {
+    %a = tl.use @A : tensor<3x3xf64>
+    %x = tl.use @x : tensor<3xf64>
+    %p = tl.outer %a, %x : tensor<3x3xf64>, tensor<3xf64>
+    %m = tl.contract %p [[1, 2]] : tensor<3x3x3xf64>
+    %s = tl.sub %m, %x : tensor<3xf64>, tensor<3xf64>
+    tl.yield %s : tensor<3xf64>
+  }
+}
+
+// -----
+
+// After t = a and a = b, t's final value is in a's argument, which a's
+// write-back overwrites: it is copied out first. Unassigned b is not
+// writable.
+// CHECK-LABEL: func.func @swap
+// CHECK: %[[A:.*]] = bufferization.to_tensor %arg0 restrict writable
+// CHECK: %[[B:.*]] = bufferization.to_tensor %arg1 restrict :
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2xf64>
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[A]] : tensor<2xf64>) outs(%[[E]] : tensor<2xf64>)
+// CHECK: materialize_in_destination %[[B]] in writable %arg0
+// CHECK: materialize_in_destination %[[COPY]] in writable %arg2
+tl.program @swap {
+  tl.var @a : tensor<2xf64>
+  tl.var @b : tensor<2xf64>
+  tl.var @t : tensor<2xf64>
+  tl.assign @t = {
+    %a = tl.use @a : tensor<2xf64>
+    tl.yield %a : tensor<2xf64>
+  }
+  tl.assign @a = {
+    %b = tl.use @b : tensor<2xf64>
+    tl.yield %b : tensor<2xf64>
+  }
+}
