@@ -73,3 +73,36 @@ int tensorlang::runWithAtomicOutput(int argc, char **argv,
   }
   return status;
 }
+
+Error tensorlang::writeFileAtomically(
+    StringRef path, function_ref<Error(raw_pwrite_stream &)> write) {
+  auto fail = [&](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), path + ": " + message);
+  };
+  SmallString<256> temporary;
+  int fd;
+  if (std::error_code error =
+          sys::fs::createUniqueFile(path + ".tmp-%%%%%%%%", fd, temporary))
+    return fail("cannot create output file: " + error.message());
+  {
+    raw_fd_ostream out(fd, /*shouldClose=*/true);
+    if (Error error = write(out)) {
+      out.close();
+      out.clear_error();
+      (void)sys::fs::remove(temporary);
+      return error;
+    }
+    out.close();
+    if (out.has_error()) {
+      std::string message = out.error().message();
+      out.clear_error();
+      (void)sys::fs::remove(temporary);
+      return fail("cannot write file: " + message);
+    }
+  }
+  if (std::error_code error = sys::fs::rename(temporary, path)) {
+    (void)sys::fs::remove(temporary);
+    return fail("cannot write file: " + error.message());
+  }
+  return Error::success();
+}

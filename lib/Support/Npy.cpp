@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Support/Npy.h"
+#include "tensorlang/Support/AtomicOutput.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Endian.h"
@@ -224,32 +225,14 @@ Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
   if (header.size() > 0xffff)
     return fail(path, "header too long for format version 1.0");
 
-  SmallString<256> temporary;
-  int fd;
-  if (std::error_code error = sys::fs::createUniqueFile(
-          path + ".tmp-%%%%%%%%", fd, temporary))
-    return fail(path, "cannot create output file: " + error.message());
-  {
-    raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << kMagic;
-    out << char(1) << char(0);
+  return writeFileAtomically(path, [&](raw_pwrite_stream &out) -> Error {
+    out << kMagic << char(1) << char(0);
     char length[2];
     support::endian::write16le(length, header.size());
     out.write(length, 2);
     out << header;
     out.write(static_cast<const char *>(tensor.getData()),
               tensor.getByteSize());
-    out.close();
-    if (out.has_error()) {
-      std::string message = out.error().message();
-      out.clear_error();
-      (void)sys::fs::remove(temporary);
-      return fail(path, "cannot write file: " + message);
-    }
-  }
-  if (std::error_code error = sys::fs::rename(temporary, path)) {
-    (void)sys::fs::remove(temporary);
-    return fail(path, "cannot write file: " + error.message());
-  }
-  return Error::success();
+    return Error::success();
+  });
 }

@@ -22,20 +22,16 @@
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
-#include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Frontend/LoadProgram.h"
 #include "tensorlang/Interpreter/Interpreter.h"
 #include "tensorlang/Support/Npy.h"
 #include "tensorlang/Support/TensorPrinter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -173,30 +169,6 @@ LogicalResult loadInputs(tl::ProgramOp program, Store &store) {
   return success();
 }
 
-FailureOr<OwningOpRef<ModuleOp>> loadProgram(llvm::SourceMgr &sourceMgr,
-                                             MLIRContext &context) {
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(programPath, &message);
-  if (!file)
-    return error(message);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  llvm::StringRef extension = llvm::sys::path::extension(programPath);
-  OwningOpRef<ModuleOp> module;
-  if (extension == ".tl") {
-    ImportOptions options;
-    options.elementType = elementType;
-    module = importSource(sourceMgr, &context, options);
-  } else if (extension == ".mlir") {
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  } else {
-    return error("cannot tell the kind of '" + programPath +
-                 "': expected a .tl source file or a .mlir file");
-  }
-  if (!module)
-    return failure();
-  return std::move(module);
-}
 } // namespace
 
 static LogicalResult run() {
@@ -207,14 +179,14 @@ static LogicalResult run() {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  FailureOr<OwningOpRef<ModuleOp>> module = loadProgram(sourceMgr, context);
-  if (failed(module))
-    return failure();
-  llvm::SmallVector<tl::ProgramOp> programs((*module)->getOps<tl::ProgramOp>());
-  if (programs.size() != 1)
-    return error(programPath + ": expected exactly one tl.program, found " +
-                 llvm::Twine(programs.size()));
-  tl::ProgramOp program = programs.front();
+  ImportOptions importOptions;
+  importOptions.elementType = elementType;
+  std::string message;
+  FailureOr<LoadedProgram> loaded = loadProgramFile(
+      programPath, sourceMgr, context, importOptions, message);
+  if (failed(loaded))
+    return message.empty() ? failure() : error(message);
+  tl::ProgramOp program = loaded->program;
 
   if (pad != 0)
     return error("--pad is not available yet: the padding pass is not built");

@@ -37,11 +37,14 @@ class ExecutionEngine;
 namespace tensorlang {
 
 struct CompileOptions {
-  /// Vector width in bits for the vectorizer; 0 picks the host's widest
+  /// Vector width in bits for the vectorizer; 0 picks the target's widest
   /// (512 with AVX-512, 256 with AVX, else 128).
   unsigned vectorBits = 0;
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel = 3;
+  /// The CPU to generate code for (ahead of time): "host", or an LLVM CPU
+  /// name such as "x86-64-v3".
+  std::string cpu = "host";
 };
 
 /// The widest vector registers of the host CPU, in bits.
@@ -89,6 +92,18 @@ private:
   int64_t temporaryBytes = 0;
   void (*packed)(void **) = nullptr;
 };
+
+/// Compiles `program` ahead of time into a relocatable object file at
+/// `path`, written atomically. The object defines one function named after
+/// the program and needs only the C library (malloc and free).
+mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
+                                   const CompileOptions &options,
+                                   llvm::StringRef path);
+
+/// The C header declaring the function an object file of `program` defines,
+/// with each argument's type, shape and qualifier in a comment. Variables
+/// the program never assigns are `const`.
+std::string emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1);
 
 } // namespace tensorlang
 

@@ -10,6 +10,9 @@
 #define TENSORLANG_SUPPORT_ATOMICOUTPUT_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace tensorlang {
 
@@ -20,6 +23,13 @@ namespace tensorlang {
 /// renamed over FILE on success and removed on failure.
 int runWithAtomicOutput(int argc, char **argv,
                         llvm::function_ref<int(int, char **)> toolMain);
+
+/// Writes a file through `write`: into a temporary next to `path`, renamed
+/// over `path` only when `write` succeeds and every byte reached the disk.
+/// A failure leaves `path` as it was. Errors name `path`.
+llvm::Error
+writeFileAtomically(llvm::StringRef path,
+                    llvm::function_ref<llvm::Error(llvm::raw_pwrite_stream &)> write);
 
 } // namespace tensorlang
 

@@ -1,0 +1,150 @@
+//===- AOT.cpp - Object files and C headers -------------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Compiler/Compiler.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Support/AtomicOutput.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const CompileOptions &options, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu;
+  std::string features;
+  if (cpu == "host") {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures list;
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      list.AddFeature(feature.first(), feature.second);
+    features = list.getString();
+  }
+  llvm::TargetOptions targetOptions;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default));
+}
+
+LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
+                                         const CompileOptions &options,
+                                         StringRef path) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options, error);
+  if (!machine)
+    return program.emitError("cannot generate code for CPU '")
+           << options.cpu << "': " << error;
+  if (options.cpu != "host" && !machine->getMCSubtargetInfo()->isCPUStringValid(
+                                   machine->getTargetCPU()))
+    return program.emitError("unknown CPU '") << options.cpu << "'";
+
+  CompileOptions lowering = options;
+  if (!lowering.vectorBits)
+    lowering.vectorBits = options.cpu == "host" ? getHostVectorBits() : 256;
+  FailureOr<LoweredProgram> lowered = lowerToLLVM(program, lowering);
+  if (failed(lowered))
+    return failure();
+
+  MLIRContext *context = program.getContext();
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(*lowered->module, llvmContext);
+  if (!module)
+    return program.emitError("translation to LLVM IR failed");
+  module->setTargetTriple(machine->getTargetTriple());
+  module->setDataLayout(machine->createDataLayout());
+  if (llvm::Error err = makeOptimizingTransformer(options.optLevel, 0,
+                                                  machine.get())(module.get()))
+    return program.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(err));
+
+  llvm::Error written = writeFileAtomically(
+      path, [&](llvm::raw_pwrite_stream &os) -> llvm::Error {
+    llvm::legacy::PassManager passes;
+    if (machine->addPassesToEmitFile(passes, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "the target cannot emit object files");
+    passes.run(*module);
+    return llvm::Error::success();
+  });
+  if (written)
+    return program.emitError(llvm::toString(std::move(written)));
+  return success();
+}
+
+std::string tensorlang::emitCHeader(tl::ProgramOp program,
+                                    int64_t temporaryBytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string name = program.getSymName().str();
+  std::string guard = "TENSORLANG_" + llvm::StringRef(name).upper() + "_H";
+  StringRef scalar = program.getElementType().isF32() ? "float" : "double";
+  llvm::StringSet<> assigned;
+  for (tl::AssignOp assign : program.getStatements())
+    assigned.insert(assign.getTarget());
+
+  os << "/* Generated by tl-compile: the interface of program '" << name
+     << "'. */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "/* Runs the program on the caller's store. Each argument points to\n"
+     << "   a variable's elements in row-major (C) order. Undefined values\n"
+     << "   are NaN; division is the report's controlled division.\n";
+  if (temporaryBytes >= 0)
+    os << "   The function allocates " << temporaryBytes
+       << " bytes of temporaries with malloc while it runs.\n";
+  os << "   Arguments marked const are only read. */\n"
+     << "void " << name << "(";
+  SmallVector<tl::VarOp> vars(program.getVars());
+  if (vars.empty())
+    os << "void";
+  for (auto [index, var] : llvm::enumerate(vars)) {
+    bool readOnly = !assigned.contains(var.getSymName());
+    os << "\n    " << (readOnly ? "const " : "") << scalar << " *"
+       << var.getSymName() << (index + 1 < vars.size() ? "," : "")
+       << " /* ";
+    if (var.getInput())
+      os << "input ";
+    if (var.getOutput())
+      os << "output ";
+    os << tl::formatType(var.getType()) << ", "
+       << var.getType().getNumElements() << " element"
+       << (var.getType().getNumElements() == 1 ? "" : "s") << " */";
+  }
+  os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard
+     << " */\n";
+  return text;
+}
