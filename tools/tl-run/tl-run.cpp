@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   tl-run PROGRAM [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...
-//          [--engine=reference|jit] [--pad=M] [--print]
+//          [--engine=reference|jit] [--pad=M] [--print] [--repeat=N]
 //
 // PROGRAM is tensor language source (.tl) or tl dialect IR (.mlir).
 // Variables not given with --in start undefined (NaN); `input` variables
@@ -31,11 +31,15 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstring>
+#include <functional>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -70,6 +74,12 @@ cl::opt<ElementType> elementType(
     cl::values(clEnumValN(ElementType::F64, "f64", "64-bit floats"),
                clEnumValN(ElementType::F32, "f32", "32-bit floats")),
     cl::init(ElementType::F64), cl::cat(category));
+cl::opt<unsigned> repeat(
+    "repeat",
+    cl::desc("Time the program: one warm-up run, then N timed runs, each on "
+             "the initial store; prints 'kernel median: <seconds> s' on "
+             "stderr"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<double> maxWork(
     "max-work",
     cl::desc("With --engine=reference: refuse programs estimated to need "
@@ -171,6 +181,43 @@ LogicalResult loadInputs(tl::ProgramOp program, Store &store) {
 
 } // namespace
 
+/// One warm-up run and `repeat` timed runs, each starting from the initial
+/// store (restored outside the timed region); leaves the last run's store.
+static LogicalResult timeRuns(const std::function<LogicalResult(Store &)> &run,
+                              Store &store) {
+  Store initial;
+  for (auto &entry : store) {
+    std::optional<HostTensor> copy = HostTensor::allocateUndefined(
+        entry.second.getKind(), entry.second.getShape());
+    if (!copy)
+      return error("out of memory copying the store for --repeat");
+    std::memcpy(copy->getData(), entry.second.getData(),
+                entry.second.getByteSize());
+    initial[entry.first()] = std::move(*copy);
+  }
+  auto restore = [&] {
+    for (auto &entry : initial)
+      std::memcpy(store[entry.first()].getData(), entry.second.getData(),
+                  entry.second.getByteSize());
+  };
+  std::vector<double> seconds;
+  for (unsigned i = 0; i <= repeat; ++i) {
+    restore();
+    auto start = std::chrono::steady_clock::now();
+    if (failed(run(store)))
+      return failure();
+    auto stop = std::chrono::steady_clock::now();
+    if (i > 0)
+      seconds.push_back(std::chrono::duration<double>(stop - start).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  size_t n = seconds.size();
+  double median = n % 2 ? seconds[n / 2]
+                        : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
+  llvm::errs() << "kernel median: " << llvm::format("%.6g", median) << " s\n";
+  return success();
+}
+
 static LogicalResult run() {
   MLIRContext context;
   context.loadDialect<tl::TLDialect>();
@@ -200,15 +247,27 @@ static LogicalResult run() {
   if (failed(store) || failed(loadInputs(program, *store)))
     return failure();
 
+  std::function<LogicalResult(Store &)> runOnce;
+  std::unique_ptr<JitProgram> jit;
   if (engine == Engine::Reference) {
     InterpreterOptions options;
     options.maxWork = maxWork;
-    if (failed(interpret(program, *store, options)))
-      return failure();
+    runOnce = [program, options](Store &s) {
+      return interpret(program, s, options);
+    };
   } else {
-    FailureOr<std::unique_ptr<JitProgram>> jit = JitProgram::compile(program);
-    if (failed(jit) || failed((*jit)->run(*store)))
+    FailureOr<std::unique_ptr<JitProgram>> compiled =
+        JitProgram::compile(program);
+    if (failed(compiled))
       return failure();
+    jit = std::move(*compiled);
+    runOnce = [&](Store &s) { return jit->run(s); };
+  }
+  if (repeat == 0) {
+    if (failed(runOnce(*store)))
+      return failure();
+  } else if (failed(timeRuns(runOnce, *store))) {
+    return failure();
   }
 
   for (const Binding &binding : *outBindings)

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""TensorLang's benchmark harness (first version): each kernel compiled by
+tl-run's JIT, run by the reference interpreter, and computed by NumPy, on the
+same inputs, in the same run. Prints a table of medians and ratios to the
+JIT time. Times are kernel-only (tl-run --repeat; time.perf_counter around
+the NumPy call).
+
+    /usr/bin/python3 bench/run.py [--build build] [--reps 5] [--small]
+                                  [--kernels K1,K2,...] [--no-reference]
+
+Run it with OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 for one-thread figures.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def rnd(shape, seed):
+    return np.random.default_rng(seed).random(shape) - 0.5
+
+
+def kernels(small):
+    """(id, description, source, inputs, output, numpy function, work, unit)."""
+    n1 = 256 if small else 1024
+    n2 = 512 if small else 2048
+    u3 = (8, 12, 16, 20, 24) if small else (16, 24, 32, 40, 48)
+    n4 = 512 if small else 4096
+    e5 = 200 if small else 4000
+    p = 11
+    out = []
+
+    A, B = rnd((n1, n1), 1), rnd((n1, n1), 2)
+    out.append(("K1", "matrix product n=%d" % n1,
+                "var input A : [{0} {0}]\nvar input B : [{0} {0}]\nvar output C : [{0} {0}]\n"
+                "C = A # B . [2 3]\n".format(n1),
+                {"A": A, "B": B}, "C", lambda: A @ B, 2.0 * n1 ** 3, "GFLOP/s"))
+
+    A2, B2 = rnd((n2, n2), 1), rnd((n2, n2), 2)
+    out.append(("K2", "trace of a product n=%d" % n2,
+                "var input A : [{0} {0}]\nvar input B : [{0} {0}]\nvar output s : []\n"
+                "s = A # B . [2 3] . [1 2]\n".format(n2),
+                {"A": A2, "B": B2}, "s", lambda: np.einsum("ij,ji->", A2, B2, optimize=True),
+                2.0 * n2 * n2, "GFLOP/s"))
+
+    u = rnd(u3, 3)
+    v3 = (u3[0], u3[3], u3[2], u3[1], u3[4])
+    out.append(("K3", "5-d transposition %s" % "x".join(map(str, u3)),
+                "var input u : [%s]\nvar output v : [%s]\nv = u ^ [2 4]\n" % (
+                    " ".join(map(str, u3)), " ".join(map(str, v3))),
+                {"u": u}, "v", lambda: np.ascontiguousarray(u.transpose(0, 3, 2, 1, 4)),
+                2.0 * u.nbytes, "GB/s"))
+
+    a, b, c, d = (rnd((n4, n4), s) for s in (1, 2, 3, 4))
+    e = rnd((n4, n4), 5) + 2.0
+    out.append(("K4", "element-wise ((a + b) * c) - d / e, %d^2" % n4,
+                "type m : [{0} {0}]\nvar input a : m\nvar input b : m\nvar input c : m\n"
+                "var input d : m\nvar input e : m\nvar output z : m\n"
+                "z = (a + b) * c - d / e\n".format(n4),
+                {"a": a, "b": b, "c": c, "d": d, "e": e}, "z",
+                lambda: ((a + b) * c) - (d / e), 6.0 * a.nbytes, "GB/s"))
+
+    A5, u5 = rnd((p, p), 7), rnd((e5, p, p, p), 8)
+    out.append(("K5", "CFD interpolation E=%d p=%d" % (e5, p),
+                "var input u : [{0} {1} {1} {1}]\nvar input A : [{1} {1}]\n"
+                "var output v : [{0} {1} {1} {1}]\n"
+                "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n".format(e5, p),
+                {"u": u5, "A": A5}, "v",
+                lambda: np.einsum("elmn,il,jm,kn->eijk", u5, A5, A5, A5, optimize=True),
+                6.0 * e5 * p ** 4, "GFLOP/s"))
+    return out
+
+
+def time_numpy(fn, reps):
+    result = fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times)), result
+
+
+def time_tl_run(tl_run, workdir, kernel, engine, reps, timeout):
+    ident, _, source, inputs, output = kernel[:5]
+    prog = os.path.join(workdir, ident + ".tl")
+    with open(prog, "w") as f:
+        f.write(source)
+    args = [tl_run, prog, "--engine=" + engine, "--repeat=%d" % reps]
+    for name, value in inputs.items():
+        path = os.path.join(workdir, "%s_%s.npy" % (ident, name))
+        if not os.path.exists(path):
+            np.save(path, value)
+        args += ["--in", "%s=%s" % (name, path)]
+    out_path = os.path.join(workdir, "%s_%s_%s.npy" % (ident, output, engine))
+    args += ["--out", "%s=%s" % (output, out_path)]
+    try:
+        result = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, "timeout"
+    if result.returncode != 0:
+        return None, None, result.stderr.strip().splitlines()[-1]
+    match = re.search(r"kernel median: (\S+) s", result.stderr)
+    return float(match.group(1)), np.load(out_path), None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--kernels", default="K1,K2,K3,K4,K5")
+    parser.add_argument("--no-reference", action="store_true")
+    args = parser.parse_args()
+    tl_run = os.path.join(args.build, "bin", "tl-run")
+    wanted = args.kernels.split(",")
+
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for kernel in kernels(args.small):
+            ident, description = kernel[0], kernel[1]
+            if ident not in wanted:
+                continue
+            work, unit = kernel[6], kernel[7]
+            np_time, expected = time_numpy(kernel[5], args.reps)
+            jit_time, jit_out, jit_error = time_tl_run(tl_run, workdir, kernel, "jit", args.reps, 1800)
+            ref_time, ref_error = None, "skipped"
+            if not args.no_reference:
+                ref_time, _, ref_error = time_tl_run(tl_run, workdir, kernel, "reference", 1, 600)
+            check = "-"
+            if jit_out is not None:
+                error = np.max(np.abs(jit_out - expected)) / max(np.max(np.abs(expected)), 1e-300)
+                check = "%.1e" % error
+            rows.append((ident, description, jit_time, ref_time, np_time, work, unit, check,
+                         jit_error or "", ref_error or ""))
+            print("done %s" % ident, file=sys.stderr, flush=True)
+
+    def fmt(t):
+        return "%.4g" % t if t is not None else "-"
+
+    print("| kernel | size | tensorlang JIT (s) | rate | reference (s) | ref / JIT | "
+          "NumPy (s) | NumPy / JIT | max rel. diff |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for ident, description, jit, ref, npt, work, unit, check, jerr, rerr in rows:
+        rate = "%.2f %s" % (work / jit * 1e-9, unit) if jit else "-"
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            ident, description, fmt(jit), rate, fmt(ref) if ref else (rerr[:40] or "-"),
+            fmt(ref / jit) if ref and jit else "-", fmt(npt),
+            fmt(npt / jit) if jit else "-", check))
+    for ident, _, _, _, _, _, _, _, jerr, _ in rows:
+        if jerr:
+            print("%s JIT error: %s" % (ident, jerr))
+
+
+if __name__ == "__main__":
+    main()
