@@ -105,7 +105,8 @@ def time_tl_run(tl_run, workdir, kernel, engine, reps, timeout):
     except subprocess.TimeoutExpired:
         return None, None, "timeout"
     if result.returncode != 0:
-        return None, None, result.stderr.strip().splitlines()[-1]
+        errors = [l for l in result.stderr.splitlines() if "error:" in l]
+        return None, None, (errors or ["failed"])[0].split("error: ", 1)[-1]
     match = re.search(r"kernel median: (\S+) s", result.stderr)
     return float(match.group(1)), np.load(out_path), None
 
@@ -150,7 +151,7 @@ def main():
     for ident, description, jit, ref, npt, work, unit, check, jerr, rerr in rows:
         rate = "%.2f %s" % (work / jit * 1e-9, unit) if jit else "-"
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            ident, description, fmt(jit), rate, fmt(ref) if ref else (rerr[:40] or "-"),
+            ident, description, fmt(jit), rate, fmt(ref) if ref else "refused" if "handles" in rerr else (rerr[:40] or "-"),
             fmt(ref / jit) if ref and jit else "-", fmt(npt),
             fmt(npt / jit) if jit else "-", check))
     for ident, _, _, _, _, _, _, _, jerr, _ in rows:

@@ -13,9 +13,10 @@
 // generic:
 //
 //   - A contraction group is rooted at a tl.contract and extends through
-//     tl.contract, tl.outer and tl.transpose. Its iteration space is the
-//     result's dimensions (parallel) plus every contracted pair (reduction);
-//     its body multiplies the leaves and accumulates.
+//     tl.contract, tl.outer and tl.transpose, and through arithmetic that is
+//     cheaper to recompute than to store (see joinsGroup). Its iteration
+//     space is the result's dimensions (parallel) plus every contracted pair
+//     (reduction); its body computes the summand and accumulates.
 //   - An element-wise group is rooted at any other expression op and extends
 //     through arithmetic, tl.outer and tl.transpose; all its dimensions are
 //     parallel.
@@ -87,8 +88,13 @@ public:
                        bool &inPlace);
 
 private:
-  Value lower(Value value, Value init);
-  int collect(Group &group, Value value, ArrayRef<unsigned> dims);
+  /// Lowers `value` into a fresh tensor (or reads a variable).
+  Value lower(Value value);
+  /// Cuts the group rooted at `value` out of the tree, lowering the groups
+  /// beneath it (its leaves) on the way.
+  Group collectGroup(Value value);
+  int collect(Group &group, Value value, ArrayRef<unsigned> dims,
+              double requests, bool underArith);
   int addNode(Group &group, ScalarNode node) {
     group.nodes.push_back(node);
     return group.nodes.size() - 1;
@@ -108,13 +114,38 @@ private:
 };
 } // namespace
 
-/// Whether `op` extends a group of the given kind (rather than being a leaf).
-static bool extendsGroup(Operation *op, bool isContraction) {
+static bool isArith(Operation *op) {
+  return isa<tl::AddOp, tl::SubOp, tl::MulOp, tl::DivOp>(op);
+}
+
+static ArrayRef<int64_t> shapeOf(Value value);
+
+static double numElements(Value value) {
+  double count = 1;
+  for (int64_t extent : shapeOf(value))
+    count *= double(extent);
+  return count;
+}
+
+/// Whether `value` joins the group being collected rather than being one of
+/// its leaves. Outer products and transpositions always join. In a
+/// contraction group, a nested contraction joins (its sum flattens into the
+/// group's) unless arithmetic lies between, where flattening would change
+/// the value: sum_l (sum_k f + g) is not sum_{l,k} (f + g). Arithmetic
+/// joins a contraction group when the group asks for no more of its
+/// elements than it has (it is then cheaper to recompute than to store:
+/// the diagonal of `a # a + a # a` needs n of its n^2 elements); otherwise
+/// it is computed once into its own tensor.
+static bool joinsGroup(Value value, bool isContraction, double requests,
+                       bool underArith) {
+  Operation *op = value.getDefiningOp();
   if (isa<tl::OuterOp, tl::TransposeOp>(op))
     return true;
-  if (isContraction)
-    return isa<tl::ContractOp>(op);
-  return isa<tl::AddOp, tl::SubOp, tl::MulOp, tl::DivOp>(op);
+  if (!isContraction)
+    return isArith(op);
+  if (isa<tl::ContractOp>(op))
+    return !underArith;
+  return isArith(op) && requests <= numElements(value);
 }
 
 static ArrayRef<int64_t> shapeOf(Value value) {
@@ -122,12 +153,13 @@ static ArrayRef<int64_t> shapeOf(Value value) {
 }
 
 int StatementLowering::collect(Group &group, Value value,
-                               ArrayRef<unsigned> dims) {
+                               ArrayRef<unsigned> dims, double requests,
+                               bool underArith) {
   Operation *op = value.getDefiningOp();
   if (auto use = dyn_cast<tl::UseOp>(op))
     return addLeaf(group, current.lookup(use.getVar()), dims);
-  if (!extendsGroup(op, group.isContraction))
-    return addLeaf(group, lower(value, Value()), dims);
+  if (!joinsGroup(value, group.isContraction, requests, underArith))
+    return addLeaf(group, lower(value), dims);
 
   if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
     // Result dimension i is operand dimension permutation[i].
@@ -140,29 +172,35 @@ int StatementLowering::collect(Group &group, Value value,
     SmallVector<unsigned> operandDims(dims.size());
     for (unsigned i = 0; i < dims.size(); ++i)
       operandDims[permutation[i]] = dims[i];
-    return collect(group, transpose.getOperand(), operandDims);
+    return collect(group, transpose.getOperand(), operandDims, requests,
+                   underArith);
   }
   if (auto outer = dyn_cast<tl::OuterOp>(op)) {
     size_t lhsRank = shapeOf(outer.getLhs()).size();
     ScalarNode node{ScalarNode::Kind::Multiply};
-    node.lhs = collect(group, outer.getLhs(), dims.take_front(lhsRank));
-    node.rhs = collect(group, outer.getRhs(), dims.drop_front(lhsRank));
+    node.lhs = collect(group, outer.getLhs(), dims.take_front(lhsRank),
+                       requests, underArith);
+    node.rhs = collect(group, outer.getRhs(), dims.drop_front(lhsRank),
+                       requests, underArith);
     return addNode(group, node);
   }
   if (auto contract = dyn_cast<tl::ContractOp>(op)) {
     ArrayRef<int64_t> pairs = contract.getPairs();
-    SmallVector<unsigned> operandDims(shapeOf(contract.getOperand()).size(),
-                                      ~0u);
+    ArrayRef<int64_t> operandShape = shapeOf(contract.getOperand());
+    SmallVector<unsigned> operandDims(operandShape.size(), ~0u);
+    double summands = 1;
     for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
       unsigned dim = group.numDims++;
       group.reductionDims.push_back(dim);
       operandDims[pairs[i]] = operandDims[pairs[i + 1]] = dim;
+      summands *= double(operandShape[pairs[i]]);
     }
     size_t next = 0;
     for (unsigned &dim : operandDims)
       if (dim == ~0u)
         dim = dims[next++];
-    return collect(group, contract.getOperand(), operandDims);
+    return collect(group, contract.getOperand(), operandDims,
+                   requests * summands, underArith);
   }
   ScalarNode node{ScalarNode::Kind::Arith};
   node.arith = llvm::TypeSwitch<Operation *, tl::ArithKind>(op)
@@ -175,8 +213,8 @@ int StatementLowering::collect(Group &group, Value value,
     return shapeOf(operand).empty() ? ArrayRef<unsigned>() : dims;
   };
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  node.lhs = collect(group, lhs, dimsOf(lhs));
-  node.rhs = collect(group, rhs, dimsOf(rhs));
+  node.lhs = collect(group, lhs, dimsOf(lhs), requests, /*underArith=*/true);
+  node.rhs = collect(group, rhs, dimsOf(rhs), requests, /*underArith=*/true);
   return addNode(group, node);
 }
 
@@ -286,98 +324,55 @@ Value StatementLowering::emit(Group &group, Location loc,
   return generic.getResult(0);
 }
 
-Value StatementLowering::lower(Value value, Value init) {
-  Operation *op = value.getDefiningOp();
-  if (auto use = dyn_cast<tl::UseOp>(op))
-    return current.lookup(use.getVar());
+Group StatementLowering::collectGroup(Value value) {
   Group group;
-  group.isContraction = isa<tl::ContractOp>(op);
+  group.isContraction = isa<tl::ContractOp>(value.getDefiningOp());
   group.numOutputDims = shapeOf(value).size();
   group.numDims = group.numOutputDims;
   SmallVector<unsigned> dims;
   for (unsigned d = 0; d < group.numOutputDims; ++d)
     dims.push_back(d);
-  group.root = collect(group, value, dims);
-  return emit(group, op->getLoc(), cast<RankedTensorType>(value.getType()),
-              init);
+  group.root = collect(group, value, dims, numElements(value),
+                       /*underArith=*/false);
+  return group;
 }
 
-/// Whether the root group of `value` may write into `target`'s current
-/// tensor while it runs: it must read the target only at the element it
-/// writes (element-wise), and a contraction, which first zeroes its
-/// result, must not read it at all. Groups below the root finish before the
-/// root starts and may read the target freely.
-static bool canWriteInPlace(Value value, Value targetTensor,
-                            llvm::StringMap<Value> &current) {
-  Operation *root = value.getDefiningOp();
-  bool isContraction = isa<tl::ContractOp>(root);
-  unsigned rank = shapeOf(value).size();
-  bool safe = true;
-  // Walk the root group, tracking which result index each leaf element is
-  // read at: identity means element-wise.
-  std::function<void(Value, SmallVector<int>)> walk = [&](Value v,
-                                                           SmallVector<int> at) {
-    Operation *op = v.getDefiningOp();
-    if (auto use = dyn_cast<tl::UseOp>(op)) {
-      if (current.lookup(use.getVar()) != targetTensor)
-        return;
-      bool identity = !isContraction && at.size() == rank;
-      for (unsigned i = 0; identity && i < at.size(); ++i)
-        identity = at[i] == int(i);
-      safe &= identity || (rank == 0 && !isContraction);
-      return;
-    }
-    if (!extendsGroup(op, isContraction))
-      return;
-    if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
-      SmallVector<int> operandAt(at.size());
-      SmallVector<unsigned> permutation;
-      for (unsigned i = 0; i < at.size(); ++i)
-        permutation.push_back(i);
-      ArrayRef<int64_t> pairs = transpose.getPairs();
-      for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-        std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
-      for (unsigned i = 0; i < at.size(); ++i)
-        operandAt[permutation[i]] = at[i];
-      return walk(transpose.getOperand(), operandAt);
-    }
-    if (auto outer = dyn_cast<tl::OuterOp>(op)) {
-      size_t lhsRank = shapeOf(outer.getLhs()).size();
-      walk(outer.getLhs(), SmallVector<int>(ArrayRef<int>(at).take_front(lhsRank)));
-      walk(outer.getRhs(), SmallVector<int>(ArrayRef<int>(at).drop_front(lhsRank)));
-      return;
-    }
-    if (auto contract = dyn_cast<tl::ContractOp>(op)) {
-      // Contracted dimensions are read at every index: never element-wise.
-      SmallVector<int> operandAt(shapeOf(contract.getOperand()).size(), -2);
-      ArrayRef<int64_t> pairs = contract.getPairs();
-      for (int64_t index : pairs)
-        operandAt[index] = -1;
-      size_t next = 0;
-      for (int &a : operandAt)
-        if (a == -2)
-          a = at[next++];
-      return walk(contract.getOperand(), operandAt);
-    }
-    for (Value operand : op->getOperands())
-      walk(operand, shapeOf(operand).empty() ? SmallVector<int>() : at);
-  };
-  SmallVector<int> identity;
-  for (unsigned i = 0; i < rank; ++i)
-    identity.push_back(i);
-  walk(value, identity);
-  return safe;
+Value StatementLowering::lower(Value value) {
+  if (auto use = dyn_cast<tl::UseOp>(value.getDefiningOp()))
+    return current.lookup(use.getVar());
+  Group group = collectGroup(value);
+  return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
+              Value());
+}
+
+/// Whether `group` may write into `target` (a tensor) while it runs: it
+/// must read the target only at the element it writes, and a contraction,
+/// which first zeroes its result, must not read it at all. Groups below the
+/// root are its leaves; they finish before it starts and may read the target
+/// freely.
+static bool canWriteInPlace(const Group &group, Value target) {
+  for (const Leaf &leaf : group.leaves) {
+    if (leaf.tensor != target)
+      continue;
+    if (group.isContraction || leaf.dims.size() != group.numOutputDims)
+      return false;
+    for (unsigned i = 0; i < leaf.dims.size(); ++i)
+      if (leaf.dims[i] != i)
+        return false;
+  }
+  return true;
 }
 
 Value StatementLowering::lowerStatement(Value value, StringRef target,
                                         bool mayWriteTarget, bool &inPlace) {
-  Operation *op = value.getDefiningOp();
   inPlace = false;
-  if (isa<tl::UseOp>(op))
-    return lower(value, Value());
+  if (isa<tl::UseOp>(value.getDefiningOp()))
+    return lower(value);
+  Group group = collectGroup(value);
   Value targetTensor = current.lookup(target);
-  inPlace = mayWriteTarget && canWriteInPlace(value, targetTensor, current);
-  return lower(value, inPlace ? targetTensor : Value());
+  inPlace = mayWriteTarget && canWriteInPlace(group, targetTensor);
+  return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
+              inPlace ? targetTensor : Value());
 }
 
 /// Replaces `program` with a function over its variables.

@@ -211,3 +211,61 @@ tl.program @swap {
     tl.yield %b : tensor<2xf64>
   }
 }
+
+// -----
+
+// Arithmetic under a contraction: the diagonal of x # x + x # x needs n of
+// its n^2 elements, so the sum is recomputed inside the contraction's body;
+// but a nested contraction beneath the sum is not flattened into the outer
+// one (the sum's other term would be added once per inner index).
+// CHECK-LABEL: func.func @fused_arith
+// CHECK: %[[INNER:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %{{.*}} :
+// CHECK-NEXT: ^bb0(%[[X1:.*]]: f64, %[[X2:.*]]: f64, %[[X3:.*]]: f64, %[[X4:.*]]: f64, %[[I:.*]]: f64, %[[X5:.*]]: f64, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[P1:.*]] = arith.mulf %[[X1]], %[[X2]] : f64
+// CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[X3]], %[[X4]] : f64
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[P1]], %[[P2]] : f64
+// CHECK-NEXT: %[[P3:.*]] = arith.mulf %[[I]], %[[X5]] : f64
+// CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %[[P3]] : f64
+// CHECK-NEXT: %[[R:.*]] = arith.addf %[[ACC]], %[[T]] : f64
+tl.program @fused_arith {
+  tl.var @x : tensor<6xf64>
+  tl.var @M : tensor<6x6xf64>
+  tl.var @s : tensor<f64>
+  tl.assign @s = {
+    %x = tl.use @x : tensor<6xf64>
+    %m = tl.use @M : tensor<6x6xf64>
+    %p = tl.outer %x, %x : tensor<6xf64>, tensor<6xf64>
+    %q = tl.outer %x, %x : tensor<6xf64>, tensor<6xf64>
+    %sum = tl.add %p, %q : tensor<6x6xf64>, tensor<6x6xf64>
+    %mx = tl.outer %m, %x : tensor<6x6xf64>, tensor<6xf64>
+    %mv = tl.contract %mx [[1, 2]] : tensor<6x6x6xf64>
+    %mvx = tl.outer %mv, %x : tensor<6xf64>, tensor<6xf64>
+    %mvxs = tl.transpose %mvx [[0, 0]] : tensor<6x6xf64>
+    %all = tl.add %sum, %mvxs : tensor<6x6xf64>, tensor<6x6xf64>
+    %d = tl.contract %all [[0, 1]] : tensor<6x6xf64>
+    tl.yield %d : tensor<f64>
+  }
+}
+
+// -----
+
+// When each element of the sum is needed many times (once per column of B
+// here), it is computed once into its own tensor.
+// CHECK-LABEL: func.func @stored_arith
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf64>
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x4xf64>, tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[SUM]], %{{.*}} : tensor<4x4xf64>, tensor<4x3xf64>)
+tl.program @stored_arith {
+  tl.var @A : tensor<4x4xf64>
+  tl.var @B : tensor<4x3xf64>
+  tl.var @C : tensor<4x3xf64>
+  tl.assign @C = {
+    %a = tl.use @A : tensor<4x4xf64>
+    %b = tl.use @B : tensor<4x3xf64>
+    %s = tl.add %a, %a : tensor<4x4xf64>, tensor<4x4xf64>
+    %p = tl.outer %s, %b : tensor<4x4xf64>, tensor<4x3xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<4x4x4x3xf64>
+    tl.yield %c : tensor<4x3xf64>
+  }
+}
