@@ -71,7 +71,8 @@ LogicalResult MLIRGen::declare(const Decl &decl) {
           type, [&] { return emitError(loc(decl.typeLoc)); })))
     return failure();
   auto var = tl::VarOp::create(builder, loc(decl.loc), decl.name, type,
-                               decl.input, decl.output);
+                               decl.input, decl.output,
+                               /*real_shape=*/nullptr);
   vars[decl.name] = var;
   return success();
 }

@@ -89,6 +89,11 @@ private:
     }
     case PlanNode::Kind::Contract:
       return sum(node, node->loops.size() - 1);
+    case PlanNode::Kind::Mask:
+      for (const Loop &bound : node->loops)
+        if (vars[bound.var] >= bound.extent)
+          return T(0);
+      return eval(node->lhs);
     }
     llvm_unreachable("unknown plan node kind");
   }
@@ -203,11 +208,14 @@ FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
            << formatCount(available) << " bytes)";
   Store store;
   for (tl::VarOp var : program.getVars()) {
-    std::optional<HostTensor> tensor = HostTensor::allocateUndefined(
+    // Rules d-var and d-pad-var: the real region is undefined, the padding
+    // (if the program is padded) is zero.
+    std::optional<HostTensor> tensor = HostTensor::allocateZero(
         getElementKind(program), var.getType().getShape());
     if (!tensor)
       return var.emitError("out of memory allocating variable '")
              << var.getSymName() << "'";
+    fillCornerUndefined(*tensor, var.getRealShapeOrShape());
     store[var.getSymName()] = std::move(*tensor);
   }
   return store;

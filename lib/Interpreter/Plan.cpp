@@ -137,7 +137,7 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
   // often than it has elements. Outer products and transpositions are never
   // cached: an element of either costs at most one multiplication, and
   // building an outer product is exactly what the evaluation must avoid.
-  if (!isKernelRoot && !isa<tl::TransposeOp, tl::OuterOp>(op) &&
+  if (!isKernelRoot && !isa<tl::TransposeOp, tl::OuterOp, tl::ZeroPaddingOp>(op) &&
       requests > numElements(value)) {
     FailureOr<int> buffer = materialize(value);
     if (failed(buffer))
@@ -161,6 +161,18 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
   }
 
   statement.work += requests;
+  if (auto zero = dyn_cast<tl::ZeroPaddingOp>(op)) {
+    FailureOr<PlanNode *> operand = build(zero.getOperand(), dimVars, requests);
+    if (failed(operand))
+      return failure();
+    PlanNode *node = newNode(PlanNode::Kind::Mask);
+    node->lhs = *operand;
+    for (auto [var, real, extent] :
+         llvm::zip(dimVars, zero.getRealShape(), shapeOf(value)))
+      if (real < extent)
+        node->loops.push_back({var, real});
+    return node;
+  }
   if (auto outer = dyn_cast<tl::OuterOp>(op)) {
     size_t lhsRank = shapeOf(outer.getLhs()).size();
     FailureOr<PlanNode *> lhs =

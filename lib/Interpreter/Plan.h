@@ -40,16 +40,17 @@ struct Loop {
 };
 
 struct PlanNode {
-  enum class Kind { Load, Product, Contract, Arith };
+  enum class Kind { Load, Product, Contract, Arith, Mask };
   Kind kind;
   // Load: element `sum(stride * vars[var])` of buffer `buffer`.
   int buffer = -1;
   llvm::SmallVector<Term, 4> terms;
   // Product: lhs * rhs. Arith: lhs op rhs. Contract: lhs is the summand.
+  // Mask: lhs where every variable in `loops` is below its extent, else 0.
   PlanNode *lhs = nullptr;
   PlanNode *rhs = nullptr;
   tl::ArithKind arith = tl::ArithKind::Add;
-  // Contract: the summation loops, innermost first.
+  // Contract: the summation loops, innermost first. Mask: the bounds.
   llvm::SmallVector<Loop, 2> loops;
   // Contract: when the summand is a left-deep product of loads
   // ((l0 * l1) * l2) ..., those loads, for the innermost loop's fast path.

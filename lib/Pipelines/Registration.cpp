@@ -8,6 +8,7 @@
 
 #include "tensorlang/Conversion/Passes.h"
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/InitAll.h"
 #include "tensorlang/Pipelines/Pipelines.h"
 #include "tensorlang/Transforms/Passes.h"
@@ -19,6 +20,7 @@ void tensorlang::registerTensorLangDialects(mlir::DialectRegistry &registry) {
 }
 
 void tensorlang::registerTensorLangPasses() {
+  tl::registerTLPasses();
   registerConversionPasses();
   registerTransformsPasses();
   registerTensorLangPipelines();

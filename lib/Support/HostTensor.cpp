@@ -8,6 +8,7 @@
 
 #include "tensorlang/Support/HostTensor.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
@@ -62,4 +63,79 @@ HostTensor::allocateZero(ElementKind kind, llvm::ArrayRef<int64_t> shape) {
   if (tensor)
     std::memset(tensor->getData(), 0, tensor->getByteSize());
   return tensor;
+}
+
+/// Calls `row(outerOffset, innerOffset)` for every row (run along the last
+/// dimension) of the corner of shape `shape`, with the row's element offsets
+/// in a tensor of shape `outer` and in a dense tensor of shape `shape`.
+static void forEachCornerRow(
+    llvm::ArrayRef<int64_t> outer, llvm::ArrayRef<int64_t> shape,
+    llvm::function_ref<void(int64_t, int64_t)> row) {
+  size_t rank = shape.size();
+  if (rank == 0) {
+    row(0, 0);
+    return;
+  }
+  llvm::SmallVector<int64_t, 8> index(rank - 1, 0);
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    rows *= shape[d];
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t outerOffset = 0, innerOffset = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) {
+      outerOffset = outerOffset * outer[d] + index[d];
+      innerOffset = innerOffset * shape[d] + index[d];
+    }
+    row(outerOffset * outer[rank - 1], innerOffset * shape[rank - 1]);
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+void tensorlang::copyIntoCorner(const HostTensor &source,
+                                HostTensor &destination) {
+  int64_t size = getElementSize(source.getKind());
+  int64_t rowBytes = source.getShape().empty()
+                         ? size
+                         : source.getShape().back() * size;
+  auto *to = static_cast<char *>(destination.getData());
+  const auto *from = static_cast<const char *>(source.getData());
+  forEachCornerRow(destination.getShape(), source.getShape(),
+                   [&](int64_t outer, int64_t inner) {
+                     std::memcpy(to + outer * size, from + inner * size,
+                                 rowBytes);
+                   });
+}
+
+std::optional<HostTensor>
+tensorlang::extractCorner(const HostTensor &source,
+                          llvm::ArrayRef<int64_t> shape) {
+  std::optional<HostTensor> result =
+      HostTensor::allocateZero(source.getKind(), shape);
+  if (!result)
+    return std::nullopt;
+  int64_t size = getElementSize(source.getKind());
+  int64_t rowBytes = shape.empty() ? size : shape.back() * size;
+  auto *to = static_cast<char *>(result->getData());
+  const auto *from = static_cast<const char *>(source.getData());
+  forEachCornerRow(source.getShape(), shape, [&](int64_t outer, int64_t inner) {
+    std::memcpy(to + inner * size, from + outer * size, rowBytes);
+  });
+  return result;
+}
+
+void tensorlang::fillCornerUndefined(HostTensor &tensor,
+                                     llvm::ArrayRef<int64_t> shape) {
+  int64_t length = shape.empty() ? 1 : shape.back();
+  forEachCornerRow(tensor.getShape(), shape, [&](int64_t outer, int64_t) {
+    if (tensor.getKind() == ElementKind::F32)
+      std::fill_n(tensor.data<float>() + outer, length,
+                  std::numeric_limits<float>::quiet_NaN());
+    else
+      std::fill_n(tensor.data<double>() + outer, length,
+                  std::numeric_limits<double>::quiet_NaN());
+  });
 }

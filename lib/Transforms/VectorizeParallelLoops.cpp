@@ -21,6 +21,22 @@ namespace tensorlang {
 
 using namespace mlir;
 
+/// Whether every memref `loop` reads or writes has the identity layout. The
+/// affine vectorizer cannot vectorize accesses to strided views (the slabs
+/// of zeros that padding writes, for one) and reports an error on them, not
+/// a failure to the caller.
+static bool hasIdentityLayouts(affine::AffineForOp loop) {
+  return !loop.getBody()
+              ->walk([](Operation *op) {
+                for (Value operand : op->getOperands())
+                  if (auto type = dyn_cast<MemRefType>(operand.getType()))
+                    if (!type.getLayout().isIdentity())
+                      return WalkResult::interrupt();
+                return WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
 namespace {
 struct VectorizeParallelLoopsPass
     : public tensorlang::impl::VectorizeParallelLoopsBase<
@@ -41,7 +57,8 @@ struct VectorizeParallelLoopsPass
       // a location that does not depend on the induction variable would
       // become a broadcast store, which does not exist.
       std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
-      if (innermost && (!trips || *trips > 1) && affine::isLoopParallel(loop))
+      if (innermost && (!trips || *trips > 1) && hasIdentityLayouts(loop) &&
+          affine::isLoopParallel(loop))
         candidates.insert(loop);
     });
     if (candidates.empty())

@@ -22,6 +22,7 @@
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Frontend/LoadProgram.h"
 #include "tensorlang/Interpreter/Interpreter.h"
 #include "tensorlang/Support/Npy.h"
@@ -69,6 +70,11 @@ cl::opt<unsigned> pad("pad",
                       cl::value_desc("M"), cl::init(0), cl::cat(category));
 cl::opt<bool> print("print", cl::desc("Print the output variables"),
                     cl::cat(category));
+cl::opt<bool> keepPadding(
+    "keep-padding",
+    cl::desc("With --pad: write and print variables with their padded "
+             "shapes (the padded ABI) instead of their real regions"),
+    cl::cat(category));
 cl::opt<ElementType> elementType(
     "element-type", cl::desc("Element type of a .tl program"),
     cl::values(clEnumValN(ElementType::F64, "f64", "64-bit floats"),
@@ -126,6 +132,26 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape) {
   return text + ")";
 }
 
+/// Rule d-in-var: an input variable holds no undefined (or infinite) value.
+LogicalResult checkDefined(const HostTensor &tensor, llvm::StringRef name) {
+  for (int64_t i = 0; i < tensor.getNumElements(); ++i) {
+    double value = tensor.getAsDouble(i);
+    if (std::isfinite(value))
+      continue;
+    llvm::SmallVector<int64_t> index(tensor.getShape().size());
+    for (int64_t d = int64_t(index.size()) - 1, rest = i; d >= 0; --d) {
+      index[d] = rest % tensor.getShape()[d];
+      rest /= tensor.getShape()[d];
+    }
+    return error("input variable '" + name + "' holds " +
+                 (std::isnan(value) ? "an undefined (NaN)" : "an infinite") +
+                 " value at index " + formatShape(index) + " (rule d-in-var)");
+  }
+  return success();
+}
+
+/// Reads the --in files into `store`: each file holds a variable's real
+/// region (its declared shape, before any padding).
 LogicalResult loadInputs(tl::ProgramOp program, Store &store) {
   FailureOr<std::vector<Binding>> bindings =
       parseBindings(inputs, "in", program);
@@ -142,41 +168,38 @@ LogicalResult loadInputs(tl::ProgramOp program, Store &store) {
       return error(binding.path + ": dtype is " +
                    getElementKindName(tensor->getKind()) + " but variable '" +
                    binding.variable + "' is " + getElementKindName(kind));
-    if (tensor->getShape() != var.getType().getShape())
+    llvm::ArrayRef<int64_t> shape = var.getRealShapeOrShape();
+    if (tensor->getShape() != shape)
       return error(binding.path + ": shape " +
                    formatShape(tensor->getShape()) + " does not match variable '" +
                    binding.variable + "' of type " +
-                   tl::formatType(var.getType()) + ", shape " +
-                   formatShape(var.getType().getShape()));
-    store[binding.variable] = std::move(*tensor);
+                   tl::formatType(RankedTensorType::get(
+                       shape, var.getType().getElementType())) +
+                   ", shape " + formatShape(shape));
+    if (var.getInput() && failed(checkDefined(*tensor, binding.variable)))
+      return failure();
+    copyIntoCorner(*tensor, store[binding.variable]);
     given.insert(binding.variable);
   }
-
-  // Rule d-in-var: an input variable is defined everywhere on entry.
-  for (tl::VarOp var : program.getVars()) {
-    if (!var.getInput())
-      continue;
-    if (!given.contains(var.getSymName()))
+  for (tl::VarOp var : program.getVars())
+    if (var.getInput() && !given.contains(var.getSymName()))
       return error("input variable '" + var.getSymName() +
                    "' must be given with --in " + var.getSymName() +
                    "=FILE.npy (rule d-in-var)");
-    const HostTensor &tensor = store[var.getSymName()];
-    for (int64_t i = 0; i < tensor.getNumElements(); ++i) {
-      double value = tensor.getAsDouble(i);
-      if (std::isfinite(value))
-        continue;
-      llvm::SmallVector<int64_t> index(tensor.getShape().size());
-      for (int64_t d = int64_t(index.size()) - 1, rest = i; d >= 0; --d) {
-        index[d] = rest % tensor.getShape()[d];
-        rest /= tensor.getShape()[d];
-      }
-      return error("input variable '" + var.getSymName() + "' holds " +
-                   (std::isnan(value) ? "an undefined (NaN)" : "an infinite") +
-                   " value at index " + formatShape(index) +
-                   " (rule d-in-var)");
-    }
-  }
   return success();
+}
+
+/// A variable's final value as the user sees it: its real region, or all of
+/// it with --keep-padding.
+FailureOr<HostTensor> resultOf(tl::VarOp var, Store &store) {
+  HostTensor &tensor = store[var.getSymName()];
+  llvm::ArrayRef<int64_t> shape =
+      keepPadding ? var.getType().getShape() : var.getRealShapeOrShape();
+  std::optional<HostTensor> result = extractCorner(tensor, shape);
+  if (!result)
+    return error("out of memory extracting variable '" + var.getSymName() +
+                 "'");
+  return std::move(*result);
 }
 
 } // namespace
@@ -235,8 +258,8 @@ static LogicalResult run() {
     return message.empty() ? failure() : error(message);
   tl::ProgramOp program = loaded->program;
 
-  if (pad != 0)
-    return error("--pad is not available yet: the padding pass is not built");
+  if (pad != 0 && failed(tl::padProgram(program, pad)))
+    return failure();
 
   FailureOr<std::vector<Binding>> outBindings =
       parseBindings(outputs, "out", program);
@@ -270,9 +293,14 @@ static LogicalResult run() {
     return failure();
   }
 
-  for (const Binding &binding : *outBindings)
-    if (llvm::Error err = writeNpy(binding.path, (*store)[binding.variable]))
+  for (const Binding &binding : *outBindings) {
+    FailureOr<HostTensor> result =
+        resultOf(program.lookupVar(binding.variable), *store);
+    if (failed(result))
+      return failure();
+    if (llvm::Error err = writeNpy(binding.path, *result))
       return error(llvm::toString(std::move(err)));
+  }
 
   if (outBindings->empty() || print) {
     bool qualified = llvm::any_of(program.getVars(), [](tl::VarOp var) {
@@ -281,9 +309,14 @@ static LogicalResult run() {
     for (tl::VarOp var : program.getVars()) {
       if (qualified && !var.getOutput())
         continue;
+      FailureOr<HostTensor> result = resultOf(var, *store);
+      if (failed(result))
+        return failure();
       llvm::outs() << var.getSymName() << " : "
-                   << tl::formatType(var.getType()) << " =\n";
-      printTensor(llvm::outs(), (*store)[var.getSymName()]);
+                   << tl::formatType(RankedTensorType::get(
+                          result->getShape(), var.getType().getElementType()))
+                   << " =\n";
+      printTensor(llvm::outs(), *result);
       llvm::outs() << "\n";
     }
   }

@@ -45,8 +45,9 @@ struct InterpreterOptions {
 ElementKind getElementKind(tl::ProgramOp program);
 
 /// A store in which every variable of `program` is undefined (rule d-var
-/// with the ambient application initializing nothing). Fails, with an
-/// error on the program, if memory runs out.
+/// with the ambient application initializing nothing); in a padded program
+/// the padding is zero (rule d-pad-var). Fails, with an error on the
+/// program, if memory runs out.
 mlir::FailureOr<Store> makeUndefinedStore(tl::ProgramOp program);
 
 /// The interpreter's estimate of the element evaluations `program` needs.

@@ -74,6 +74,22 @@ private:
   std::unique_ptr<void, Free> storage;
 };
 
+/// Padding support: a tensor's "corner" of shape `shape` is its elements
+/// whose every index is below the corresponding extent of `shape` (the real
+/// region of a padded tensor). `shape` has the tensor's rank and no larger
+/// extents.
+
+/// Copies `source` into the corner of `destination` of `source`'s shape.
+void copyIntoCorner(const HostTensor &source, HostTensor &destination);
+
+/// A new tensor holding the corner of `source` of shape `shape`, or
+/// std::nullopt if memory runs out.
+std::optional<HostTensor> extractCorner(const HostTensor &source,
+                                        llvm::ArrayRef<int64_t> shape);
+
+/// Sets every element of the corner of `tensor` of shape `shape` to NaN.
+void fillCornerUndefined(HostTensor &tensor, llvm::ArrayRef<int64_t> shape);
+
 } // namespace tensorlang
 
 #endif // TENSORLANG_SUPPORT_HOSTTENSOR_H

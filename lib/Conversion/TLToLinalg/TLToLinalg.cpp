@@ -337,9 +337,39 @@ Group StatementLowering::collectGroup(Value value) {
   return group;
 }
 
+/// `tensor` with every element outside `realShape` set to zero: one slab
+/// of zeros per padded dimension, written in place into the tensor.
+static Value zeroPadding(OpBuilder &builder, Location loc, Value tensor,
+                         ArrayRef<int64_t> realShape) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getFloatAttr(type.getElementType(), 0.0));
+  SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
+  for (auto [dim, real] : llvm::enumerate(realShape)) {
+    int64_t extent = type.getDimSize(dim);
+    if (real >= extent)
+      continue;
+    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(builder.getIndexAttr(size));
+    offsets[dim] = builder.getIndexAttr(real);
+    sizes[dim] = builder.getIndexAttr(extent - real);
+    Value slab = tensor::ExtractSliceOp::create(builder, loc, tensor, offsets,
+                                                sizes, strides);
+    Value zeros = linalg::FillOp::create(builder, loc, zero, slab).getResult(0);
+    tensor = tensor::InsertSliceOp::create(builder, loc, zeros, tensor, offsets,
+                                           sizes, strides);
+  }
+  return tensor;
+}
+
 Value StatementLowering::lower(Value value) {
   if (auto use = dyn_cast<tl::UseOp>(value.getDefiningOp()))
     return current.lookup(use.getVar());
+  if (auto zero = dyn_cast<tl::ZeroPaddingOp>(value.getDefiningOp()))
+    return zeroPadding(builder, zero.getLoc(), lower(zero.getOperand()),
+                       zero.getRealShape());
   Group group = collectGroup(value);
   return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
               Value());
@@ -366,6 +396,12 @@ static bool canWriteInPlace(const Group &group, Value target) {
 Value StatementLowering::lowerStatement(Value value, StringRef target,
                                         bool mayWriteTarget, bool &inPlace) {
   inPlace = false;
+  // Zeroing the padding is done on the statement's result, where it is.
+  if (auto zero = dyn_cast<tl::ZeroPaddingOp>(value.getDefiningOp()))
+    return zeroPadding(builder, zero.getLoc(),
+                       lowerStatement(zero.getOperand(), target,
+                                      mayWriteTarget, inPlace),
+                       zero.getRealShape());
   if (isa<tl::UseOp>(value.getDefiningOp()))
     return lower(value);
   Group group = collectGroup(value);

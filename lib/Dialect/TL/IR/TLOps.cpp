@@ -141,8 +141,30 @@ LogicalResult ProgramOp::verifyRegions() {
 // VarOp
 //===----------------------------------------------------------------------===//
 
+/// Checks that `real` fits in `type`: same rank, extents from 1 up to the
+/// type's.
+static LogicalResult verifyRealShape(RankedTensorType type,
+                                     ArrayRef<int64_t> real,
+                                     EmitErrorFn emitError) {
+  if (real.size() != size_t(type.getRank()))
+    return emitError() << "real shape has " << real.size()
+                       << " extents but the type " << formatType(type)
+                       << " has rank " << type.getRank();
+  for (auto [extent, padded] : llvm::zip(real, type.getShape()))
+    if (extent < 1 || extent > padded)
+      return emitError() << "real extent " << extent
+                         << " is not between 1 and the padded extent "
+                         << padded << " of " << formatType(type);
+  return success();
+}
+
 LogicalResult VarOp::verify() {
-  return verifyTensorLimits(getType(), [&] { return emitOpError(); });
+  auto emit = [&] { return emitOpError(); };
+  if (failed(verifyTensorLimits(getType(), emit)))
+    return failure();
+  if (auto real = getRealShapeAttr())
+    return verifyRealShape(getType(), real.asArrayRef(), emit);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -261,6 +283,19 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                              IndexBase::Zero,
                                              makeEmitter(location)),
                       inferred);
+}
+
+LogicalResult ZeroPaddingOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  FailureOr<RankedTensorType> type = operandType(adaptor.getOperand(), location);
+  if (failed(type))
+    return failure();
+  if (failed(verifyRealShape(*type, adaptor.getRealShape(),
+                             makeEmitter(location))))
+    return failure();
+  inferred.push_back(*type);
+  return success();
 }
 
 static LogicalResult inferArithmetic(ArithKind kind, Value lhsValue,

@@ -80,14 +80,20 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     without any qualifier keeps the base semantics: every variable is part of
     its interface.
 
+    A padded program (see `--tl-pad`) records each variable's extents before
+    padding in `real_shape`; the tensor type holds the padded extents, and
+    elements outside the real region are zero.
+
     ```mlir
     tl.var input @A : tensor<4x4xf64>
     tl.var input output @s : tensor<f64>
+    tl.var @B : tensor<8x16xf64> {real_shape = array<i64: 5, 11>}
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<TL_Tensor>:$tensor_type,
-                       UnitAttr:$input, UnitAttr:$output);
+                       UnitAttr:$input, UnitAttr:$output,
+                       OptionalAttr<DenseI64ArrayAttr>:$real_shape);
   let assemblyFormat = [{
     (`input` $input^)? (`output` $output^)? $sym_name attr-dict `:`
     $tensor_type
@@ -96,6 +102,12 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
   let extraClassDeclaration = [{
     ::mlir::RankedTensorType getType() {
       return ::llvm::cast<::mlir::RankedTensorType>(getTensorType());
+    }
+    /// The extents before padding: real_shape if set, else the type's.
+    ::llvm::ArrayRef<int64_t> getRealShapeOrShape() {
+      if (auto real = getRealShapeAttr())
+        return real.asArrayRef();
+      return getType().getShape();
     }
   }];
 }
@@ -190,6 +202,23 @@ def TL_TransposeOp : TL_ExprOp<"transpose"> {
   let assemblyFormat = [{
     $operand custom<IndexPairs>($pairs) attr-dict `:` type($operand)
   }];
+}
+
+def TL_ZeroPaddingOp : TL_ExprOp<"zero_padding"> {
+  let summary = "Zero every element outside a real region (padding)";
+  let description = [{
+    The operand with every element whose index lies outside `real_shape`
+    (in some dimension, at or beyond the real extent) replaced by zero.
+    Not part of the source language: `--tl-pad` inserts it where a
+    statement could leave non-zero values in its variable's padding, which
+    keeps the padded implementation's invariant (padding is zero) exact.
+
+    ```mlir
+    %z = tl.zero_padding %v [5, 11] : tensor<8x16xf64>
+    ```
+  }];
+  let arguments = (ins TL_Tensor:$operand, DenseI64ArrayAttr:$real_shape);
+  let assemblyFormat = "$operand $real_shape attr-dict `:` type($operand)";
 }
 
 class TL_ArithOp<string mnemonic, string sym, string rules>

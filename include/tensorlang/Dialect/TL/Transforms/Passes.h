@@ -1,0 +1,33 @@
+//===- Passes.h - Passes of the tl dialect ----------------------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H
+#define TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H
+
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
+
+#include "mlir/Pass/Pass.h"
+
+namespace tensorlang::tl {
+
+#define GEN_PASS_DECL
+#include "tensorlang/Dialect/TL/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tensorlang/Dialect/TL/Transforms/Passes.h.inc"
+
+/// Pads `program` in place to multiples of `multiple` (see --tl-pad).
+mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple);
+
+/// Whether `value`, computed from variables whose padding is zero, is zero
+/// in its padding too, whatever the values in the real regions.
+bool preservesZeroPadding(mlir::Value value);
+
+} // namespace tensorlang::tl
+
+#endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H

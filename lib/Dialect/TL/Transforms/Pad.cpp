@@ -1,0 +1,120 @@
+//===- Pad.cpp - The report's padded implementation -----------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace tensorlang::tl {
+#define GEN_PASS_DEF_TLPAD
+#include "tensorlang/Dialect/TL/Transforms/Passes.h.inc"
+} // namespace tensorlang::tl
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::tl;
+
+bool tl::preservesZeroPadding(Value value) {
+  Operation *op = value.getDefiningOp();
+  auto isScalar = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank() == 0;
+  };
+  if (isa<UseOp, ZeroPaddingOp>(op))
+    return true;
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return preservesZeroPadding(transpose.getOperand());
+  // 0 + 0, 0 - 0, 0 * 0 and (controlled) 0 / 0 are 0; so is 0 / s for any
+  // scalar s. But s * 0 is undefined for an undefined s, an outer product
+  // multiplies padding by real elements, and a contraction sums products
+  // at padded result indices: those can leave undefined values.
+  if (isa<AddOp, SubOp>(op) ||
+      (isa<MulOp>(op) && !isScalar(op->getOperand(0))))
+    return preservesZeroPadding(op->getOperand(0)) &&
+           preservesZeroPadding(op->getOperand(1));
+  if (auto div = dyn_cast<DivOp>(op))
+    return preservesZeroPadding(div.getLhs()) &&
+           (isScalar(div.getRhs()) || preservesZeroPadding(div.getRhs()));
+  return false;
+}
+
+/// Recomputes the result types of `op` from its operands' (new) types.
+static LogicalResult retype(Operation *op) {
+  auto inference = dyn_cast<InferTypeOpInterface>(op);
+  if (!inference)
+    return success();
+  SmallVector<Type> types;
+  if (failed(inference.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getAttrDictionary(), op->getPropertiesStorage(),
+          op->getRegions(), types)))
+    return failure();
+  for (auto [result, type] : llvm::zip(op->getResults(), types))
+    result.setType(type);
+  return success();
+}
+
+LogicalResult tl::padProgram(ProgramOp program, int64_t multiple) {
+  if (multiple < 1)
+    return program.emitError("padding multiple must be at least 1, got ")
+           << multiple;
+  llvm::StringMap<RankedTensorType> paddedTypes;
+  for (VarOp var : program.getVars()) {
+    ArrayRef<int64_t> real = var.getRealShapeOrShape();
+    SmallVector<int64_t> padded;
+    for (int64_t extent : real) {
+      int64_t blocks = extent / multiple + (extent % multiple != 0);
+      int64_t rounded;
+      if (llvm::MulOverflow(blocks, multiple, rounded))
+        return var.emitError("padding overflows the extent ") << extent;
+      padded.push_back(rounded);
+    }
+    auto type = RankedTensorType::get(padded, var.getType().getElementType());
+    if (failed(verifyTensorLimits(type, [&] {
+          return var.emitError("after padding to a multiple of ")
+                 << multiple << ": ";
+        })))
+      return failure();
+    var.setRealShape(real);
+    var.setTensorType(type);
+    paddedTypes[var.getSymName()] = type;
+  }
+
+  for (AssignOp assign : program.getStatements()) {
+    for (Operation &op : *assign.getBody()) {
+      if (auto use = dyn_cast<UseOp>(op)) {
+        use.getResult().setType(paddedTypes.lookup(use.getVar()));
+      } else if (failed(retype(&op))) {
+        return op.emitError("cannot retype after padding");
+      }
+    }
+    VarOp target = program.lookupVar(assign.getTarget());
+    bool hasPadding = target.getType().getShape() != target.getRealShapeOrShape();
+    Value value = assign.getValue();
+    if (!hasPadding || preservesZeroPadding(value))
+      continue;
+    auto yield = cast<YieldOp>(assign.getBody()->getTerminator());
+    OpBuilder builder(yield);
+    Value zeroed = ZeroPaddingOp::create(builder, value.getLoc(),
+                                         value.getType(), value,
+                                         target.getRealShapeOrShape());
+    yield.getValueMutable().assign(zeroed);
+  }
+  return success();
+}
+
+namespace {
+struct TLPadPass : public tl::impl::TLPadBase<TLPadPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(padProgram(getOperation(), multiple)))
+      signalPassFailure();
+  }
+};
+} // namespace
