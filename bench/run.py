@@ -5,8 +5,14 @@ same inputs, in the same run. Prints a table of medians and ratios to the
 JIT time. Times are kernel-only (tl-run --repeat; time.perf_counter around
 the NumPy call).
 
-    /usr/bin/python3 bench/run.py [--build build] [--reps 5] [--small]
+    /usr/bin/python3 bench/run.py [--build build] [--reps 5] [--small] [--odd]
                                   [--kernels K1,K2,...] [--no-reference]
+                                  [--pad M]
+
+--pad M adds the JIT with --pad=M (the report's padded implementation) and
+its memory overhead; --odd uses extents that are not multiples of the
+vector width (n = 1000, a 5-d transposition of odd extents), where padding
+matters.
 
 Run it with OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 for one-thread figures.
 """
@@ -26,12 +32,15 @@ def rnd(shape, seed):
     return np.random.default_rng(seed).random(shape) - 0.5
 
 
-def kernels(small):
+def kernels(small, odd):
     """(id, description, source, inputs, output, numpy function, work, unit)."""
     n1 = 256 if small else 1024
     n2 = 512 if small else 2048
     u3 = (8, 12, 16, 20, 24) if small else (16, 24, 32, 40, 48)
     n4 = 512 if small else 4096
+    if odd:
+        n1, n2, n4 = n1 - 24 + 1 if small else 1000, n2 - 1, n4 - 1
+        u3 = tuple(d - 1 for d in u3)
     e5 = 200 if small else 4000
     p = 11
     out = []
@@ -77,6 +86,13 @@ def kernels(small):
     return out
 
 
+def padded_bytes(inputs, m):
+    """Bytes of the padded inputs over bytes of the real ones."""
+    real = sum(v.size for v in inputs.values())
+    padded = sum(int(np.prod([-(-d // m) * m for d in v.shape])) for v in inputs.values())
+    return padded / real
+
+
 def time_numpy(fn, reps):
     result = fn()
     times = []
@@ -87,7 +103,7 @@ def time_numpy(fn, reps):
     return float(np.median(times)), result
 
 
-def time_tl_run(tl_run, workdir, kernel, engine, reps, timeout):
+def time_tl_run(tl_run, workdir, kernel, engine, reps, timeout, extra=()):
     ident, _, source, inputs, output = kernel[:5]
     prog = os.path.join(workdir, ident + ".tl")
     with open(prog, "w") as f:
@@ -99,7 +115,7 @@ def time_tl_run(tl_run, workdir, kernel, engine, reps, timeout):
             np.save(path, value)
         args += ["--in", "%s=%s" % (name, path)]
     out_path = os.path.join(workdir, "%s_%s_%s.npy" % (ident, output, engine))
-    args += ["--out", "%s=%s" % (output, out_path)]
+    args += ["--out", "%s=%s" % (output, out_path)] + list(extra)
     try:
         result = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -118,13 +134,17 @@ def main():
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--kernels", default="K1,K2,K3,K4,K5")
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--odd", action="store_true",
+                        help="extents that are not multiples of the vector width")
+    parser.add_argument("--pad", type=int, default=0,
+                        help="also time the JIT with --pad=M")
     args = parser.parse_args()
     tl_run = os.path.join(args.build, "bin", "tl-run")
     wanted = args.kernels.split(",")
 
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
-        for kernel in kernels(args.small):
+        for kernel in kernels(args.small, args.odd):
             ident, description = kernel[0], kernel[1]
             if ident not in wanted:
                 continue
@@ -134,27 +154,43 @@ def main():
             ref_time, ref_error = None, "skipped"
             if not args.no_reference:
                 ref_time, _, ref_error = time_tl_run(tl_run, workdir, kernel, "reference", 1, 600)
+            pad_time = None
+            if args.pad:
+                pad_time, pad_out, pad_error = time_tl_run(
+                    tl_run, workdir, kernel, "jit", args.reps, 1800,
+                    ["--pad=%d" % args.pad])
+                if pad_out is not None:
+                    assert np.allclose(pad_out, expected, rtol=1e-9, atol=1e-9)
+            memory = padded_bytes(kernel[3], args.pad) if args.pad else None
             check = "-"
             if jit_out is not None:
                 error = np.max(np.abs(jit_out - expected)) / max(np.max(np.abs(expected)), 1e-300)
                 check = "%.1e" % error
             rows.append((ident, description, jit_time, ref_time, np_time, work, unit, check,
-                         jit_error or "", ref_error or ""))
+                         jit_error or "", ref_error or "", pad_time, memory))
             print("done %s" % ident, file=sys.stderr, flush=True)
 
     def fmt(t):
         return "%.4g" % t if t is not None else "-"
 
+    pad_header = (" JIT --pad=%d (s) | padded / unpadded | padded memory |" % args.pad
+                  if args.pad else "")
     print("| kernel | size | tensorlang JIT (s) | rate | reference (s) | ref / JIT | "
-          "NumPy (s) | NumPy / JIT | max rel. diff |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for ident, description, jit, ref, npt, work, unit, check, jerr, rerr in rows:
+          "NumPy (s) | NumPy / JIT | max rel. diff |" + pad_header)
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.pad else ""))
+    for (ident, description, jit, ref, npt, work, unit, check, jerr, rerr,
+         padt, memory) in rows:
         rate = "%.2f %s" % (work / jit * 1e-9, unit) if jit else "-"
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            ident, description, fmt(jit), rate, fmt(ref) if ref else "refused" if "handles" in rerr else (rerr[:40] or "-"),
+        line = "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            ident, description, fmt(jit), rate,
+            fmt(ref) if ref else "refused" if "handles" in rerr else (rerr[:40] or "-"),
             fmt(ref / jit) if ref and jit else "-", fmt(npt),
-            fmt(npt / jit) if jit else "-", check))
-    for ident, _, _, _, _, _, _, _, jerr, _ in rows:
+            fmt(npt / jit) if jit else "-", check)
+        if args.pad:
+            line += " %s | %s | %.3fx |" % (fmt(padt), fmt(padt / jit) if padt and jit else "-",
+                                           memory)
+        print(line)
+    for ident, _, _, _, _, _, _, _, jerr, _, _, _ in rows:
         if jerr:
             print("%s JIT error: %s" % (ident, jerr))
 

@@ -126,6 +126,13 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
   if (temporaryBytes >= 0)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs.\n";
+  bool padded = llvm::any_of(program.getVars(), [](tl::VarOp var) {
+    return var.getType().getShape() != var.getRealShapeOrShape();
+  });
+  if (padded)
+    os << "   Padded interface: every buffer has its variable's padded\n"
+       << "   extents; the elements outside the real region (the padding)\n"
+       << "   must be zero on entry, and are zero on return.\n";
   os << "   Arguments marked const are only read. */\n"
      << "void " << name << "(";
   SmallVector<tl::VarOp> vars(program.getVars());
@@ -140,8 +147,12 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
       os << "input ";
     if (var.getOutput())
       os << "output ";
-    os << tl::formatType(var.getType()) << ", "
-       << var.getType().getNumElements() << " element"
+    os << tl::formatType(var.getType());
+    if (var.getType().getShape() != var.getRealShapeOrShape())
+      os << " padded from "
+         << tl::formatType(RankedTensorType::get(
+                var.getRealShapeOrShape(), var.getType().getElementType()));
+    os << ", " << var.getType().getNumElements() << " element"
        << (var.getType().getNumElements() == 1 ? "" : "s") << " */";
   }
   os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard

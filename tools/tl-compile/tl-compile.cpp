@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tl-compile PROGRAM -o FILE.o [--header FILE.h] [--name NAME]
+//   tl-compile PROGRAM -o FILE.o [--header FILE.h] [--name NAME] [--pad=M]
 //              [--element-type=f64|f32] [--cpu=host|NAME] [--vector-bits=N]
 //
 // Turns a .tl (or .mlir) program into an object file defining
@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Compiler/Compiler.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Frontend/LoadProgram.h"
 #include "tensorlang/Support/AtomicOutput.h"
 
@@ -54,6 +55,11 @@ cl::opt<std::string> cpu("cpu",
                          cl::desc("CPU to generate code for: host, or an LLVM "
                                   "CPU name such as x86-64-v3"),
                          cl::init("host"), cl::cat(category));
+cl::opt<unsigned> pad(
+    "pad",
+    cl::desc("Pad every extent to a multiple of M (0: none); the function "
+             "then takes padded buffers whose padding is zero"),
+    cl::value_desc("M"), cl::init(0), cl::cat(category));
 cl::opt<unsigned> vectorBits(
     "vector-bits", cl::desc("Vector width in bits (0: the CPU's widest)"),
     cl::init(0), cl::cat(category));
@@ -107,6 +113,8 @@ static LogicalResult compile() {
                  "' cannot be the name of the C function; choose one with "
                  "--name");
   program.setSymName(name);
+  if (pad != 0 && failed(tl::padProgram(program, pad)))
+    return failure();
 
   CompileOptions options;
   options.cpu = cpu;

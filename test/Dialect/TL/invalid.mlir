@@ -308,3 +308,26 @@ tl.program @p {
     tl.yield %x : tensor<5xf64>
   }
 }
+
+// -----
+
+// Padding: real shapes fit in the padded types.
+tl.program @p {
+  // expected-error @+1 {{'tl.var' op real extent 9 is not between 1 and the padded extent 8 of [8]}}
+  tl.var @x {real_shape = array<i64: 9>} : tensor<8xf64>
+}
+
+// -----
+
+tl.program @p {
+  // expected-error @+1 {{'tl.var' op real shape has 1 extents but the type [8 8] has rank 2}}
+  tl.var @x {real_shape = array<i64: 5>} : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @zero_padding_bounds(%a: tensor<8xf64>) {
+  // expected-error @+1 {{real extent 0 is not between 1 and the padded extent 8 of [8]}}
+  %0 = tl.zero_padding %a [0] : tensor<8xf64>
+  return
+}

@@ -100,3 +100,16 @@ func.func @expressions(%a: tensor<2x2xf32>, %s: tensor<f32>) -> tensor<2x2xf32> 
   %0 = tl.mul %s, %a : tensor<f32>, tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// Padded programs: real shapes and zero_padding round-trip.
+// CHECK-LABEL: tl.program @padded
+// CHECK: tl.var @x {real_shape = array<i64: 5>} : tensor<8xf64>
+// CHECK: tl.zero_padding %{{.*}} [5] : tensor<8xf64>
+tl.program @padded {
+  tl.var @x {real_shape = array<i64: 5>} : tensor<8xf64>
+  tl.assign @x = {
+    %x = tl.use @x : tensor<8xf64>
+    %z = tl.zero_padding %x [5] : tensor<8xf64>
+    tl.yield %z : tensor<8xf64>
+  }
+}
