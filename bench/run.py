@@ -39,7 +39,7 @@ def kernels(small, odd):
     u3 = (8, 12, 16, 20, 24) if small else (16, 24, 32, 40, 48)
     n4 = 512 if small else 4096
     if odd:
-        n1, n2, n4 = n1 - 24 + 1 if small else 1000, n2 - 1, n4 - 1
+        n1, n2, n4 = n1 - 23 if small else 1001, n2 - 1, n4 - 1
         u3 = tuple(d - 1 for d in u3)
     e5 = 200 if small else 4000
     p = 11

@@ -60,7 +60,8 @@ static LogicalResult retype(Operation *op) {
   return success();
 }
 
-LogicalResult tl::padProgram(ProgramOp program, int64_t multiple) {
+LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
+                             bool zeroPadding) {
   if (multiple < 1)
     return program.emitError("padding multiple must be at least 1, got ")
            << multiple;
@@ -97,7 +98,7 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple) {
     VarOp target = program.lookupVar(assign.getTarget());
     bool hasPadding = target.getType().getShape() != target.getRealShapeOrShape();
     Value value = assign.getValue();
-    if (!hasPadding || preservesZeroPadding(value))
+    if (!zeroPadding || !hasPadding || preservesZeroPadding(value))
       continue;
     auto yield = cast<YieldOp>(assign.getBody()->getTerminator());
     OpBuilder builder(yield);
@@ -113,7 +114,7 @@ namespace {
 struct TLPadPass : public tl::impl::TLPadBase<TLPadPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(padProgram(getOperation(), multiple)))
+    if (failed(padProgram(getOperation(), multiple, zeroPadding)))
       signalPassFailure();
   }
 };

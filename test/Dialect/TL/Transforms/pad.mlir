@@ -1,5 +1,6 @@
 // RUN: tl-opt %s --split-input-file --tl-pad="multiple=8" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --tl-pad="multiple=1" | FileCheck %s --check-prefix=ONE
+// RUN: tl-opt %s --split-input-file --tl-pad="multiple=8 zero-padding=false" | FileCheck %s --check-prefix=LITERAL
 
 // Every extent is rounded up to a multiple of 8 and the real extents are
 // recorded; expressions are retyped over the padded extents (lemma 5).
@@ -25,6 +26,9 @@
 // CHECK: %[[SC:.*]] = tl.mul %{{.*}}, %{{.*}} : tensor<f64>, tensor<16x8xf64>
 // CHECK-NEXT: %[[ZS:.*]] = tl.zero_padding %[[SC]] [11, 3] : tensor<16x8xf64>
 // CHECK-NEXT: tl.yield %[[ZS]]
+// LITERAL-LABEL: tl.program @padded
+// LITERAL: tl.var input @A {real_shape = array<i64: 11, 5>} : tensor<16x8xf64>
+// LITERAL-NOT: zero_padding
 // ONE-LABEL: tl.program @padded
 // ONE: tl.var input @A {real_shape = array<i64: 11, 5>} : tensor<11x5xf64>
 // ONE-NOT: zero_padding

@@ -21,8 +21,11 @@ namespace tensorlang::tl {
 #define GEN_PASS_REGISTRATION
 #include "tensorlang/Dialect/TL/Transforms/Passes.h.inc"
 
-/// Pads `program` in place to multiples of `multiple` (see --tl-pad).
-mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple);
+/// Pads `program` in place to multiples of `multiple` (see --tl-pad). With
+/// `zeroPadding` false, statements are not followed by tl.zero_padding: the
+/// report's rules as written, which can leave undefined values in padding.
+mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
+                               bool zeroPadding = true);
 
 /// Whether `value`, computed from variables whose padding is zero, is zero
 /// in its padding too, whatever the values in the real regions.

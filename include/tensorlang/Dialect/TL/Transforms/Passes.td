@@ -41,6 +41,9 @@ def TLPad : Pass<"tl-pad", "::tensorlang::tl::ProgramOp"> {
   let options = [
     Option<"multiple", "multiple", "int64_t", "1",
            "Round every extent up to a multiple of this (M >= 1)">,
+    Option<"zeroPadding", "zero-padding", "bool", "true",
+           "Keep the padding zero after every statement; false gives the "
+           "report's rules literally (for demonstrating the erratum only)">,
   ];
 }
 
