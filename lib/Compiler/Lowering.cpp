@@ -29,26 +29,64 @@ unsigned tensorlang::getHostVectorBits() {
   return 128;
 }
 
-FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
-                                                  const CompileOptions &options) {
+/// A module holding a clone of `program`, in a context that knows every
+/// dialect and interface model the lowering goes through.
+static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
   MLIRContext *context = program.getContext();
-  // The lowering goes through many upstream dialects, and bufferization
-  // needs their external interface models.
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
   context->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(program.getLoc());
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module->getBody());
+  builder.clone(*program.getOperation());
+  return module;
+}
 
+/// Elements per vector: the target's vector width over the element width.
+static unsigned vectorLanes(tl::ProgramOp program,
+                            const CompileOptions &options) {
+  unsigned bits = options.vectorBits ? options.vectorBits : getHostVectorBits();
+  return bits / program.getElementType().getWidth();
+}
+
+FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
+                                              StringRef stage,
+                                              const CompileOptions &options) {
+  OwningOpRef<ModuleOp> module = cloneIntoModule(program);
+  PassManager pm(program.getContext());
+  LoweringOptions lowering;
+  lowering.vectorLanes = vectorLanes(program, options);
+  if (stage == "tl") {
+  } else if (stage == "linalg") {
+    pm.addPass(createConvertTLToLinalg());
+  } else if (stage == "loops") {
+    pm.addPass(createConvertTLToLinalg());
+    buildBufferizePipeline(pm);
+    buildLowerToLoopsPipeline(pm, lowering);
+  } else if (stage == "llvm") {
+    buildTLToLLVMPipeline(pm, lowering);
+  } else {
+    return program.emitError("unknown stage '")
+           << stage << "' (expected tl, linalg, loops or llvm)";
+  }
+  if (failed(pm.run(*module)))
+    return program.emitError("lowering to stage '") << stage << "' failed";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
+                                                  const CompileOptions &options) {
+  MLIRContext *context = program.getContext();
   LoweredProgram lowered;
   lowered.functionName = program.getSymName().str();
-  lowered.module = ModuleOp::create(program.getLoc());
-  OpBuilder builder(context);
-  builder.setInsertionPointToEnd(lowered.module->getBody());
-  builder.clone(*program.getOperation());
-
-  unsigned bits = options.vectorBits ? options.vectorBits : getHostVectorBits();
+  lowered.module = cloneIntoModule(program);
   LoweringOptions lowering;
-  lowering.vectorLanes = bits / program.getElementType().getWidth();
+  lowering.vectorLanes = vectorLanes(program, options);
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);

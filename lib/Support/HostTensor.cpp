@@ -95,19 +95,23 @@ static void forEachCornerRow(
   }
 }
 
-void tensorlang::copyIntoCorner(const HostTensor &source,
+void tensorlang::copyIntoCorner(const void *source,
+                                llvm::ArrayRef<int64_t> shape,
                                 HostTensor &destination) {
-  int64_t size = getElementSize(source.getKind());
-  int64_t rowBytes = source.getShape().empty()
-                         ? size
-                         : source.getShape().back() * size;
+  int64_t size = getElementSize(destination.getKind());
+  int64_t rowBytes = shape.empty() ? size : shape.back() * size;
   auto *to = static_cast<char *>(destination.getData());
-  const auto *from = static_cast<const char *>(source.getData());
-  forEachCornerRow(destination.getShape(), source.getShape(),
+  const auto *from = static_cast<const char *>(source);
+  forEachCornerRow(destination.getShape(), shape,
                    [&](int64_t outer, int64_t inner) {
                      std::memcpy(to + outer * size, from + inner * size,
                                  rowBytes);
                    });
+}
+
+void tensorlang::copyIntoCorner(const HostTensor &source,
+                                HostTensor &destination) {
+  copyIntoCorner(source.getData(), source.getShape(), destination);
 }
 
 std::optional<HostTensor>

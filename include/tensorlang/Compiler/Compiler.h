@@ -64,6 +64,14 @@ struct LoweredProgram {
 mlir::FailureOr<LoweredProgram> lowerToLLVM(tl::ProgramOp program,
                                             const CompileOptions &options);
 
+/// The IR of `program` at a stage of the lowering, as text: "tl" (the
+/// program itself), "linalg" (after --convert-tl-to-linalg), "loops" (after
+/// bufferization, affine loops and vectorization) or "llvm" (the LLVM
+/// dialect). Errors are reported on the program.
+mlir::FailureOr<std::string> printStage(tl::ProgramOp program,
+                                        llvm::StringRef stage,
+                                        const CompileOptions &options = {});
+
 /// A program compiled to native code in this process.
 class JitProgram {
 public:

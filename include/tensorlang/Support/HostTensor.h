@@ -81,6 +81,10 @@ private:
 
 /// Copies `source` into the corner of `destination` of `source`'s shape.
 void copyIntoCorner(const HostTensor &source, HostTensor &destination);
+/// Copies dense row-major elements of `destination`'s kind and of shape
+/// `shape` into the corner of `destination` of that shape.
+void copyIntoCorner(const void *source, llvm::ArrayRef<int64_t> shape,
+                    HostTensor &destination);
 
 /// A new tensor holding the corner of `source` of shape `shape`, or
 /// std::nullopt if memory runs out.

@@ -1,0 +1,165 @@
+"""TensorLang: compile and run tensor language programs on NumPy arrays.
+
+    import numpy as np, tensorlang as tl
+    prog = tl.compile('''
+        var input A : [3 4]
+        var input B : [4 5]
+        var output C : [3 5]
+        C = A # B . [2 3]
+    ''')
+    out = prog(A=np.ones((3, 4)), B=np.ones((4, 5)))   # {'C': array(...)}
+
+See docs/python.md.
+"""
+
+import collections
+import numbers
+import os
+
+import numpy as np
+
+from ._tensorlang import CompileError, Program as _Program
+
+__all__ = ["CompileError", "Program", "Variable", "Signature", "compile",
+           "compile_file", "run_reference"]
+
+Variable = collections.namedtuple("Variable", "name shape input output")
+Variable.__doc__ = "A declared variable: its name, shape and qualifiers."
+
+Signature = collections.namedtuple("Signature", "variables dtype")
+Signature.__doc__ = "A program's variables, in declaration order, and dtype."
+
+_DTYPES = {"float64": np.float64, "float32": np.float32}
+
+
+def _check_dtype(dtype):
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        raise TypeError("dtype must be float64 or float32, got %r" % (dtype,))
+    if name not in _DTYPES:
+        raise ValueError("dtype must be float64 or float32, got %r" % (dtype,))
+    return name
+
+
+def _check_int(value, name, minimum):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an integer, got %r" % (name, value))
+    if value < minimum:
+        raise ValueError("%s must be at least %d, got %d" % (name, minimum, value))
+    return int(value)
+
+
+class Program:
+    """A compiled program. Call it with the variables' initial values as
+    keyword arguments; it returns the final values of the output variables
+    (of all variables if the program has no qualifiers) as a dict.
+
+    Compiled once, when created; calls reuse the code. The GIL is released
+    while the kernel runs."""
+
+    def __init__(self, text, filename="<string>", pad=0, dtype="float64",
+                 threads=1, is_ir=False):
+        if not isinstance(text, str):
+            raise TypeError("the program must be a str, got %s" % type(text).__name__)
+        self._pad = _check_int(pad, "pad", 0)
+        self._threads = _check_int(threads, "threads", 1)
+        self._dtype = _check_dtype(dtype)
+        self._impl = _Program(text, filename, is_ir, self._pad, self._dtype)
+        variables = [Variable(name, tuple(shape), bool(i), bool(o))
+                     for name, shape, i, o in self._impl.signature()]
+        self._signature = Signature(variables, self._dtype)
+        self._by_name = {v.name: v for v in variables}
+        self._qualified = any(v.input or v.output for v in variables)
+
+    @property
+    def signature(self):
+        """The variables (name, shape, input, output) and the dtype."""
+        return self._signature
+
+    @property
+    def pad(self):
+        return self._pad
+
+    @property
+    def threads(self):
+        """Threads requested. The generated code is single-threaded for now;
+        results do not depend on this."""
+        return self._threads
+
+    def _arrays(self, values):
+        arrays = {}
+        for name, value in values.items():
+            var = self._by_name.get(name)
+            if var is None:
+                raise TypeError("the program has no variable %r (variables: %s)"
+                                % (name, ", ".join(self._by_name) or "none"))
+            if np.iscomplexobj(value):
+                raise TypeError("variable %r: complex values are not supported" % name)
+            try:
+                array = np.ascontiguousarray(value, dtype=_DTYPES[self._dtype])
+            except (TypeError, ValueError) as error:
+                raise TypeError("variable %r: cannot convert to %s: %s"
+                                % (name, self._dtype, error)) from None
+            if array.shape != var.shape:
+                raise ValueError("variable %r has shape %s, but %s was given"
+                                 % (name, var.shape, array.shape))
+            if var.input and not np.all(np.isfinite(array)):
+                raise ValueError("input variable %r holds undefined (NaN) or "
+                                 "infinite values (rule d-in-var)" % name)
+            arrays[name] = array
+        for var in self._signature.variables:
+            if var.input and var.name not in arrays:
+                raise ValueError("input variable %r must be given (rule d-in-var)"
+                                 % var.name)
+        return arrays
+
+    def _results(self, outputs):
+        if not self._qualified:
+            return outputs
+        return {v.name: outputs[v.name] for v in self._signature.variables if v.output}
+
+    def __call__(self, **values):
+        return self._results(self._impl.run(self._arrays(values), False, 0.0))
+
+    def run_reference(self, max_work=3e10, **values):
+        """Runs the program with the reference interpreter instead."""
+        return self._results(self._impl.run(self._arrays(values), True, float(max_work)))
+
+    def ir(self, stage="tl"):
+        """The IR at a stage of the lowering, as text: 'tl', 'linalg',
+        'loops' (affine loops and vectors) or 'llvm' (the LLVM dialect)."""
+        if stage not in ("tl", "linalg", "loops", "llvm"):
+            raise ValueError("stage must be 'tl', 'linalg', 'loops' or 'llvm', got %r"
+                             % (stage,))
+        return self._impl.ir(stage)
+
+    def __repr__(self):
+        return "<tensorlang.Program %s>" % ", ".join(
+            "%s%s" % (v.name, list(v.shape)) for v in self._signature.variables)
+
+
+def compile(source, pad=0, dtype="float64", threads=1):
+    """Compiles tensor language source text (or tl dialect IR, if it starts
+    with a module or tl.program) into a Program."""
+    is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
+    program = Program(source, "<string>", pad, dtype, threads, is_ir)
+    program._impl.compile()
+    return program
+
+
+def compile_file(path, pad=0, dtype="float64", threads=1):
+    """Compiles a .tl source file or a .mlir file in the tl dialect."""
+    path = os.fspath(path)
+    with open(path) as f:
+        text = f.read()
+    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"))
+    program._impl.compile()
+    return program
+
+
+def run_reference(source, pad=0, dtype="float64", max_work=3e10, **values):
+    """Runs source text with the reference interpreter (no compilation)."""
+    is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
+    return Program(source, "<string>", pad, dtype, 1, is_ir).run_reference(
+        max_work=max_work, **values)

@@ -1,0 +1,224 @@
+"""The tensorlang Python package: every API, against NumPy computations
+written here, and its errors."""
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import tensorlang as tl
+
+rng = np.random.default_rng(3)
+
+MATMUL = """
+var input A : [7 5]
+var input B : [5 3]
+var output C : [7 3]
+C = A # B . [2 3]
+"""
+
+CFD = """
+var input u : [6 5 5 5]
+var input A : [5 5]
+var output v : [6 5 5 5]
+v = u # A # A # A . [[2 6] [3 8] [4 10]]
+"""
+
+
+def test_compile_and_call():
+    prog = tl.compile(MATMUL)
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    out = prog(A=a, B=b)
+    assert list(out) == ["C"]
+    assert out["C"].dtype == np.float64 and out["C"].shape == (7, 3)
+    np.testing.assert_allclose(out["C"], a @ b, rtol=1e-13)
+
+
+def test_inputs_are_not_modified_and_any_array_like_is_accepted():
+    prog = tl.compile("var x : [3]\nvar y : [3]\nx = x + y\ny = x * y\n")
+    x = [1, 2, 3]          # a list of ints
+    y = np.array([4.0, 5.0, 6.0], dtype=np.float32)[::1]
+    out = prog(x=x, y=y)
+    np.testing.assert_array_equal(out["x"], [5, 7, 9])
+    np.testing.assert_array_equal(out["y"], [20, 35, 54])
+    assert x == [1, 2, 3] and y.tolist() == [4, 5, 6]
+
+
+def test_fortran_order_and_strided_inputs_are_converted():
+    prog = tl.compile(MATMUL)
+    a = np.asfortranarray(rng.random((7, 5)))
+    b = rng.random((3, 5)).T        # a non-contiguous view
+    np.testing.assert_allclose(prog(A=a, B=b)["C"], a @ b, rtol=1e-13)
+
+
+def test_cfd_interpolation_against_einsum():
+    prog = tl.compile(CFD)
+    u, a = rng.random((6, 5, 5, 5)), rng.random((5, 5))
+    np.testing.assert_allclose(prog(u=u, A=a)["v"],
+                               np.einsum("eijk,ai,bj,ck->eabc", u, a, a, a), rtol=1e-12)
+
+
+def test_no_qualifiers_returns_every_variable_and_undefined_is_nan():
+    out = tl.compile("var a : [2]\nvar b : [2]\nvar c : []\nb = a / a\n")(a=[0.0, 3.0])
+    assert set(out) == {"a", "b", "c"}
+    np.testing.assert_array_equal(out["b"], [0.0, 1.0])   # controlled 0/0 = 0
+    assert np.isnan(out["c"])
+
+
+def test_signature():
+    sig = tl.compile("var input A : [2 3]\nvar output s : []\nvar t : [4]\n"
+                     "var input output u : [1]\n").signature
+    assert sig.dtype == "float64"
+    assert [tuple(v) for v in sig.variables] == [
+        ("A", (2, 3), True, False), ("s", (), False, True),
+        ("t", (4,), False, False), ("u", (1,), True, True)]
+
+
+def test_ir_at_every_stage():
+    prog = tl.compile(MATMUL)
+    assert "tl.contract" in prog.ir("tl")
+    assert "linalg.generic" in prog.ir("linalg")
+    assert "vector<" in prog.ir("loops")
+    assert "llvm.func @main" in prog.ir("llvm")
+    with pytest.raises(ValueError, match="stage"):
+        prog.ir("asm")
+
+
+def test_run_reference_matches_numpy():
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    out = tl.run_reference(MATMUL, A=a, B=b)
+    np.testing.assert_allclose(out["C"], a @ b, rtol=1e-13)
+    assert tl.compile(MATMUL).run_reference(A=a, B=b)["C"].shape == (7, 3)
+
+
+def test_compile_file(tmp_path):
+    path = tmp_path / "matmul.tl"
+    path.write_text(MATMUL)
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    np.testing.assert_allclose(tl.compile_file(path)(A=a, B=b)["C"], a @ b, rtol=1e-13)
+    mlir = tmp_path / "matmul.mlir"
+    mlir.write_text(tl.compile(MATMUL).ir("tl"))
+    np.testing.assert_allclose(tl.compile_file(str(mlir))(A=a, B=b)["C"], a @ b, rtol=1e-13)
+
+
+@pytest.mark.parametrize("pad", [1, 3, 8])
+def test_padding_is_invisible(pad):
+    u, a = rng.random((6, 5, 5, 5)), rng.random((5, 5))
+    plain = tl.compile(CFD)(u=u, A=a)["v"]
+    padded = tl.compile(CFD, pad=pad)
+    assert padded.signature == tl.compile(CFD).signature
+    np.testing.assert_allclose(padded(u=u, A=a)["v"], plain, rtol=1e-12)
+    ref = tl.run_reference(CFD, pad=pad, u=u, A=a)["v"]
+    np.testing.assert_allclose(ref, plain, rtol=1e-12)
+
+
+def test_single_precision():
+    prog = tl.compile(MATMUL, dtype="float32")
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    out = prog(A=a, B=b)["C"]
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5)
+    assert tl.compile(MATMUL, dtype=np.float32).signature.dtype == "float32"
+
+
+def test_threads_are_validated_and_do_not_change_results():
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    one = tl.compile(MATMUL, threads=1)(A=a, B=b)["C"]
+    two = tl.compile(MATMUL, threads=2)
+    assert two.threads == 2
+    np.testing.assert_array_equal(two(A=a, B=b)["C"], one)
+    with pytest.raises(ValueError, match="threads"):
+        tl.compile(MATMUL, threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        tl.compile(MATMUL, threads=1.5)
+
+
+def test_compiled_once_and_reused():
+    prog = tl.compile(MATMUL)
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    for _ in range(3):
+        prog(A=a, B=b)
+    assert prog._impl.compilations == 1
+
+
+def test_gil_is_released_while_the_kernel_runs():
+    prog = tl.compile("var input A : [300 300]\nvar output C : [300 300]\n"
+                      "C = A # A . [2 3] # A . [2 3]\n")
+    a = rng.random((300, 300))
+    ticks = []
+    done = threading.Event()
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=ticker)
+    start = time.perf_counter()
+    thread.start()
+    prog(A=a)
+    end = time.perf_counter()
+    done.set()
+    thread.join()
+    during = [t for t in ticks if start < t < end]
+    # 300^4 multiply-adds take well over 10 ms; the other thread kept running.
+    assert end - start > 0.01
+    assert len(during) >= 3
+
+
+# Errors.
+
+def test_compile_errors_carry_line_and_column():
+    with pytest.raises(tl.CompileError) as info:
+        tl.compile("var A : [2 2]\nvar B : [3]\nA = A + B\n")
+    assert (info.value.line, info.value.column) == (3, 7)
+    assert "operands of '+' must have the same type, got [2 2] and [3] (rule t-elem)" in str(info.value)
+    with pytest.raises(tl.CompileError) as info:
+        tl.compile("var A [2]\n")
+    assert (info.value.line, info.value.column) == (1, 7)
+    with pytest.raises(tl.CompileError, match="tl.program"):
+        tl.compile("module {\n}\n")
+
+
+def test_argument_errors():
+    prog = tl.compile(MATMUL)
+    a, b = rng.random((7, 5)), rng.random((5, 3))
+    with pytest.raises(ValueError, match=r"'A' has shape \(7, 5\), but \(5, 7\) was given"):
+        prog(A=a.T, B=b)
+    with pytest.raises(TypeError, match="no variable 'Z'"):
+        prog(A=a, B=b, Z=a)
+    with pytest.raises(ValueError, match="input variable 'B' must be given"):
+        prog(A=a)
+    bad = a.copy()
+    bad[1, 1] = np.nan
+    with pytest.raises(ValueError, match="'A' holds undefined"):
+        prog(A=bad, B=b)
+    bad[1, 1] = np.inf
+    with pytest.raises(ValueError, match="'A' holds undefined .* or infinite"):
+        prog(A=bad, B=b)
+    with pytest.raises(TypeError, match="cannot convert"):
+        prog(A=[["x"] * 5] * 7, B=b)
+    with pytest.raises(TypeError, match="complex"):
+        prog(A=a + 1j, B=b)
+    with pytest.raises(TypeError, match="must be a str"):
+        tl.compile(b"var x : [1]")
+    with pytest.raises(ValueError, match="dtype"):
+        tl.compile(MATMUL, dtype="int32")
+    with pytest.raises(ValueError, match="pad"):
+        tl.compile(MATMUL, pad=-1)
+    with pytest.raises(TypeError, match="pad"):
+        tl.compile(MATMUL, pad="8")
+    with pytest.raises(FileNotFoundError):
+        tl.compile_file("/no/such/file.tl")
+
+
+def test_reference_refuses_too_much_work():
+    with pytest.raises(tl.CompileError, match="element evaluations"):
+        tl.run_reference("var A : [60 60]\nvar s : []\ns = A # A # A . [[2 3] [4 5] [6 1]]\n",
+                         max_work=1000)
+
+
+def test_the_package_is_importable_from_the_build_tree():
+    assert os.path.basename(os.path.dirname(tl.__file__)) == "tensorlang"
