@@ -18,6 +18,7 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%examples", os.path.join(config.tensorlang_src_root, "examples")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%tl_plugin", os.path.join(config.tensorlang_obj_root, "lib", "TensorLangPlugin" + config.llvm_shlib_ext)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -26,5 +27,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tensorlang_tools_dir, append_path=True)
 
 tool_dirs = [config.tensorlang_tools_dir, config.llvm_tools_dir]
-tools = ["tl-compile", "tl-opt", "tl-run", "tl-translate", "mlir-translate", "llvm-nm"]
+tools = ["tl-compile", "tl-opt", "tl-run", "tl-translate", "tl-lsp-server",
+         "tensorlang-capi-test", "mlir-opt", "mlir-translate", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -8,7 +8,7 @@
 
 #include "tensorlang/Frontend/Export.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
-#include "tensorlang/Frontend/Parser.h"
+#include "Parser.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"

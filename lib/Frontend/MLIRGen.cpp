@@ -15,7 +15,7 @@
 #include "tensorlang/Frontend/MLIRGen.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
-#include "tensorlang/Frontend/Parser.h"
+#include "Parser.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Frontend/Parser.h"
-#include "tensorlang/Frontend/Lexer.h"
+#include "Parser.h"
+#include "Lexer.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

@@ -9,7 +9,7 @@
 #ifndef TENSORLANG_FRONTEND_PARSER_H
 #define TENSORLANG_FRONTEND_PARSER_H
 
-#include "tensorlang/Frontend/AST.h"
+#include "AST.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/Support/SourceMgr.h"
