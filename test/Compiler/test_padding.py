@@ -8,14 +8,11 @@ import numpy as np
 import pytest
 
 import tlgen
+from tlcompare import assert_same
 
 
 def same(actual, expected, rtol=1e-9, atol=1e-9):
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    assert actual.shape == expected.shape
-    assert np.array_equal(np.isnan(actual), np.isnan(expected)), (actual, expected)
-    np.testing.assert_allclose(actual[~np.isnan(actual)],
-                               expected[~np.isnan(expected)], rtol=rtol, atol=atol)
+    assert_same(actual, expected, rtol, atol)
 
 
 def padded_shape(shape, m):

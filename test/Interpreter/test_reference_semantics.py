@@ -5,18 +5,14 @@ import numpy as np
 import pytest
 
 import tlgen
+from tlcompare import assert_same
 
 NAN = np.nan
 rng = np.random.default_rng(7)
 
 
 def same(actual, expected, rtol=1e-12, atol=1e-12):
-    """Equal NaN patterns and close values."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    assert actual.shape == expected.shape
-    assert np.array_equal(np.isnan(actual), np.isnan(expected)), (actual, expected)
-    np.testing.assert_allclose(actual[~np.isnan(actual)],
-                               expected[~np.isnan(expected)], rtol=rtol, atol=atol)
+    assert_same(actual, expected, rtol, atol)
 
 
 # The report's examples (section 3.1), at reduced sizes.
