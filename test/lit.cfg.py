@@ -20,6 +20,10 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%tl_plugin", os.path.join(config.tensorlang_obj_root, "lib", "TensorLangPlugin" + config.llvm_shlib_ext)))
 
+# A sanitized plugin cannot load into the system's uninstrumented mlir-opt.
+if config.tensorlang_sanitized:
+    config.available_features.add("sanitized")
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from LLVM's tools directory.

@@ -1,5 +1,6 @@
 // Upstream mlir-opt (Debian's, from mlir-22-tools) loads TensorLang as a
 // dialect and pass plugin.
+// UNSUPPORTED: sanitized
 // RUN: mlir-opt --load-dialect-plugin=%tl_plugin --load-pass-plugin=%tl_plugin %s | FileCheck %s --check-prefix=PARSE
 // RUN: mlir-opt --load-dialect-plugin=%tl_plugin --load-pass-plugin=%tl_plugin %s --pass-pipeline="builtin.module(tl.program(tl-pad{multiple=4}),convert-tl-to-linalg)" | FileCheck %s --check-prefix=LINALG
 // RUN: mlir-opt --load-dialect-plugin=%tl_plugin --load-pass-plugin=%tl_plugin %s --pass-pipeline="builtin.module(tl-to-llvm)" | FileCheck %s --check-prefix=LLVM
