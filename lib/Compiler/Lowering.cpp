@@ -58,10 +58,13 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   PassManager pm(program.getContext());
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
+  lowering.optimizeContractions = options.optimize;
   if (stage == "tl") {
   } else if (stage == "linalg") {
+    buildTLOptimizationPipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());
   } else if (stage == "loops") {
+    buildTLOptimizationPipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());
     buildBufferizePipeline(pm);
     buildLowerToLoopsPipeline(pm, lowering);
@@ -87,9 +90,11 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   lowered.module = cloneIntoModule(program);
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
+  lowering.optimizeContractions = options.optimize;
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);
+  buildTLOptimizationPipeline(bufferize, lowering);
   bufferize.addPass(createConvertTLToLinalg());
   buildBufferizePipeline(bufferize);
   if (failed(bufferize.run(*lowered.module)))

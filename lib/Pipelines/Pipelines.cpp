@@ -14,6 +14,7 @@
 
 #include "tensorlang/Pipelines/Pipelines.h"
 #include "tensorlang/Conversion/Passes.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -35,6 +36,12 @@ static void addPipeline(OpPassManager &pm, llvm::StringRef text) {
   // The texts below are fixed; failing to parse one is a bug here.
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("tensorlang: invalid built-in pass pipeline");
+}
+
+void tensorlang::buildTLOptimizationPipeline(OpPassManager &pm,
+                                             const LoweringOptions &options) {
+  if (options.optimizeContractions)
+    pm.addNestedPass<tl::ProgramOp>(tl::createTLOptimizeContractions());
 }
 
 void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
@@ -69,6 +76,7 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm) {
 
 void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
                                        const LoweringOptions &options) {
+  buildTLOptimizationPipeline(pm, options);
   pm.addPass(createConvertTLToLinalg());
   addPipeline(pm, "canonicalize,cse");
   buildBufferizePipeline(pm);
@@ -77,6 +85,9 @@ void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
 }
 
 void tensorlang::registerTensorLangPipelines() {
+  PassPipelineRegistration<LoweringOptions>(
+      "tl-optimize", "The tl-level optimizations the compiler runs",
+      buildTLOptimizationPipeline);
   PassPipelineRegistration<>(
       "tl-bufferize",
       "Bufferize the output of --convert-tl-to-linalg (one-shot, with "

@@ -63,6 +63,11 @@ cl::opt<unsigned> pad(
 cl::opt<unsigned> vectorBits(
     "vector-bits", cl::desc("Vector width in bits (0: the CPU's widest)"),
     cl::init(0), cl::cat(category));
+cl::opt<bool> noOptimize(
+    "no-optimize",
+    cl::desc("Compile the program as written, without the tl-level "
+             "optimizations (contraction order)"),
+    cl::init(false), cl::cat(category));
 
 LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-compile") << message << "\n";
@@ -119,6 +124,7 @@ static LogicalResult compile() {
   CompileOptions options;
   options.cpu = cpu;
   options.vectorBits = vectorBits;
+  options.optimize = !noOptimize;
   if (failed(emitObjectFile(program, options, objectPath)))
     return failure();
 

@@ -86,11 +86,22 @@ cl::opt<unsigned> repeat(
              "the initial store; prints 'kernel median: <seconds> s' on "
              "stderr"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<bool> noOptimize(
+    "no-optimize",
+    cl::desc("With --engine=jit: compile the program as written, without "
+             "the tl-level optimizations (contraction order)"),
+    cl::init(false), cl::cat(category));
 cl::opt<double> maxWork(
     "max-work",
     cl::desc("With --engine=reference: refuse programs estimated to need "
              "more element evaluations than this"),
     cl::init(InterpreterOptions().maxWork), cl::cat(category));
+
+CompileOptions compileOptions() {
+  CompileOptions options;
+  options.optimize = !noOptimize;
+  return options;
+}
 
 LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-run") << message << "\n";
@@ -280,7 +291,7 @@ static LogicalResult run() {
     };
   } else {
     FailureOr<std::unique_ptr<JitProgram>> compiled =
-        JitProgram::compile(program);
+        JitProgram::compile(program, compileOptions());
     if (failed(compiled))
       return failure();
     jit = std::move(*compiled);

@@ -45,6 +45,8 @@ struct CompileOptions {
   /// The CPU to generate code for (ahead of time): "host", or an LLVM CPU
   /// name such as "x86-64-v3".
   std::string cpu = "host";
+  /// Run the tl-level optimizations (contraction order) before lowering.
+  bool optimize = true;
 };
 
 /// The widest vector registers of the host CPU, in bits.

@@ -26,9 +26,16 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Elements per vector for the vectorizer "
                      "(0: do not vectorize)"),
       llvm::cl::init(8)};
+  Option<bool> optimizeContractions{
+      *this, "optimize-contractions",
+      llvm::cl::desc("Choose the order of contractions first "
+                     "(--tl-optimize-contractions)"),
+      llvm::cl::init(true)};
 };
 
 /// The stages, each usable on its own.
+void buildTLOptimizationPipeline(mlir::OpPassManager &pm,
+                                 const LoweringOptions &options);
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);
@@ -40,7 +47,8 @@ void buildTLToLLVMPipeline(mlir::OpPassManager &pm,
                            const LoweringOptions &options);
 
 /// Registers the pipelines above as `tl-bufferize`, `tl-lower-to-loops`,
-/// `tl-lower-to-llvm` and `tl-to-llvm`.
+/// `tl-lower-to-llvm` and `tl-to-llvm`, and the first as
+/// `tl-optimize`.
 void registerTensorLangPipelines();
 
 } // namespace tensorlang

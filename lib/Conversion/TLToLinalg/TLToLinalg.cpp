@@ -127,15 +127,32 @@ static double numElements(Value value) {
   return count;
 }
 
+/// The number of terms of each sum a contraction computes.
+static double summandsOf(tl::ContractOp contract) {
+  ArrayRef<int64_t> pairs = contract.getPairs();
+  ArrayRef<int64_t> shape = shapeOf(contract.getOperand());
+  double summands = 1;
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    summands *= double(shape[pairs[i]]);
+  return summands;
+}
+
 /// Whether `value` joins the group being collected rather than being one of
-/// its leaves. Outer products and transpositions always join. In a
-/// contraction group, a nested contraction joins (its sum flattens into the
-/// group's) unless arithmetic lies between, where flattening would change
-/// the value: sum_l (sum_k f + g) is not sum_{l,k} (f + g). Arithmetic
-/// joins a contraction group when the group asks for no more of its
-/// elements than it has (it is then cheaper to recompute than to store:
-/// the diagonal of `a # a + a # a` needs n of its n^2 elements); otherwise
-/// it is computed once into its own tensor.
+/// its leaves; `requests` is how many of its elements the group asks for.
+/// Outer products and transpositions always join. Arithmetic joins a
+/// contraction group when the group asks for no more of its elements than
+/// it has (it is then cheaper to recompute than to store: the diagonal of
+/// `a # a + a # a` needs n of its n^2 elements); otherwise it is computed
+/// once into its own tensor.
+///
+/// A nested contraction of k summands joins a contraction group (its sum
+/// flattens into the group's) when recomputing it, k multiply-adds per
+/// request, is no dearer than computing it once (k per element) and
+/// reading it per request: the trace of a product flattens into one O(n^2)
+/// loop nest, while the pairwise steps that --tl-optimize-contractions
+/// builds, each reused by many elements of the next, stay separate. It
+/// never joins when arithmetic lies between, where flattening would change
+/// the value: sum_l (sum_k f + g) is not sum_{l,k} (f + g).
 static bool joinsGroup(Value value, bool isContraction, double requests,
                        bool underArith) {
   Operation *op = value.getDefiningOp();
@@ -143,8 +160,11 @@ static bool joinsGroup(Value value, bool isContraction, double requests,
     return true;
   if (!isContraction)
     return isArith(op);
-  if (isa<tl::ContractOp>(op))
-    return !underArith;
+  if (auto contract = dyn_cast<tl::ContractOp>(op)) {
+    double summands = summandsOf(contract);
+    return !underArith &&
+           requests * summands <= numElements(value) * summands + requests;
+  }
   return isArith(op) && requests <= numElements(value);
 }
 

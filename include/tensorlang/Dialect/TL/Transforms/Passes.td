@@ -47,4 +47,45 @@ def TLPad : Pass<"tl-pad", "::tensorlang::tl::ProgramOp"> {
   ];
 }
 
+def TLOptimizeContractions
+    : Pass<"tl-optimize-contractions", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Choose the pairwise order of contractions with the fewest "
+                "multiply-adds";
+  let description = [{
+    Every tree of `tl.contract`, `tl.outer`, `tl.transpose` and scalar
+    `tl.mul` in a statement is a sum of products in index notation (the
+    report's extensions section): its leaves are factors whose dimensions
+    carry indices, contracted pairs share a summed index, the root's
+    dimensions are the free indices. This pass chooses the order in which
+    to multiply the factors pairwise, summing each index as soon as both of
+    its occurrences are in one intermediate, so that the total number of
+    multiply-adds is least: exactly, by dynamic programming over subsets of
+    factors, for up to `max-exact-factors` factors (3^n steps), and greedily
+    (cheapest pair first) beyond. Intermediates larger than
+    `max-intermediate-elements` are not considered.
+
+    The tree is rebuilt as nested `tl.contract(tl.transpose(tl.outer(l,
+    r)))`, one per pairwise step, whose intermediates the lowering
+    materializes; scalar factors end up multiplied where the intermediate
+    is smallest. Trees whose best order is not cheaper than one loop nest
+    over all their indices (a matrix product, the trace of a product) are
+    left as they are. `report` emits a remark per tree with both costs and
+    the chosen order.
+
+    ```
+    v = u # A # A # A . [[2 6] [3 8] [4 10]]      // E p^6 as written
+    // becomes ((u A) A) A: three contractions of E p^4 each
+    ```
+  }];
+  let options = [
+    Option<"maxExactFactors", "max-exact-factors", "unsigned", "12",
+           "Plan trees of up to this many factors exactly (at most 20)">,
+    Option<"maxIntermediateElements", "max-intermediate-elements", "int64_t",
+           "int64_t(1) << 28",
+           "Never create an intermediate with more elements than this">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark with the chosen order of every tree">,
+  ];
+}
+
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_TD
