@@ -58,7 +58,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   PassManager pm(program.getContext());
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
-  lowering.optimizeContractions = options.optimize;
+  lowering.optimize = options.optimize;
   if (stage == "tl") {
   } else if (stage == "linalg") {
     buildTLOptimizationPipeline(pm, lowering);
@@ -90,7 +90,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   lowered.module = cloneIntoModule(program);
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
-  lowering.optimizeContractions = options.optimize;
+  lowering.optimize = options.optimize;
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);

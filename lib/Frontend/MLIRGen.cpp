@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 #include "Parser.h"
@@ -195,6 +196,10 @@ OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
   if (!ok)
     return nullptr;
   if (failed(verify(*module)))
+    return nullptr;
+  // With qualifiers, reading a variable that is neither an input nor
+  // assigned earlier is an error (rules d-var, d-in-var).
+  if (failed(tl::checkDefinitions(programOp, /*warnWithoutQualifiers=*/false)))
     return nullptr;
   return module;
 }

@@ -40,8 +40,16 @@ static void addPipeline(OpPassManager &pm, llvm::StringRef text) {
 
 void tensorlang::buildTLOptimizationPipeline(OpPassManager &pm,
                                              const LoweringOptions &options) {
-  if (options.optimizeContractions)
-    pm.addNestedPass<tl::ProgramOp>(tl::createTLOptimizeContractions());
+  // Reuse what earlier statements computed, fold transpositions, remove
+  // what cannot reach an output, then choose the contraction order on
+  // what is left.
+  if (!options.optimize)
+    return;
+  OpPassManager &program = pm.nest<tl::ProgramOp>();
+  program.addPass(tl::createTLCommonSubexpressions());
+  addPipeline(program, "canonicalize,cse");
+  program.addPass(tl::createTLDeadCodeElimination());
+  program.addPass(tl::createTLOptimizeContractions());
 }
 
 void tensorlang::buildBufferizePipeline(OpPassManager &pm) {

@@ -35,7 +35,9 @@ def test_random_programs_padded(tl_run, m, seed):
     source = program.source()
     expected = tl_run(source, store, names, engine="reference")
     jit = tl_run(source, store, names, engine="jit", extra=["--pad=%d" % m])
-    for name in names:
+    # Compiled code computes what the caller sees (with qualifiers, the
+    # outputs: dead statements are removed).
+    for name in program.live_out:
         same(jit[name], expected[name])
     # The padded ABI as the compiled code leaves it: zero padding.
     padded = tl_run(source, store, names, engine="jit",
@@ -43,7 +45,8 @@ def test_random_programs_padded(tl_run, m, seed):
     for name, shape, _ in program.decls:
         assert padded[name].shape == padded_shape(shape, m)
         check_padding_is_zero(padded[name], shape)
-        same(padded[name][tuple(slice(0, d) for d in shape)], expected[name])
+        if name in program.live_out:
+            same(padded[name][tuple(slice(0, d) for d in shape)], expected[name])
     if seed % 4 == 0:
         # The report's padded semantics, evaluated literally.
         ref = tl_run(source, store, names, engine="reference",

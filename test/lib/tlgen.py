@@ -21,6 +21,14 @@ class Program:
         self.stmts = stmts  # [(target, expr)]
 
     @property
+    def live_out(self):
+        """The variables whose final values the caller sees: the outputs if
+        any variable has a qualifier, else all."""
+        if any(quals for _, _, quals in self.decls):
+            return [n for n, _, q in self.decls if "output" in q]
+        return [n for n, _, _ in self.decls]
+
+    @property
     def shapes(self):
         return {name: shape for name, shape, _ in self.decls}
 
@@ -39,6 +47,13 @@ class Program:
 # Expression trees: ("var", name, shape) | ("outer", a, b, shape)
 # | ("contract", a, pairs, shape) | ("transpose", a, pairs, shape)
 # | ("arith", op, a, b, shape). Pairs are 0-based.
+
+def reads_of(expr):
+    """The variables an expression reads."""
+    if expr[0] == "var":
+        return {expr[1]}
+    return set().union(*(reads_of(e) for e in expr[1:] if isinstance(e, tuple) and e and isinstance(e[0], str) and e[0] in ("var", "outer", "contract", "transpose", "arith")))
+
 
 def shape_of(expr):
     return expr[-1]
@@ -88,7 +103,8 @@ class Generator:
             shape = tuple(rng.randint(1, self.max_extent) for _ in range(rank))
             decls.append(("t%d" % i, shape, []))
         if qualifiers:
-            decls = [(n, s, [rng.choice(["input", "output", "input output"])])
+            # Some variables are locals (no qualifier).
+            decls = [(n, s, rng.choice(["input", "output", "input output", ""]).split())
                      for n, s, _ in decls]
         self.decls = decls
         stmts = []
@@ -99,6 +115,19 @@ class Generator:
                 stmts.append((name, ("var", rng.choice(self.vars_of(shape)), shape)))
             else:
                 stmts.append((name, self.expr(shape, self.max_depth, True)))
+        if qualifiers:
+            # A variable read before it is assigned must be an input (the
+            # frontend rejects the program otherwise); one output at least.
+            defined = {n for n, _, q in decls if "input" in q}
+            needs_input = set()
+            for target, expr in stmts:
+                needs_input |= reads_of(expr) - defined
+                defined.add(target)
+            decls = [(n, s, (["input"] if n in needs_input else []) + q)
+                     for n, s, q in decls]
+            if not any("output" in q for _, _, q in decls):
+                n, s, q = decls[-1]
+                decls[-1] = (n, s, q + ["output"])
         return Program(decls, stmts)
 
     def vars_of(self, shape):

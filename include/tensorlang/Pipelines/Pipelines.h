@@ -26,10 +26,9 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Elements per vector for the vectorizer "
                      "(0: do not vectorize)"),
       llvm::cl::init(8)};
-  Option<bool> optimizeContractions{
-      *this, "optimize-contractions",
-      llvm::cl::desc("Choose the order of contractions first "
-                     "(--tl-optimize-contractions)"),
+  Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
       llvm::cl::init(true)};
 };
 

@@ -269,3 +269,33 @@ tl.program @stored_arith {
     tl.yield %c : tensor<4x3xf64>
   }
 }
+
+// -----
+
+// A nested contraction under an outer product is computed once into its own
+// tensor when the consumer reuses its elements: in the pairwise chain
+// (A B) C each element of A B is read by 6 elements of D, and
+// recomputing it (4 multiply-adds) each time would cost more than storing
+// it. So the chain is two generics, not one nest over all four indices.
+// CHECK-LABEL: func.func @pairwise_chain
+// CHECK: %[[AB:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<2x4xf64>, tensor<4x3xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-SAME: ins(%[[AB]], %{{.*}} : tensor<2x3xf64>, tensor<3x6xf64>)
+// CHECK-NOT: linalg.generic
+tl.program @pairwise_chain {
+  tl.var input @A : tensor<2x4xf64>
+  tl.var input @B : tensor<4x3xf64>
+  tl.var input @C : tensor<3x6xf64>
+  tl.var output @D : tensor<2x6xf64>
+  tl.assign @D = {
+    %a = tl.use @A : tensor<2x4xf64>
+    %b = tl.use @B : tensor<4x3xf64>
+    %c = tl.use @C : tensor<3x6xf64>
+    %0 = tl.outer %a, %b : tensor<2x4xf64>, tensor<4x3xf64>
+    %1 = tl.contract %0 [[1, 2]] : tensor<2x4x4x3xf64>
+    %2 = tl.outer %1, %c : tensor<2x3xf64>, tensor<3x6xf64>
+    %3 = tl.contract %2 [[1, 2]] : tensor<2x3x3x6xf64>
+    tl.yield %3 : tensor<2x6xf64>
+  }
+}

@@ -101,6 +101,12 @@ FloatType ProgramOp::getElementType() {
   return Float64Type::get(getContext());
 }
 
+bool ProgramOp::hasQualifiers() {
+  return llvm::any_of(getVars(), [](VarOp var) {
+    return var.getInput() || var.getOutput();
+  });
+}
+
 LogicalResult ProgramOp::verifyRegions() {
   Operation *firstStatement = nullptr;
   VarOp firstVar;
@@ -158,6 +164,14 @@ static LogicalResult verifyRealShape(RankedTensorType type,
   return success();
 }
 
+bool VarOp::isDefinedOnEntry() {
+  return getInput() || !cast<ProgramOp>((*this)->getParentOp()).hasQualifiers();
+}
+
+bool VarOp::isLiveOut() {
+  return getOutput() || !cast<ProgramOp>((*this)->getParentOp()).hasQualifiers();
+}
+
 LogicalResult VarOp::verify() {
   auto emit = [&] { return emitOpError(); };
   if (failed(verifyTensorLimits(getType(), emit)))
@@ -173,6 +187,16 @@ LogicalResult VarOp::verify() {
 
 Value AssignOp::getValue() {
   return cast<YieldOp>(getBody()->getTerminator()).getValue();
+}
+
+SmallVector<StringAttr> AssignOp::getReadVariables() {
+  SmallVector<StringAttr> names;
+  getBody()->walk([&](UseOp use) {
+    StringAttr name = use.getVarAttr().getAttr();
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
+  });
+  return names;
 }
 
 LogicalResult AssignOp::verifyRegions() {
@@ -322,3 +346,51 @@ TL_DEFINE_ARITH_INFERENCE(SubOp, Sub)
 TL_DEFINE_ARITH_INFERENCE(MulOp, Mul)
 TL_DEFINE_ARITH_INFERENCE(DivOp, Div)
 #undef TL_DEFINE_ARITH_INFERENCE
+
+//===----------------------------------------------------------------------===//
+// TransposeOp folding
+//===----------------------------------------------------------------------===//
+
+/// The fewest swaps that, applied in order to the identity, give the same
+/// permutation as `pairs` (result dimension i is operand dimension
+/// permutation[i]).
+static SmallVector<int64_t> normalizeSwaps(ArrayRef<int64_t> pairs,
+                                           int64_t rank) {
+  SmallVector<int64_t> wanted, current;
+  for (int64_t i = 0; i < rank; ++i)
+    wanted.push_back(i);
+  current = wanted;
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    std::swap(wanted[pairs[i]], wanted[pairs[i + 1]]);
+  SmallVector<int64_t> swaps;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (current[i] == wanted[i])
+      continue;
+    int64_t j = llvm::find(current, wanted[i]) - current.begin();
+    std::swap(current[i], current[j]);
+    swaps.push_back(i);
+    swaps.push_back(j);
+  }
+  return swaps;
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  // t(t(x, p), q) is t(x, p ++ q): the swaps compose left to right.
+  SmallVector<int64_t> pairs;
+  Value operand = getOperand();
+  auto inner = operand.getDefiningOp<TransposeOp>();
+  if (inner) {
+    llvm::append_range(pairs, inner.getPairs());
+    operand = inner.getOperand();
+  }
+  llvm::append_range(pairs, getPairs());
+  SmallVector<int64_t> swaps =
+      normalizeSwaps(pairs, cast<RankedTensorType>(getType()).getRank());
+  if (swaps.empty())
+    return operand;
+  if (!inner && ArrayRef<int64_t>(swaps) == getPairs())
+    return {};
+  getOperandMutable().assign(operand);
+  setPairs(swaps);
+  return getResult();
+}

@@ -68,6 +68,10 @@ def TL_ProgramOp : TL_Op<"program", [
     /// The element type shared by all variables (f64 for a program without
     /// variables).
     ::mlir::FloatType getElementType();
+    /// Whether any variable has a qualifier. Then `input` variables alone
+    /// are defined on entry and `output` variables alone are live-out;
+    /// otherwise every variable is both (the report's base semantics).
+    bool hasQualifiers();
   }];
 }
 
@@ -103,6 +107,10 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     ::mlir::RankedTensorType getType() {
       return ::llvm::cast<::mlir::RankedTensorType>(getTensorType());
     }
+    /// Whether the program's caller defines this variable on entry.
+    bool isDefinedOnEntry();
+    /// Whether the variable's final value is observable by the caller.
+    bool isLiveOut();
     /// The extents before padding: real_shape if set, else the type's.
     ::llvm::ArrayRef<int64_t> getRealShapeOrShape() {
       if (auto real = getRealShapeAttr())
@@ -129,6 +137,8 @@ def TL_AssignOp : TL_Op<"assign", [
   let extraClassDeclaration = [{
     /// The value assigned (the operand of the region's tl.yield).
     ::mlir::Value getValue();
+    /// The variables the right-hand side reads, each once, in order.
+    ::llvm::SmallVector<::mlir::StringAttr> getReadVariables();
   }];
 }
 
@@ -197,7 +207,12 @@ def TL_TransposeOp : TL_ExprOp<"transpose"> {
   let description = [{
     Swaps dimensions `m` and `n` of the operand, for each pair in turn from
     left to right. Indices are 0-based. A pair `[m m]` swaps nothing.
+
+    Folds to its operand when the swaps compose to the identity, absorbs a
+    transposition it is applied to, and otherwise keeps the fewest swaps
+    that give the same permutation.
   }];
+  let hasFolder = 1;
   let arguments = (ins TL_Tensor:$operand, DenseI64ArrayAttr:$pairs);
   let assemblyFormat = [{
     $operand custom<IndexPairs>($pairs) attr-dict `:` type($operand)

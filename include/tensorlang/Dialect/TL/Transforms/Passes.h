@@ -27,6 +27,12 @@ namespace tensorlang::tl {
 mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
                                bool zeroPadding = true);
 
+/// Reports reads of variables before they are defined (see
+/// --tl-check-definitions): errors in a program with qualifiers, and,
+/// if `warnWithoutQualifiers`, warnings in one without. Fails on errors.
+mlir::LogicalResult checkDefinitions(ProgramOp program,
+                                     bool warnWithoutQualifiers);
+
 /// Whether `value`, computed from variables whose padding is zero, is zero
 /// in its padding too, whatever the values in the real regions.
 bool preservesZeroPadding(mlir::Value value);

@@ -88,4 +88,55 @@ def TLOptimizeContractions
   ];
 }
 
+def TLCheckDefinitions
+    : Pass<"tl-check-definitions", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Report reads of variables before they are defined";
+  let description = [{
+    Reaching definitions over the statements (there is no control flow): a
+    read of a variable sees the last earlier assignment, or the value on
+    entry, which only an `input` variable has (rule d-in-var). In a program
+    with qualifiers, reading any other variable before assigning it reads
+    the undefined value of rule d-var: an error, which the frontend also
+    reports when it imports such a program. Without qualifiers every
+    variable comes from the caller; this pass then warns about each read
+    before assignment (the frontend does not).
+  }];
+}
+
+def TLDeadCodeElimination
+    : Pass<"tl-dce", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Remove statements that cannot affect a live-out variable";
+  let description = [{
+    Liveness backwards over the statements: on exit the `output` variables
+    are live (every variable, in a program without qualifiers); a statement
+    whose target is not live after it is removed, any other makes its
+    target dead and what it reads live. With qualifiers, the final values of
+    variables that are not outputs are therefore unspecified.
+
+    With `remove-unused-variables`, declarations of variables that are
+    neither inputs nor outputs and that no remaining statement mentions are
+    removed too; they then need no storage, but the program's interface
+    (one argument per variable) changes, so the compiler's default pipeline
+    does not ask for it.
+  }];
+  let options = [
+    Option<"removeUnusedVariables", "remove-unused-variables", "bool",
+           "false", "Also remove declarations of unmentioned local variables">,
+  ];
+}
+
+def TLCommonSubexpressions
+    : Pass<"tl-cse", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Reuse the value of an earlier statement instead of "
+                "recomputing it";
+  let description = [{
+    After `x = e`, the value of `e` is available as `x` until a statement
+    assigns `x` or a variable `e` reads (never when `e` reads `x` itself).
+    A later statement that computes `e` again, as a whole or as a
+    subexpression, reads `x` instead. Within one statement MLIR's `cse`
+    does the same (expression ops are `Pure`, and all reads in a statement
+    see one store).
+  }];
+}
+
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_TD
