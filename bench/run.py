@@ -83,6 +83,32 @@ def kernels(small, odd):
                 {"u": u5, "A": A5}, "v",
                 lambda: np.einsum("elmn,il,jm,kn->eijk", u5, A5, A5, A5, optimize=True),
                 6.0 * e5 * p ** 4, "GFLOP/s"))
+    # Inverse Helmholtz (CFDlang's kernel) on E elements: into the
+    # eigenbasis, scale, back.
+    S6, D6, u6 = rnd((p, p), 9), rnd((e5, p, p, p), 10), rnd((e5, p, p, p), 11)
+
+    def helmholtz():
+        t = np.einsum("eabc,ai,bj,ck->eijk", u6, S6, S6, S6, optimize=True)
+        return np.einsum("eabc,ia,jb,kc->eijk", D6 * t, S6, S6, S6, optimize=True)
+    out.append(("K5H", "inverse Helmholtz E=%d p=%d" % (e5, p),
+                "type f : [{0} {1} {1} {1}]\nvar input S : [{1} {1}]\n"
+                "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
+                "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
+                "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n".format(e5, p),
+                {"S": S6, "D": D6, "u": u6}, "v", helmholtz,
+                12.0 * e5 * p ** 4 + e5 * p ** 3, "GFLOP/s"))
+
+    # A chain of matrix products with very unequal extents: (A B) C is
+    # 2 n m^2 + 2 m^2 n flops, A (B C) 2 m n^2 + 2 n^2 m.
+    n7, m7 = (512, 16) if small else (2048, 64)
+    A7, B7, C7 = rnd((m7, n7), 12), rnd((n7, m7), 13), rnd((m7, n7), 14)
+    out.append(("C3", "matrix chain %dx%d %dx%d %dx%d" % (m7, n7, n7, m7, m7, n7),
+                "var input A : [{0} {1}]\nvar input B : [{1} {0}]\n"
+                "var input C : [{0} {1}]\nvar output D : [{0} {1}]\n"
+                "D = A # B # C . [[2 3] [4 5]]\n".format(m7, n7),
+                {"A": A7, "B": B7, "C": C7}, "D",
+                lambda: np.linalg.multi_dot([A7, B7, C7]),
+                4.0 * m7 * m7 * n7, "GFLOP/s"))
     return out
 
 
@@ -132,12 +158,15 @@ def main():
     parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K2,K3,K4,K5")
+    parser.add_argument("--kernels", default="K1,K2,K3,K4,K5,K5H,C3")
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--odd", action="store_true",
                         help="extents that are not multiples of the vector width")
     parser.add_argument("--pad", type=int, default=0,
                         help="also time the JIT with --pad=M")
+    parser.add_argument("--unoptimized", action="store_true",
+                        help="also time the JIT with --no-optimize (the "
+                             "program as written: contraction order etc.)")
     args = parser.parse_args()
     tl_run = os.path.join(args.build, "bin", "tl-run")
     wanted = args.kernels.split(",")
@@ -154,6 +183,11 @@ def main():
             ref_time, ref_error = None, "skipped"
             if not args.no_reference:
                 ref_time, _, ref_error = time_tl_run(tl_run, workdir, kernel, "reference", 1, 600)
+            raw_time = None
+            if args.unoptimized:
+                raw_time, _, _ = time_tl_run(tl_run, workdir, kernel, "jit",
+                                             min(args.reps, 2), 1800,
+                                             ["--no-optimize"])
             pad_time = None
             if args.pad:
                 pad_time, pad_out, pad_error = time_tl_run(
@@ -167,7 +201,7 @@ def main():
                 error = np.max(np.abs(jit_out - expected)) / max(np.max(np.abs(expected)), 1e-300)
                 check = "%.1e" % error
             rows.append((ident, description, jit_time, ref_time, np_time, work, unit, check,
-                         jit_error or "", ref_error or "", pad_time, memory))
+                         jit_error or "", ref_error or "", pad_time, memory, raw_time))
             print("done %s" % ident, file=sys.stderr, flush=True)
 
     def fmt(t):
@@ -175,11 +209,14 @@ def main():
 
     pad_header = (" JIT --pad=%d (s) | padded / unpadded | padded memory |" % args.pad
                   if args.pad else "")
+    if args.unoptimized:
+        pad_header += " JIT --no-optimize (s) | as written / optimized |"
     print("| kernel | size | tensorlang JIT (s) | rate | reference (s) | ref / JIT | "
           "NumPy (s) | NumPy / JIT | max rel. diff |" + pad_header)
-    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.pad else ""))
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.pad else "")
+          + ("---|---|" if args.unoptimized else ""))
     for (ident, description, jit, ref, npt, work, unit, check, jerr, rerr,
-         padt, memory) in rows:
+         padt, memory, raw) in rows:
         rate = "%.2f %s" % (work / jit * 1e-9, unit) if jit else "-"
         line = "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             ident, description, fmt(jit), rate,
@@ -189,8 +226,10 @@ def main():
         if args.pad:
             line += " %s | %s | %.3fx |" % (fmt(padt), fmt(padt / jit) if padt and jit else "-",
                                            memory)
+        if args.unoptimized:
+            line += " %s | %s |" % (fmt(raw), fmt(raw / jit) if raw and jit else "-")
         print(line)
-    for ident, _, _, _, _, _, _, _, jerr, _, _, _ in rows:
+    for ident, _, _, _, _, _, _, _, jerr, _, _, _, _ in rows:
         if jerr:
             print("%s JIT error: %s" % (ident, jerr))
 

@@ -10,6 +10,8 @@
 
 #include "tensorlang/Compiler/Compiler.h"
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Interpreter/SemanticCheck.h"
+#include "tensorlang/Pipelines/Pipelines.h"
 #include "tensorlang/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -44,6 +46,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         options.maxWork = 1e6;
         (void)interpret(program, *store, options);
       }
+    }
+    // The tl-level passes keep the meaning (checked by the interpreter).
+    if (mlir::succeeded(work) && *work < 1e5) {
+      mlir::OwningOpRef<tl::ProgramOp> copy(
+          mlir::cast<tl::ProgramOp>(program->clone()));
+      mlir::PassManager pm(&session.context, tl::ProgramOp::getOperationName());
+      SemanticCheckOptions options;
+      options.maxWork = 1e5;
+      std::shared_ptr<bool> broken = addSemanticCheck(pm, options);
+      LoweringOptions lowering;
+      buildTLOptimizationPipeline(pm, lowering);
+      if (mlir::succeeded(pm.run(*copy)) && *broken)
+        fuzz::fail("a tl pass changed the meaning of a program");
     }
     (void)lowerToLLVM(program, CompileOptions());
     if (mlir::succeeded(tl::padProgram(program, 3))) {
