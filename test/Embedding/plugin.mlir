@@ -9,8 +9,10 @@
 
 // PARSE: tl.program @scale
 // PARSE: tl.mul %{{.*}}, %{{.*}} : tensor<f64>, tensor<3xf64>
-// LINALG: func.func @scale(%{{.*}}: memref<4xf64> {tl.name = "x"}, %{{.*}}: memref<f64> {tl.name = "s"})
+// LINALG: func.func private @scale.s0(%{{.*}}: memref<4xf64> {tl.name = "x"}, %{{.*}}: memref<f64> {tl.name = "s"})
 // LINALG: linalg.generic
+// LINALG: func.func @scale(%{{.*}}: memref<4xf64> {tl.name = "x"}, %{{.*}}: memref<f64> {tl.name = "s"})
+// LINALG: call @scale.s0
 // LLVM: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 tl.program @scale {
   tl.var @x : tensor<3xf64>

@@ -5,7 +5,7 @@
 // is vectorized: 8 lanes of f64, B's row and C's row as vectors, A's element
 // broadcast, a multiply and an add per vector. The extent 20 is not a
 // multiple of 8; the last vector is masked by its transfer ops.
-// CHECK-LABEL: func.func @matmul
+// CHECK-LABEL: func.func private @matmul.s0(
 // The result is zeroed 8 elements at a time.
 // CHECK: affine.for %{{.*}} = 0 to 12 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 20 step 8 {
@@ -19,7 +19,7 @@
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[AV]], %[[BV]] : vector<8xf64>
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[CV]], %[[P]] : vector<8xf64>
 // CHECK-NEXT: vector.transfer_write %[[S]], %{{.*}}[%[[I]], %[[J]]] : vector<8xf64>, memref<12x20xf64>
-// SCALAR-LABEL: func.func @matmul
+// SCALAR-LABEL: func.func private @matmul.s0(
 // SCALAR-NOT: vector
 tl.program @matmul {
   tl.var @A : tensor<12x16xf64>

@@ -5,7 +5,7 @@
 // step through whole vectors with no remainder. Only the zeroing of the
 // result's padding (two slabs, written in place) runs over the padding's
 // own extents.
-// CHECK-LABEL: func.func @matmul
+// CHECK-LABEL: func.func private @matmul.s0(
 // CHECK: affine.for %{{.*}} = 0 to 16 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 24 step 8 {
 // CHECK-NEXT: vector.transfer_write %{{.*}} : vector<8xf64>, memref<16x24xf64>

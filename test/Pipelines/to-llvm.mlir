@@ -2,11 +2,14 @@
 // RUN: tl-opt %s --tl-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 
 // One bare pointer per variable, in declaration order: the C signature
-// void axpy(double *a, double *x, double *y).
+// void axpy(double *a, double *x, double *y). Each statement is a private
+// function the program's function calls.
 // CHECK: llvm.func @axpy(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK-NOT: tl.
-// LLVMIR: define void @axpy(ptr %0, ptr %1, ptr %2)
+// LLVMIR: define internal void @axpy.s0(ptr %0, ptr %1, ptr %2)
 // LLVMIR: fmul <8 x double>
+// LLVMIR: define void @axpy(ptr %0, ptr %1, ptr %2)
+// LLVMIR: call void @axpy.s0(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
 tl.program @axpy {
   tl.var input @a : tensor<f64>
   tl.var input @x : tensor<64xf64>

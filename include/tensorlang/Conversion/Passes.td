@@ -27,19 +27,24 @@ def ConvertTLToLinalg : Pass<"convert-tl-to-linalg", "::mlir::ModuleOp"> {
     all-parallel generic. Division lowers to the report's controlled
     division (a divide and three selects).
 
-    Statements are threaded through SSA: a statement reads the tensors the
-    earlier statements produced and yields its variable's new tensor, so the
-    right-hand side always sees the old store (rule ev-stmt). A statement
-    writes in place (its generic's `outs` is the variable's current tensor)
-    when it reads its own target only element-wise; otherwise it computes
-    into a fresh `tensor.empty`. At the end each assigned variable's final
-    tensor is materialized into its argument.
+    Each statement becomes a private function (`<program>.s<i>`, internal
+    linkage) over the variables it mentions, which the program's function
+    calls in order. It reads its arguments as tensors (`to_tensor
+    restrict`, writable for the target only), so the right-hand side sees
+    the old store (rule ev-stmt), and materializes the value into the
+    target's argument. A statement writes in place (its generic's `outs` is
+    the target's tensor) when it reads its own target only element-wise;
+    otherwise it computes into a fresh `tensor.empty`. One function per
+    statement keeps one-shot bufferization's alias analysis local: over a
+    single function holding every statement it grows superlinearly (1,000
+    statements took 450 s to lower, now 7 s).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];

@@ -431,17 +431,90 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
               inPlace ? targetTensor : Value());
 }
 
-/// Replaces `program` with a function over its variables.
+/// Lowers `assign` into a function over the variables it mentions (its
+/// target and what it reads), in declaration order: it reads their
+/// arguments as tensors, computes the right-hand side and writes the value
+/// into the target's argument. One function per statement keeps
+/// bufferization's alias analysis to one statement at a time: over one
+/// function holding every statement it grows superlinearly (a 1,000-statement
+/// program took minutes).
+static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
+                                   tl::AssignOp assign, unsigned index,
+                                   SmallVectorImpl<tl::VarOp> &parameters) {
+  StringRef target = assign.getTarget();
+  llvm::StringSet<> mentioned;
+  mentioned.insert(target);
+  for (StringAttr name : assign.getReadVariables())
+    mentioned.insert(name.getValue());
+  SmallVector<Type> types;
+  for (tl::VarOp var : program.getVars()) {
+    if (!mentioned.contains(var.getSymName()))
+      continue;
+    parameters.push_back(var);
+    types.push_back(MemRefType::get(var.getType().getShape(),
+                                    var.getType().getElementType()));
+  }
+  Location loc = assign.getLoc();
+  auto func = func::FuncOp::create(
+      builder, loc, (program.getSymName() + ".s" + Twine(index)).str(),
+      builder.getFunctionType(types, {}));
+  // Internal to the object file, whatever lowers it (func-to-llvm reads
+  // this attribute).
+  func.setPrivate();
+  func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                    builder.getContext(), LLVM::Linkage::Internal));
+  Block *entry = func.addEntryBlock();
+  OpBuilder body = OpBuilder::atBlockBegin(entry);
+
+  // The store, as tensors. Only the target's argument may be written; the
+  // others must keep their values.
+  llvm::StringMap<Value> current;
+  Value targetArgument;
+  for (auto [var, argument] : llvm::zip(parameters, entry->getArguments())) {
+    func.setArgAttr(argument.getArgNumber(), "tl.name", var.getSymNameAttr());
+    bool isTarget = var.getSymName() == target;
+    current[var.getSymName()] = bufferization::ToTensorOp::create(
+        body, var.getLoc(), var.getType(), argument, /*restrict=*/true,
+        /*writable=*/isTarget);
+    if (isTarget)
+      targetArgument = argument;
+  }
+  StatementLowering lowering(body, current);
+  bool inPlace;
+  Value value = lowering.lowerStatement(assign.getValue(), target,
+                                        /*mayWriteTarget=*/true, inPlace);
+  // Not `restrict`: the argument is also read through its to_tensor, and
+  // bufferization must know that writing it can clobber what is read
+  // (A = A ^ [1 2]).
+  auto materialize = bufferization::MaterializeInDestinationOp::create(
+      body, loc, TypeRange(), value, targetArgument);
+  materialize.setWritable(true);
+  func::ReturnOp::create(body, loc);
+  return func;
+}
+
+/// Replaces `program` with a function over its variables that calls one
+/// function per statement, in order.
 static LogicalResult lowerProgram(tl::ProgramOp program) {
   OpBuilder builder(program);
   Location loc = program.getLoc();
   SmallVector<Type> argumentTypes;
   SmallVector<tl::VarOp> vars(program.getVars());
+  DenseMap<Operation *, unsigned> position;
   for (tl::VarOp var : vars) {
+    position[var] = argumentTypes.size();
     RankedTensorType type = var.getType();
     argumentTypes.push_back(
         MemRefType::get(type.getShape(), type.getElementType()));
   }
+  SmallVector<std::pair<func::FuncOp, SmallVector<tl::VarOp>>> statements;
+  for (auto [index, assign] : llvm::enumerate(program.getStatements())) {
+    SmallVector<tl::VarOp> parameters;
+    func::FuncOp statement =
+        lowerStatement(builder, program, assign, index, parameters);
+    statements.push_back({statement, std::move(parameters)});
+  }
+
   auto func = func::FuncOp::create(builder, loc, program.getSymName(),
                                    builder.getFunctionType(argumentTypes, {}));
   for (auto [index, var] : llvm::enumerate(vars)) {
@@ -453,72 +526,11 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   }
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-
-  // The store, as tensors: each variable's current value, and the argument
-  // whose buffer that tensor may share (its "home"): a to_tensor shares its
-  // argument's, a result computed in place shares its destination's, and a
-  // result computed into a tensor.empty shares none.
-  // Only the arguments of variables the program assigns may be written;
-  // the others must keep their values.
-  llvm::StringSet<> assigned;
-  for (tl::AssignOp assign : program.getStatements())
-    assigned.insert(assign.getTarget());
-  llvm::StringMap<Value> current;
-  DenseMap<Value, StringRef> home;
-  for (auto [var, argument] : llvm::zip(vars, entry->getArguments())) {
-    auto toTensor = bufferization::ToTensorOp::create(
-        builder, var.getLoc(), var.getType(), argument, /*restrict=*/true,
-        /*writable=*/assigned.contains(var.getSymName()));
-    current[var.getSymName()] = toTensor;
-    home[toTensor] = var.getSymName();
-  }
-
-  for (tl::AssignOp assign : program.getStatements()) {
-    // Expressions were built in the statement's region; lower them at the
-    // function's insertion point, reading the store as it is now.
-    StringRef target = assign.getTarget();
-    StatementLowering lowering(builder, current);
-    Value init = current.lookup(target);
-    // After `t = a`, t's tensor is a's: writing t in place would write a.
-    auto initHome = home.find(init);
-    bool mayWriteInit = initHome == home.end() || initHome->second == target;
-    bool inPlace;
-    Value value =
-        lowering.lowerStatement(assign.getValue(), target, mayWriteInit, inPlace);
-    if (inPlace && initHome != home.end())
-      home[value] = initHome->second;
-    current[target] = value;
-  }
-
-  // Writing a final value into its argument is a write to memory that
-  // bufferization does not see as clobbering the tensors read from that
-  // argument. So a final value that may live in another variable's
-  // argument (after `t = a` and `a = b`, t's value is in a's buffer, which
-  // a's write-back overwrites) is first copied out, before any write-back.
-  for (tl::VarOp var : vars) {
-    StringRef name = var.getSymName();
-    Value value = current.lookup(name);
-    auto it = home.find(value);
-    if (!assigned.contains(name) || it == home.end() || it->second == name ||
-        !assigned.contains(it->second))
-      continue;
-    Value empty = tensor::EmptyOp::create(builder, var.getLoc(),
-                                          var.getType().getShape(),
-                                          var.getType().getElementType());
-    current[name] =
-        linalg::CopyOp::create(builder, var.getLoc(), value, empty)
-            .getResult(0);
-  }
-  for (auto [var, argument] : llvm::zip(vars, entry->getArguments())) {
-    if (!assigned.contains(var.getSymName()))
-      continue;
-    // Not `restrict`: the argument is also read through its to_tensor, and
-    // bufferization must know that writing it can clobber what is read
-    // (A = A ^ [1 2]).
-    auto materialize = bufferization::MaterializeInDestinationOp::create(
-        builder, var.getLoc(), TypeRange(), current.lookup(var.getSymName()),
-        argument);
-    materialize.setWritable(true);
+  for (auto &[statement, parameters] : statements) {
+    SmallVector<Value> arguments;
+    for (tl::VarOp var : parameters)
+      arguments.push_back(entry->getArgument(position[var]));
+    func::CallOp::create(builder, statement.getLoc(), statement, arguments);
   }
   func::ReturnOp::create(builder, loc);
   program.erase();

@@ -6,10 +6,12 @@
 // CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-LABEL: func.func @matmul(
-// CHECK-SAME: %[[ARGA:.*]]: memref<3x4xf64> {tl.input, tl.name = "A"},
-// CHECK-SAME: %[[ARGB:.*]]: memref<4x5xf64> {tl.input, tl.name = "B"},
-// CHECK-SAME: %[[ARGC:.*]]: memref<3x5xf64> {tl.name = "C", tl.output})
+// Each statement is a private function over the variables it mentions.
+// CHECK-LABEL: func.func private @matmul.s0(
+// CHECK-SAME: %[[ARGA:.*]]: memref<3x4xf64> {tl.name = "A"},
+// CHECK-SAME: %[[ARGB:.*]]: memref<4x5xf64> {tl.name = "B"},
+// CHECK-SAME: %[[ARGC:.*]]: memref<3x5xf64> {tl.name = "C"})
+// CHECK-SAME: attributes {llvm.linkage = #llvm.linkage<internal>}
 // CHECK: %[[TA:.*]] = bufferization.to_tensor %[[ARGA]] restrict :
 // CHECK: %[[TB:.*]] = bufferization.to_tensor %[[ARGB]] restrict :
 // CHECK: %[[TC:.*]] = bufferization.to_tensor %[[ARGC]] restrict writable :
@@ -23,6 +25,14 @@
 // CHECK: bufferization.materialize_in_destination %[[R]] in writable %[[ARGC]]
 // CHECK-NOT: materialize_in_destination
 // CHECK: return
+// The program's function: one argument per variable, with its qualifiers;
+// it calls the statements in order.
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[MA:.*]]: memref<3x4xf64> {tl.input, tl.name = "A"},
+// CHECK-SAME: %[[MB:.*]]: memref<4x5xf64> {tl.input, tl.name = "B"},
+// CHECK-SAME: %[[MC:.*]]: memref<3x5xf64> {tl.name = "C", tl.output})
+// CHECK-NEXT: call @matmul.s0(%[[MA]], %[[MB]], %[[MC]])
+// CHECK-NEXT: return
 tl.program @matmul {
   tl.var input @A : tensor<3x4xf64>
   tl.var input @B : tensor<4x5xf64>
@@ -43,7 +53,7 @@ tl.program @matmul {
 // CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-DAG: #[[S:.*]] = affine_map<(d0, d1) -> ()>
-// CHECK-LABEL: func.func @trace
+// CHECK-LABEL: func.func private @trace.s0(
 // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[S]]], iterator_types = ["reduction", "reduction"]}
 // CHECK-NOT: linalg.generic
 tl.program @trace {
@@ -70,7 +80,7 @@ tl.program @trace {
 // CHECK-DAG: #[[A2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4)>
 // CHECK-DAG: #[[A3:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6, d5)>
 // CHECK-DAG: #[[V:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
-// CHECK-LABEL: func.func @cfd
+// CHECK-LABEL: func.func private @cfd.s0(
 // CHECK: linalg.generic {indexing_maps = [#[[U]], #[[A1]], #[[A2]], #[[A3]], #[[V]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
 // CHECK-NOT: linalg.generic
 tl.program @cfd {
@@ -95,19 +105,25 @@ tl.program @cfd {
 // compute into a fresh tensor.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
-// CHECK-LABEL: func.func @in_place
+// CHECK-LABEL: func.func private @in_place.s0(
 // CHECK: %[[A0:.*]] = bufferization.to_tensor %{{.*}} restrict writable
 // CHECK: %[[B0:.*]] = bufferization.to_tensor %{{.*}} restrict :
 // CHECK: %[[A1:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]]
 // CHECK-SAME: ins(%[[A0]], %[[B0]] : {{.*}}) outs(%[[A0]] : tensor<4x4xf64>)
+// CHECK: materialize_in_destination %[[A1]] in writable
+// CHECK-LABEL: func.func private @in_place.s1(
+// CHECK: %[[A2:.*]] = bufferization.to_tensor %{{.*}} restrict writable
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf64>
-// CHECK: %[[A2:.*]] = linalg.generic {indexing_maps = [#[[T]], #[[ID]]]
-// CHECK-SAME: ins(%[[A1]] : tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
+// CHECK: %[[T2:.*]] = linalg.generic {indexing_maps = [#[[T]], #[[ID]]]
+// CHECK-SAME: ins(%[[A2]] : tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
+// CHECK: materialize_in_destination %[[T2]] in writable
+// CHECK-LABEL: func.func private @in_place.s2(
+// CHECK: %[[A3:.*]] = bufferization.to_tensor %{{.*}} restrict writable
 // CHECK: %[[E2:.*]] = tensor.empty() : tensor<4x4xf64>
 // CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[E2]] : tensor<4x4xf64>)
-// CHECK: %[[A3:.*]] = linalg.generic
-// CHECK-SAME: ins(%[[A2]], %[[A2]] : {{.*}}) outs(%[[Z]] : tensor<4x4xf64>)
-// CHECK: materialize_in_destination %[[A3]] in writable
+// CHECK: %[[P3:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[A3]], %[[A3]] : {{.*}}) outs(%[[Z]] : tensor<4x4xf64>)
+// CHECK: materialize_in_destination %[[P3]] in writable
 tl.program @in_place {
   tl.var @A : tensor<4x4xf64>
   tl.var @B : tensor<4x4xf64>
@@ -136,7 +152,7 @@ tl.program @in_place {
 // read at no index; division is controlled division.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
-// CHECK-LABEL: func.func @arith
+// CHECK-LABEL: func.func private @arith.s0(
 // CHECK: linalg.generic {indexing_maps = [#[[SCALAR]], #[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel"]}
 // CHECK-NEXT: ^bb0(%[[S:.*]]: f64, %[[X:.*]]: f64, %[[Y:.*]]: f64, %{{.*}}: f64):
 // CHECK-NEXT: %[[SX:.*]] = arith.mulf %[[S]], %[[X]] : f64
@@ -168,7 +184,7 @@ tl.program @arith {
 // -----
 
 // A contraction beneath arithmetic is computed first, into its own tensor.
-// CHECK-LABEL: func.func @mixed
+// CHECK-LABEL: func.func private @mixed.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf64>
 // CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[E]] : tensor<3xf64>)
 // CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
@@ -188,16 +204,21 @@ tl.program @mixed {
 
 // -----
 
-// After t = a and a = b, t's final value is in a's argument, which a's
-// write-back overwrites: it is copied out first. Unassigned b is not
-// writable.
-// CHECK-LABEL: func.func @swap
-// CHECK: %[[A:.*]] = bufferization.to_tensor %arg0 restrict writable
-// CHECK: %[[B:.*]] = bufferization.to_tensor %arg1 restrict :
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<2xf64>
-// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[A]] : tensor<2xf64>) outs(%[[E]] : tensor<2xf64>)
-// CHECK: materialize_in_destination %[[B]] in writable %arg0
-// CHECK: materialize_in_destination %[[COPY]] in writable %arg2
+// t = a copies a's value into t's argument; a = b then writes a's. Only
+// each statement's target is writable.
+// CHECK-LABEL: func.func private @swap.s0(
+// CHECK-SAME: %[[A:[^:]*]]: memref<2xf64> {tl.name = "a"}, %[[T:[^:]*]]: memref<2xf64> {tl.name = "t"})
+// CHECK: %[[TA:.*]] = bufferization.to_tensor %[[A]] restrict :
+// CHECK: bufferization.to_tensor %[[T]] restrict writable
+// CHECK: materialize_in_destination %[[TA]] in writable %[[T]]
+// CHECK-LABEL: func.func private @swap.s1(
+// CHECK-SAME: %[[A1:[^:]*]]: memref<2xf64> {tl.name = "a"}, %[[B1:[^:]*]]: memref<2xf64> {tl.name = "b"})
+// CHECK: bufferization.to_tensor %[[A1]] restrict writable
+// CHECK: %[[TB:.*]] = bufferization.to_tensor %[[B1]] restrict :
+// CHECK: materialize_in_destination %[[TB]] in writable %[[A1]]
+// CHECK-LABEL: func.func @swap(
+// CHECK-NEXT: call @swap.s0(%arg0, %arg2)
+// CHECK-NEXT: call @swap.s1(%arg0, %arg1)
 tl.program @swap {
   tl.var @a : tensor<2xf64>
   tl.var @b : tensor<2xf64>
@@ -218,7 +239,7 @@ tl.program @swap {
 // its n^2 elements, so the sum is recomputed inside the contraction's body;
 // but a nested contraction beneath the sum is not flattened into the outer
 // one (the sum's other term would be added once per inner index).
-// CHECK-LABEL: func.func @fused_arith
+// CHECK-LABEL: func.func private @fused_arith.s0(
 // CHECK: %[[INNER:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %{{.*}} :
 // CHECK-NEXT: ^bb0(%[[X1:.*]]: f64, %[[X2:.*]]: f64, %[[X3:.*]]: f64, %[[X4:.*]]: f64, %[[I:.*]]: f64, %[[X5:.*]]: f64, %[[ACC:.*]]: f64):
@@ -252,7 +273,7 @@ tl.program @fused_arith {
 
 // When each element of the sum is needed many times (once per column of B
 // here), it is computed once into its own tensor.
-// CHECK-LABEL: func.func @stored_arith
+// CHECK-LABEL: func.func private @stored_arith.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf64>
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x4xf64>, tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[SUM]], %{{.*}} : tensor<4x4xf64>, tensor<4x3xf64>)
@@ -277,7 +298,7 @@ tl.program @stored_arith {
 // (A B) C each element of A B is read by 6 elements of D, and
 // recomputing it (4 multiply-adds) each time would cost more than storing
 // it. So the chain is two generics, not one nest over all four indices.
-// CHECK-LABEL: func.func @pairwise_chain
+// CHECK-LABEL: func.func private @pairwise_chain.s0(
 // CHECK: %[[AB:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
 // CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<2x4xf64>, tensor<4x3xf64>)
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
