@@ -437,7 +437,8 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
 /// into the target's argument. One function per statement keeps
 /// bufferization's alias analysis to one statement at a time: over one
 /// function holding every statement it grows superlinearly (a 1,000-statement
-/// program took minutes).
+/// program took minutes), and so does LLVM when the statements are inlined
+/// into one function.
 static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
                                    tl::AssignOp assign, unsigned index,
                                    SmallVectorImpl<tl::VarOp> &parameters) {
@@ -463,6 +464,12 @@ static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
   func.setPrivate();
   func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                     builder.getContext(), LLVM::Linkage::Internal));
+  // Each statement is optimized and compiled on its own: inlining them all
+  // into one function makes LLVM's -O3 superlinear in program size, and a
+  // call per statement costs nothing next to its loop nest.
+  // (func-to-llvm passes `passthrough` on to the LLVM function.)
+  func->setAttr("passthrough",
+                builder.getArrayAttr({builder.getStringAttr("noinline")}));
   Block *entry = func.addEntryBlock();
   OpBuilder body = OpBuilder::atBlockBegin(entry);
 
