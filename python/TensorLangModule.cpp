@@ -106,8 +106,12 @@ ElementKind kindOf(const std::string &dtype) {
 class Program {
 public:
   Program(const std::string &text, const std::string &filename, bool isIR,
-          int64_t pad, const std::string &dtype)
+          int64_t pad, const std::string &dtype, int64_t threads)
       : kind(kindOf(dtype)) {
+    if (threads < 1 || threads > 1024)
+      throw py::value_error("threads must be from 1 to 1024, got " +
+                            std::to_string(threads));
+    options.threads = unsigned(threads);
     if (pad < 0)
       throw py::value_error("pad must be 0 (no padding) or a positive "
                             "multiple, got " + std::to_string(pad));
@@ -147,7 +151,7 @@ public:
     if (!compiled) {
       DiagnosticCollector diagnostics(context);
       FailureOr<std::unique_ptr<JitProgram>> result =
-          JitProgram::compile(program);
+          JitProgram::compile(program, options);
       if (failed(result))
         diagnostics.raise("compilation failed");
       compiled = std::move(*result);
@@ -236,7 +240,7 @@ public:
 
   std::string ir(const std::string &stage) {
     DiagnosticCollector diagnostics(context);
-    FailureOr<std::string> text = printStage(program, stage);
+    FailureOr<std::string> text = printStage(program, stage, options);
     if (failed(text))
       throw py::value_error("cannot print stage '" + stage +
                             "': expected 'tl', 'linalg', 'loops' or 'llvm'");
@@ -251,6 +255,7 @@ private:
   OwningOpRef<ModuleOp> module;
   tl::ProgramOp program;
   ElementKind kind;
+  CompileOptions options;
   std::unique_ptr<JitProgram> compiled;
 };
 
@@ -278,9 +283,9 @@ PYBIND11_MODULE(_tensorlang, m) {
 
   py::class_<Program>(m, "Program")
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
-                    const std::string &>(),
+                    const std::string &, int64_t>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
-           py::arg("pad"), py::arg("dtype"))
+           py::arg("pad"), py::arg("dtype"), py::arg("threads"))
       .def("compile", [](Program &self) { self.jit(); })
       .def("signature", &Program::signature)
       .def("run", &Program::run, py::arg("arrays"), py::arg("reference"),

@@ -13,6 +13,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -78,6 +79,7 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
   MLIRContext *context = program.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
+  registerOpenMPDialectTranslation(*context);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(*lowered->module, llvmContext);

@@ -12,6 +12,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -34,12 +35,23 @@ static void initializeNativeTarget() {
 FailureOr<std::unique_ptr<JitProgram>>
 JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   initializeNativeTarget();
+  // Multi-threaded code calls the OpenMP runtime.
+  SmallVector<StringRef, 1> libraries;
+  if (options.threads > 1) {
+#ifdef TENSORLANG_OPENMP_LIBRARY
+    libraries.push_back(TENSORLANG_OPENMP_LIBRARY);
+#else
+    return program.emitError("--threads above 1 needs the OpenMP runtime "
+                             "(libomp-22-dev), which this build did not find");
+#endif
+  }
   FailureOr<LoweredProgram> lowered = lowerToLLVM(program, options);
   if (failed(lowered))
     return failure();
   MLIRContext *context = program.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
+  registerOpenMPDialectTranslation(*context);
 
   auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
@@ -60,6 +72,7 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = level;
+  engineOptions.sharedLibPaths = libraries;
   auto engine = ExecutionEngine::create(*lowered->module, engineOptions,
                                         std::move(*machine));
   if (!engine)

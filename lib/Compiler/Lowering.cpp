@@ -59,6 +59,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
+  lowering.threads = options.threads;
   if (stage == "tl") {
   } else if (stage == "linalg") {
     buildTLOptimizationPipeline(pm, lowering);
@@ -91,6 +92,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
+  lowering.threads = options.threads;
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);
@@ -108,7 +110,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
 
   PassManager rest(context);
   buildLowerToLoopsPipeline(rest, lowering);
-  buildLowerToLLVMPipeline(rest);
+  buildLowerToLLVMPipeline(rest, lowering);
   if (failed(rest.run(*lowered.module)))
     return program.emitError("lowering to the LLVM dialect failed");
   return lowered;

@@ -65,21 +65,35 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
                                            const LoweringOptions &options) {
   addPipeline(pm, "func.func(convert-linalg-to-affine-loops),canonicalize");
+  if (options.threads > 1)
+    pm.addNestedPass<func::FuncOp>(createParallelizeOuterLoops());
   VectorizeParallelLoopsOptions vectorize;
   vectorize.vectorLanes = options.vectorLanes;
   pm.addNestedPass<func::FuncOp>(createVectorizeParallelLoops(vectorize));
   addPipeline(pm, "canonicalize,cse");
 }
 
-void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm) {
+void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                          const LoweringOptions &options) {
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
+  addPipeline(pm, "lower-affine");
+  // affine.parallel became scf.parallel: OpenMP work-sharing loops, run by
+  // libomp (the JIT loads it; AOT objects need -fopenmp or -lomp).
+  if (options.threads > 1)
+    addPipeline(pm, llvm::formatv("convert-scf-to-openmp{{num-threads={0}},"
+                                  "canonicalize",
+                                  unsigned(options.threads))
+                        .str());
   addPipeline(pm,
-              "lower-affine,convert-vector-to-scf,convert-scf-to-cf,"
+              "convert-vector-to-scf,convert-scf-to-cf,"
               "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
               "finalize-memref-to-llvm,convert-arith-to-llvm,"
               "convert-cf-to-llvm,"
               "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-              "convert-ub-to-llvm,reconcile-unrealized-casts");
+              "convert-ub-to-llvm");
+  if (options.threads > 1)
+    addPipeline(pm, "convert-openmp-to-llvm");
+  addPipeline(pm, "reconcile-unrealized-casts");
 }
 
 void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
@@ -89,7 +103,7 @@ void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
   addPipeline(pm, "canonicalize,cse");
   buildBufferizePipeline(pm);
   buildLowerToLoopsPipeline(pm, options);
-  buildLowerToLLVMPipeline(pm);
+  buildLowerToLLVMPipeline(pm, options);
 }
 
 void tensorlang::registerTensorLangPipelines() {
@@ -105,7 +119,7 @@ void tensorlang::registerTensorLangPipelines() {
       "tl-lower-to-loops",
       "Lower bufferized linalg to affine loops and vectorize them",
       buildLowerToLoopsPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LoweringOptions>(
       "tl-lower-to-llvm",
       "Lower affine, vector and memref code to the LLVM dialect with "
       "bare-pointer function arguments",

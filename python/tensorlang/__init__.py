@@ -65,7 +65,10 @@ class Program:
         self._pad = _check_int(pad, "pad", 0)
         self._threads = _check_int(threads, "threads", 1)
         self._dtype = _check_dtype(dtype)
-        self._impl = _Program(text, filename, is_ir, self._pad, self._dtype)
+        if self._threads > 1024:
+            raise ValueError("threads must be at most 1024, got %d" % self._threads)
+        self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
+                              self._threads)
         variables = [Variable(name, tuple(shape), bool(i), bool(o))
                      for name, shape, i, o in self._impl.signature()]
         self._signature = Signature(variables, self._dtype)
@@ -83,8 +86,8 @@ class Program:
 
     @property
     def threads(self):
-        """Threads requested. The generated code is single-threaded for now;
-        results do not depend on this."""
+        """Threads that run the outermost parallel loop of each loop nest
+        (OpenMP). Results do not depend on it: reductions stay sequential."""
         return self._threads
 
     def _arrays(self, values):

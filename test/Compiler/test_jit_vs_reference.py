@@ -124,3 +124,34 @@ def test_random_programs_unoptimized(tl_run, seed):
     ref = tl_run(program.source(), store, names, engine="reference")
     for name in names:
         same(jit[name], ref[name])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_programs_two_threads(tl_run, seed):
+    # OpenMP work-sharing outer loops: same results as the reference.
+    gen = tlgen.Generator(9000 + seed, max_rank=5 if seed % 4 == 0 else 3,
+                          max_extent=6)
+    program = gen.program(qualifiers=(seed % 3 == 0))
+    store = gen.values(program)
+    names = [name for name, _, _ in program.decls]
+    jit = tl_run(program.source(), store, names, engine="jit",
+                 extra=["--threads=2"])
+    ref = tl_run(program.source(), store, names, engine="reference")
+    for name in program.live_out:
+        same(jit[name], ref[name])
+
+
+@pytest.mark.parametrize("example,inputs", [
+    ("matmul.tl", {"A": (300, 400), "B": (400, 500)}),
+    ("cfd_interpolation.tl", {"u": (400, 11, 11, 11), "A": (11, 11)}),
+    ("inverse_helmholtz.tl", {"S": (11, 11), "D": (11, 11, 11), "u": (11, 11, 11)}),
+])
+def test_examples_on_two_threads(tl_run, example, inputs):
+    source = open(os.path.join(EXAMPLES, example)).read()
+    values = {name: rng.random(shape) for name, shape in inputs.items()}
+    names = [line.split(":")[0].split()[-1] for line in source.splitlines()
+             if line.startswith("var ")]
+    two = tl_run(source, values, names, engine="jit", extra=["--threads=2"])
+    one = tl_run(source, values, names, engine="jit")
+    for name in names:
+        same(two[name], one[name], rtol=0, atol=0)

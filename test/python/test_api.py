@@ -125,14 +125,19 @@ def test_single_precision():
 
 def test_threads_are_validated_and_do_not_change_results():
     a, b = rng.random((7, 5)), rng.random((5, 3))
-    one = tl.compile(MATMUL, threads=1)(A=a, B=b)["C"]
+    one = tl.compile(MATMUL, threads=1)
     two = tl.compile(MATMUL, threads=2)
     assert two.threads == 2
-    np.testing.assert_array_equal(two(A=a, B=b)["C"], one)
+    # Two threads: the outer loop is an OpenMP work-sharing loop.
+    assert "omp.parallel" in two.ir("llvm")
+    assert "omp." not in one.ir("llvm")
+    np.testing.assert_array_equal(two(A=a, B=b)["C"], one(A=a, B=b)["C"])
     with pytest.raises(ValueError, match="threads"):
         tl.compile(MATMUL, threads=0)
     with pytest.raises(TypeError, match="threads"):
         tl.compile(MATMUL, threads=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        tl.compile(MATMUL, threads=5000)
 
 
 def test_compiled_once_and_reused():

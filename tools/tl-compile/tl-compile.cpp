@@ -20,6 +20,7 @@
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Frontend/LoadProgram.h"
 #include "tensorlang/Support/AtomicOutput.h"
+#include "tensorlang/Support/ThreadsFlag.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -63,6 +64,8 @@ cl::opt<unsigned> pad(
 cl::opt<unsigned> vectorBits(
     "vector-bits", cl::desc("Vector width in bits (0: the CPU's widest)"),
     cl::init(0), cl::cat(category));
+unsigned threads = 1; // --threads, see ThreadsFlag.h
+cl::extrahelp threadsHelp(kThreadsFlagHelp);
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("Compile the program as written, without the tl-level "
@@ -125,6 +128,7 @@ static LogicalResult compile() {
   options.cpu = cpu;
   options.vectorBits = vectorBits;
   options.optimize = !noOptimize;
+  options.threads = threads;
   if (failed(emitObjectFile(program, options, objectPath)))
     return failure();
 
@@ -147,6 +151,11 @@ static LogicalResult compile() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  std::string threadsError;
+  if (!takeThreadsFlag(argc, argv, threads, threadsError)) {
+    (void)error(threadsError);
+    return 1;
+  }
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -27,6 +27,7 @@
 #include "tensorlang/Interpreter/Interpreter.h"
 #include "tensorlang/Support/Npy.h"
 #include "tensorlang/Support/TensorPrinter.h"
+#include "tensorlang/Support/ThreadsFlag.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,6 +92,8 @@ cl::opt<bool> noOptimize(
     cl::desc("With --engine=jit: compile the program as written, without "
              "the tl-level optimizations (contraction order)"),
     cl::init(false), cl::cat(category));
+unsigned threads = 1; // --threads, see ThreadsFlag.h
+cl::extrahelp threadsHelp(kThreadsFlagHelp);
 cl::opt<double> maxWork(
     "max-work",
     cl::desc("With --engine=reference: refuse programs estimated to need "
@@ -100,6 +103,7 @@ cl::opt<double> maxWork(
 CompileOptions compileOptions() {
   CompileOptions options;
   options.optimize = !noOptimize;
+  options.threads = threads;
   return options;
 }
 
@@ -336,6 +340,11 @@ static LogicalResult run() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  std::string threadsError;
+  if (!takeThreadsFlag(argc, argv, threads, threadsError)) {
+    (void)error(threadsError);
+    return 1;
+  }
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -26,6 +26,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Elements per vector for the vectorizer "
                      "(0: do not vectorize)"),
       llvm::cl::init(8)};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads for the outermost parallel loops (OpenMP; "
+                     "1: single-threaded code)"),
+      llvm::cl::init(1)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
@@ -38,7 +43,8 @@ void buildTLOptimizationPipeline(mlir::OpPassManager &pm,
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                              const LoweringOptions &options);
 
 /// tl all the way to the LLVM dialect: functions with one bare pointer
 /// argument per variable, `void name(double *A, double *B, ...)`.

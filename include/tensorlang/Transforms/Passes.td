@@ -44,4 +44,20 @@ def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   }];
 }
 
+def ParallelizeOuterLoops
+    : Pass<"tl-parallelize-outer-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn the outermost parallel loop of each nest into "
+                "affine.parallel";
+  let description = [{
+    For multi-threaded code: the outermost `affine.for` of every loop nest
+    of depth two or more becomes an `affine.parallel` when affine dependence
+    analysis proves its iterations independent (a loop over a result
+    dimension of a statement; never a reduction). Inner loops stay
+    sequential and are vectorized as before. `lower-affine` then gives
+    `scf.parallel`, which `convert-scf-to-openmp` turns into an OpenMP
+    work-sharing loop. Single loops are left alone: they are vectorized
+    instead.
+  }];
+}
+
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[ARGA:.*]]: memref<3x4xf64> {tl.name = "A"},
 // CHECK-SAME: %[[ARGB:.*]]: memref<4x5xf64> {tl.name = "B"},
 // CHECK-SAME: %[[ARGC:.*]]: memref<3x5xf64> {tl.name = "C"})
-// CHECK-SAME: attributes {llvm.linkage = #llvm.linkage<internal>}
+// CHECK-SAME: attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK: %[[TA:.*]] = bufferization.to_tensor %[[ARGA]] restrict :
 // CHECK: %[[TB:.*]] = bufferization.to_tensor %[[ARGB]] restrict :
 // CHECK: %[[TC:.*]] = bufferization.to_tensor %[[ARGC]] restrict writable :
