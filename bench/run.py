@@ -164,6 +164,8 @@ def main():
                         help="extents that are not multiples of the vector width")
     parser.add_argument("--pad", type=int, default=0,
                         help="also time the JIT with --pad=M")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="also time the JIT with --threads=N (OpenMP)")
     parser.add_argument("--unoptimized", action="store_true",
                         help="also time the JIT with --no-optimize (the "
                              "program as written: contraction order etc.)")
@@ -183,6 +185,13 @@ def main():
             ref_time, ref_error = None, "skipped"
             if not args.no_reference:
                 ref_time, _, ref_error = time_tl_run(tl_run, workdir, kernel, "reference", 1, 600)
+            threaded_time = None
+            if args.threads:
+                threaded_time, threaded_out, _ = time_tl_run(
+                    tl_run, workdir, kernel, "jit", args.reps, 1800,
+                    ["--threads=%d" % args.threads])
+                if threaded_out is not None:
+                    assert np.allclose(threaded_out, expected, rtol=1e-9, atol=1e-9)
             raw_time = None
             if args.unoptimized:
                 raw_time, _, _ = time_tl_run(tl_run, workdir, kernel, "jit",
@@ -201,7 +210,8 @@ def main():
                 error = np.max(np.abs(jit_out - expected)) / max(np.max(np.abs(expected)), 1e-300)
                 check = "%.1e" % error
             rows.append((ident, description, jit_time, ref_time, np_time, work, unit, check,
-                         jit_error or "", ref_error or "", pad_time, memory, raw_time))
+                         jit_error or "", ref_error or "", pad_time, memory, raw_time,
+                         threaded_time))
             print("done %s" % ident, file=sys.stderr, flush=True)
 
     def fmt(t):
@@ -211,12 +221,14 @@ def main():
                   if args.pad else "")
     if args.unoptimized:
         pad_header += " JIT --no-optimize (s) | as written / optimized |"
+    if args.threads:
+        pad_header += " JIT %d threads (s) | speed-up |" % args.threads
     print("| kernel | size | tensorlang JIT (s) | rate | reference (s) | ref / JIT | "
           "NumPy (s) | NumPy / JIT | max rel. diff |" + pad_header)
     print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.pad else "")
-          + ("---|---|" if args.unoptimized else ""))
+          + ("---|---|" if args.unoptimized else "") + ("---|---|" if args.threads else ""))
     for (ident, description, jit, ref, npt, work, unit, check, jerr, rerr,
-         padt, memory, raw) in rows:
+         padt, memory, raw, threaded) in rows:
         rate = "%.2f %s" % (work / jit * 1e-9, unit) if jit else "-"
         line = "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             ident, description, fmt(jit), rate,
@@ -228,8 +240,10 @@ def main():
                                            memory)
         if args.unoptimized:
             line += " %s | %s |" % (fmt(raw), fmt(raw / jit) if raw and jit else "-")
+        if args.threads:
+            line += " %s | %s |" % (fmt(threaded), fmt(jit / threaded) if threaded and jit else "-")
         print(line)
-    for ident, _, _, _, _, _, _, _, jerr, _, _, _, _ in rows:
+    for ident, _, _, _, _, _, _, _, jerr, _, _, _, _, _ in rows:
         if jerr:
             print("%s JIT error: %s" % (ident, jerr))
 
