@@ -41,7 +41,8 @@ static void addPipeline(OpPassManager &pm, llvm::StringRef text) {
 void tensorlang::buildTLOptimizationPipeline(OpPassManager &pm,
                                              const LoweringOptions &options) {
   // Reuse what earlier statements computed, fold transpositions, remove
-  // what cannot reach an output, then choose the contraction order on
+  // what cannot reach an output, fuse a statement into the next where its
+  // value is needed nowhere else, then choose the contraction order on
   // what is left.
   if (!options.optimize)
     return;
@@ -49,6 +50,8 @@ void tensorlang::buildTLOptimizationPipeline(OpPassManager &pm,
   program.addPass(tl::createTLCommonSubexpressions());
   addPipeline(program, "canonicalize,cse");
   program.addPass(tl::createTLDeadCodeElimination());
+  program.addPass(tl::createTLFuseStatements());
+  addPipeline(program, "canonicalize,cse");
   program.addPass(tl::createTLOptimizeContractions());
 }
 

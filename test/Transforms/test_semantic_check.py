@@ -14,7 +14,8 @@ BIN_DIR = os.environ.get(
     "TENSORLANG_BIN_DIR",
     os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
 
-TL_PASSES = "tl-cse,canonicalize,cse,tl-dce,tl-optimize-contractions"
+TL_PASSES = ("tl-cse,canonicalize,cse,tl-dce,tl-fuse-statements,canonicalize,cse,"
+             "tl-optimize-contractions")
 
 
 def import_source(source):

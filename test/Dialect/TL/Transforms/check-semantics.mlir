@@ -1,6 +1,6 @@
 // Every tl-level pass, checked by the reference interpreter before and
 // after it on seeded random inputs: the meaning is kept.
-// RUN: tl-opt %s --tl-check-semantics --pass-pipeline='builtin.module(tl.program(tl-cse,canonicalize,cse,tl-dce,tl-optimize-contractions,tl-pad{multiple=4}))' | FileCheck %s
+// RUN: tl-opt %s --tl-check-semantics --pass-pipeline='builtin.module(tl.program(tl-cse,canonicalize,cse,tl-dce,tl-fuse-statements,tl-optimize-contractions,tl-pad{multiple=4}))' | FileCheck %s
 // A pass that changes the meaning is caught, named, and makes tl-opt fail
 // (with the program before it and the seed, to reproduce it).
 // RUN: not tl-opt %s --tl-check-semantics --tl-check-semantics-seed=7 -mlir-print-op-on-diagnostic=false --pass-pipeline='builtin.module(tl.program(tl-cse,test-tl-break-semantics,canonicalize))' -o %t.out 2>&1 | FileCheck %s --check-prefix=BROKEN

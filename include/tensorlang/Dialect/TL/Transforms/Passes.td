@@ -139,4 +139,21 @@ def TLCommonSubexpressions
   }];
 }
 
+def TLFuseStatements
+    : Pass<"tl-fuse-statements", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Substitute a statement's value into the next statement "
+                "when nothing else reads it";
+  let description = [{
+    `x = e; y = f(x)` becomes `y = f(e)` when x's value is read by no later
+    statement and is not live-out (x is a local of a program with
+    qualifiers, or overwritten before any other read), and f uses x only
+    element-wise (through `+ - * /` of x's own type up to its root), so
+    that each element of e is still computed once. The lowering then fuses
+    the two into one loop nest (a contraction e is computed into a
+    temporary first), and x is never written. The statements must be
+    adjacent, so that the store the second one reads differs from the
+    first one's only in x.
+  }];
+}
+
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,78 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline='builtin.module(tl.program(tl-fuse-statements))' | FileCheck %s
+
+// t is a local read only by the next statement, element-wise: its
+// expression moves into that statement and t is never written.
+// CHECK-LABEL: tl.program @chain
+// CHECK-NOT: tl.assign @t
+// CHECK: tl.assign @z = {
+// CHECK-NEXT: %[[A:.*]] = tl.use @a
+// CHECK-NEXT: %[[B:.*]] = tl.use @b
+// CHECK-NEXT: %[[S:.*]] = tl.add %[[A]], %[[B]]
+// CHECK-NEXT: %[[C:.*]] = tl.use @c
+// CHECK: %[[M:.*]] = tl.mul %[[S]], %[[C]]
+// CHECK: %[[R:.*]] = tl.sub %[[M]], %[[S]]
+// CHECK: tl.yield %[[R]]
+tl.program @chain {
+  tl.var input @a : tensor<8xf64>
+  tl.var input @b : tensor<8xf64>
+  tl.var input @c : tensor<8xf64>
+  tl.var @t : tensor<8xf64>
+  tl.var output @z : tensor<8xf64>
+  tl.assign @t = {
+    %a = tl.use @a : tensor<8xf64>
+    %b = tl.use @b : tensor<8xf64>
+    %0 = tl.add %a, %b : tensor<8xf64>, tensor<8xf64>
+    tl.yield %0 : tensor<8xf64>
+  }
+  tl.assign @z = {
+    %t = tl.use @t : tensor<8xf64>
+    %c = tl.use @c : tensor<8xf64>
+    %0 = tl.mul %t, %c : tensor<8xf64>, tensor<8xf64>
+    %1 = tl.sub %0, %t : tensor<8xf64>, tensor<8xf64>
+    tl.yield %1 : tensor<8xf64>
+  }
+}
+
+// -----
+
+// Not fused: t is an output (live-out); u is read again later; v feeds an
+// outer product (each of its elements would be recomputed 8 times).
+// CHECK-LABEL: tl.program @kept
+// CHECK: tl.assign @t
+// CHECK: tl.assign @u
+// CHECK: tl.assign @v
+// CHECK: tl.assign @w
+// CHECK: tl.assign @m
+tl.program @kept {
+  tl.var input @a : tensor<8xf64>
+  tl.var output @t : tensor<8xf64>
+  tl.var @u : tensor<8xf64>
+  tl.var @v : tensor<8xf64>
+  tl.var output @w : tensor<8xf64>
+  tl.var output @m : tensor<8x8xf64>
+  tl.assign @t = {
+    %a = tl.use @a : tensor<8xf64>
+    %0 = tl.add %a, %a : tensor<8xf64>, tensor<8xf64>
+    tl.yield %0 : tensor<8xf64>
+  }
+  tl.assign @u = {
+    %t = tl.use @t : tensor<8xf64>
+    %0 = tl.mul %t, %t : tensor<8xf64>, tensor<8xf64>
+    tl.yield %0 : tensor<8xf64>
+  }
+  tl.assign @v = {
+    %u = tl.use @u : tensor<8xf64>
+    %0 = tl.add %u, %u : tensor<8xf64>, tensor<8xf64>
+    tl.yield %0 : tensor<8xf64>
+  }
+  tl.assign @w = {
+    %u = tl.use @u : tensor<8xf64>
+    tl.yield %u : tensor<8xf64>
+  }
+  tl.assign @m = {
+    %v = tl.use @v : tensor<8xf64>
+    %a = tl.use @a : tensor<8xf64>
+    %0 = tl.outer %v, %a : tensor<8xf64>, tensor<8xf64>
+    tl.yield %0 : tensor<8x8xf64>
+  }
+}
