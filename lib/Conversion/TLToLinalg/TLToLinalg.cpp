@@ -183,12 +183,8 @@ int StatementLowering::collect(Group &group, Value value,
 
   if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
     // Result dimension i is operand dimension permutation[i].
-    SmallVector<unsigned> permutation;
-    for (unsigned i = 0; i < dims.size(); ++i)
-      permutation.push_back(i);
-    ArrayRef<int64_t> pairs = transpose.getPairs();
-    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-      std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
+    SmallVector<int64_t> permutation =
+        tl::getTranspositionPermutation(transpose.getPairs(), dims.size());
     SmallVector<unsigned> operandDims(dims.size());
     for (unsigned i = 0; i < dims.size(); ++i)
       operandDims[permutation[i]] = dims[i];

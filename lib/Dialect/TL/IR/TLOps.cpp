@@ -351,29 +351,6 @@ TL_DEFINE_ARITH_INFERENCE(DivOp, Div)
 // TransposeOp folding
 //===----------------------------------------------------------------------===//
 
-/// The fewest swaps that, applied in order to the identity, give the same
-/// permutation as `pairs` (result dimension i is operand dimension
-/// permutation[i]).
-static SmallVector<int64_t> normalizeSwaps(ArrayRef<int64_t> pairs,
-                                           int64_t rank) {
-  SmallVector<int64_t> wanted, current;
-  for (int64_t i = 0; i < rank; ++i)
-    wanted.push_back(i);
-  current = wanted;
-  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-    std::swap(wanted[pairs[i]], wanted[pairs[i + 1]]);
-  SmallVector<int64_t> swaps;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (current[i] == wanted[i])
-      continue;
-    int64_t j = llvm::find(current, wanted[i]) - current.begin();
-    std::swap(current[i], current[j]);
-    swaps.push_back(i);
-    swaps.push_back(j);
-  }
-  return swaps;
-}
-
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
   // t(t(x, p), q) is t(x, p ++ q): the swaps compose left to right.
   SmallVector<int64_t> pairs;
@@ -384,8 +361,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
     operand = inner.getOperand();
   }
   llvm::append_range(pairs, getPairs());
-  SmallVector<int64_t> swaps =
-      normalizeSwaps(pairs, cast<RankedTensorType>(getType()).getRank());
+  SmallVector<int64_t> swaps = getTranspositionPairs(getTranspositionPermutation(
+      pairs, cast<RankedTensorType>(getType()).getRank()));
   if (swaps.empty())
     return operand;
   if (!inner && ArrayRef<int64_t>(swaps) == getPairs())

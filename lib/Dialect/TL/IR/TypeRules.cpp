@@ -199,3 +199,30 @@ FailureOr<RankedTensorType> tl::inferArithmeticType(ArithKind kind,
     diag << "; a scalar can only be the divisor: e / s (rule t-sdiv)";
   return failure();
 }
+
+SmallVector<int64_t> tl::getTranspositionPermutation(ArrayRef<int64_t> pairs,
+                                                     int64_t rank) {
+  SmallVector<int64_t> permutation;
+  for (int64_t i = 0; i < rank; ++i)
+    permutation.push_back(i);
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
+  return permutation;
+}
+
+SmallVector<int64_t>
+tl::getTranspositionPairs(ArrayRef<int64_t> permutation) {
+  SmallVector<int64_t> current;
+  for (size_t i = 0; i < permutation.size(); ++i)
+    current.push_back(i);
+  SmallVector<int64_t> pairs;
+  for (size_t i = 0; i < current.size(); ++i) {
+    if (current[i] == permutation[i])
+      continue;
+    size_t j = llvm::find(current, permutation[i]) - current.begin();
+    std::swap(current[i], current[j]);
+    pairs.push_back(i);
+    pairs.push_back(j);
+  }
+  return pairs;
+}

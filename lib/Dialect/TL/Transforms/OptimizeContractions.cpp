@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -100,25 +101,13 @@ static bool isTreeNode(Operation *op) {
   return op && (isa<ContractOp, OuterOp, TransposeOp>(op) || isScalarProduct(op));
 }
 
-/// The result dimension `i` of a transposition is operand dimension
-/// `permutation[i]` (the pairs swap entries of the identity, in order).
-static SmallVector<unsigned> transposition(ArrayRef<int64_t> pairs,
-                                           unsigned rank) {
-  SmallVector<unsigned> permutation;
-  for (unsigned i = 0; i < rank; ++i)
-    permutation.push_back(i);
-  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-    std::swap(permutation[pairs[i]], permutation[pairs[i + 1]]);
-  return permutation;
-}
-
 /// Appends the factors of the tree at `value`, whose dimensions carry
 /// `indices`.
 static void collect(Value value, ArrayRef<unsigned> indices, IndexForm &form) {
   Operation *op = value.getDefiningOp();
   if (auto transpose = dyn_cast_or_null<TransposeOp>(op)) {
-    SmallVector<unsigned> permutation =
-        transposition(transpose.getPairs(), indices.size());
+    SmallVector<int64_t> permutation =
+        getTranspositionPermutation(transpose.getPairs(), indices.size());
     SmallVector<unsigned> operandIndices(indices.size());
     for (unsigned i = 0; i < indices.size(); ++i)
       operandIndices[permutation[i]] = indices[i];
@@ -359,19 +348,8 @@ Built PlanBuilder::arrange(Value value, ArrayRef<unsigned> indices,
         break;
       }
   }
-  // Swaps that turn the identity into `wanted`, as tl.transpose applies them.
-  SmallVector<unsigned> current;
-  for (unsigned i = 0; i < indices.size(); ++i)
-    current.push_back(i);
-  SmallVector<int64_t> swaps;
-  for (unsigned i = 0; i < current.size(); ++i) {
-    if (current[i] == wanted[i])
-      continue;
-    unsigned j = llvm::find(current, wanted[i]) - current.begin();
-    std::swap(current[i], current[j]);
-    swaps.push_back(i);
-    swaps.push_back(j);
-  }
+  SmallVector<int64_t> swaps =
+      getTranspositionPairs(SmallVector<int64_t>(wanted.begin(), wanted.end()));
   if (!swaps.empty())
     value = TransposeOp::create(builder, loc, value, swaps);
   SmallVector<int64_t> pairs;

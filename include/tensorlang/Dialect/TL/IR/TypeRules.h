@@ -75,6 +75,17 @@ mlir::FailureOr<mlir::RankedTensorType>
 inferArithmeticType(ArithKind kind, mlir::RankedTensorType lhs,
                     mlir::RankedTensorType rhs, EmitErrorFn emitError);
 
+/// The permutation a transposition's `pairs` (0-based) apply: result
+/// dimension i is operand dimension permutation[i]. The pairs swap entries
+/// of the identity, left to right.
+llvm::SmallVector<int64_t> getTranspositionPermutation(
+    llvm::ArrayRef<int64_t> pairs, int64_t rank);
+
+/// The fewest swaps, as tl.transpose pairs, whose permutation is
+/// `permutation` (empty for the identity).
+llvm::SmallVector<int64_t>
+getTranspositionPairs(llvm::ArrayRef<int64_t> permutation);
+
 } // namespace tensorlang::tl
 
 #endif // TENSORLANG_DIALECT_TL_IR_TYPERULES_H
