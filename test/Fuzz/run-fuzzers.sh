@@ -19,6 +19,8 @@ seed() { # harness directory
   case "$harness" in
     Frontend|Run)
       cp "$src"/examples/*.tl "$src"/test/Frontend/*.tl "$dir"/ 2>/dev/null
+      # Inputs that once failed a harness (regression seeds).
+      cp "$src"/test/Fuzz/regressions/*.tl "$dir"/ 2>/dev/null
       # The cases of syntax-errors.test, one file each.
       awk -v dir="$dir" '/^#--- /{f=dir "/syntax-" $2; next} f{print > f}' \
         "$src/test/Frontend/syntax-errors.test" ;;
