@@ -23,6 +23,10 @@ config.substitutions.append(("%tl_plugin", os.path.join(config.tensorlang_obj_ro
 # A sanitized plugin cannot load into the system's uninstrumented mlir-opt.
 if config.tensorlang_sanitized:
     config.available_features.add("sanitized")
+# The libFuzzer harnesses (bin/tensorlang-fuzz-*) exist in fuzz builds only;
+# regression inputs of the harnesses run there (test/Fuzz/regressions/).
+if getattr(config, "tensorlang_fuzz", False):
+    config.available_features.add("fuzz")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
