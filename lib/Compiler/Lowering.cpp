@@ -59,6 +59,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
+  lowering.tileContractions = options.tileContractions;
   lowering.threads = options.threads;
   if (stage == "tl") {
   } else if (stage == "linalg") {
@@ -67,6 +68,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   } else if (stage == "loops") {
     buildTLOptimizationPipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());
+    buildTileContractionsPipeline(pm, lowering);
     buildBufferizePipeline(pm);
     buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {
@@ -92,12 +94,14 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   LoweringOptions lowering;
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
+  lowering.tileContractions = options.tileContractions;
   lowering.threads = options.threads;
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);
   buildTLOptimizationPipeline(bufferize, lowering);
   bufferize.addPass(createConvertTLToLinalg());
+  buildTileContractionsPipeline(bufferize, lowering);
   buildBufferizePipeline(bufferize);
   if (failed(bufferize.run(*lowered.module)))
     return program.emitError("lowering to linalg and bufferizing failed");

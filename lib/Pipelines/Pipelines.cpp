@@ -65,8 +65,24 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
                   "buffer-deallocation-pipeline,canonicalize,cse");
 }
 
+void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
+                                               const LoweringOptions &options) {
+  if (!options.tileContractions || options.vectorLanes < 2)
+    return;
+  pm.addNestedPass<func::FuncOp>(createTileContractions());
+  addPipeline(pm, "canonicalize,cse");
+}
+
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
                                            const LoweringOptions &options) {
+  // Register tiles from tl-tile-contractions: subviews fold into their
+  // transfers, so that the accumulators can be hoisted out of the
+  // reduction loops.
+  if (options.tileContractions && options.vectorLanes >= 2) {
+    addPipeline(pm, "func.func(fold-memref-alias-ops),canonicalize,cse");
+    pm.addNestedPass<func::FuncOp>(createLowerContractionVectors());
+    addPipeline(pm, "canonicalize,cse");
+  }
   addPipeline(pm, "func.func(convert-linalg-to-affine-loops),canonicalize");
   if (options.threads > 1)
     pm.addNestedPass<func::FuncOp>(createParallelizeOuterLoops());
@@ -88,7 +104,8 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                   unsigned(options.threads))
                         .str());
   addPipeline(pm,
-              "convert-vector-to-scf,convert-scf-to-cf,"
+              "convert-vector-to-scf{full-unroll=true target-rank=1},"
+              "convert-scf-to-cf,"
               "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
               "finalize-memref-to-llvm,convert-arith-to-llvm,"
               "convert-cf-to-llvm,"
@@ -104,6 +121,7 @@ void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
   buildTLOptimizationPipeline(pm, options);
   pm.addPass(createConvertTLToLinalg());
   addPipeline(pm, "canonicalize,cse");
+  buildTileContractionsPipeline(pm, options);
   buildBufferizePipeline(pm);
   buildLowerToLoopsPipeline(pm, options);
   buildLowerToLLVMPipeline(pm, options);
@@ -113,6 +131,11 @@ void tensorlang::registerTensorLangPipelines() {
   PassPipelineRegistration<LoweringOptions>(
       "tl-optimize", "The tl-level optimizations the compiler runs",
       buildTLOptimizationPipeline);
+  PassPipelineRegistration<LoweringOptions>(
+      "tl-tile-linalg",
+      "Tile and vectorize the contractions of --convert-tl-to-linalg's "
+      "output (tl-tile-contractions and cleanups)",
+      buildTileContractionsPipeline);
   PassPipelineRegistration<>(
       "tl-bufferize",
       "Bufferize the output of --convert-tl-to-linalg (one-shot, with "

@@ -66,6 +66,11 @@ cl::opt<unsigned> vectorBits(
     cl::init(0), cl::cat(category));
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
+cl::opt<bool> noTile(
+    "no-tile",
+    cl::desc("Do not tile and vectorize contractions into register-blocked "
+             "micro-kernels (tl-tile-contractions); for comparisons"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("Compile the program as written, without the tl-level "
@@ -128,6 +133,7 @@ static LogicalResult compile() {
   options.cpu = cpu;
   options.vectorBits = vectorBits;
   options.optimize = !noOptimize;
+  options.tileContractions = !noTile;
   options.threads = threads;
   if (failed(emitObjectFile(program, options, objectPath)))
     return failure();

@@ -87,6 +87,11 @@ cl::opt<unsigned> repeat(
              "the initial store; prints 'kernel median: <seconds> s' on "
              "stderr"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<bool> noTile(
+    "no-tile",
+    cl::desc("Do not tile and vectorize contractions into register-blocked "
+             "micro-kernels (tl-tile-contractions); for comparisons"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("With --engine=jit: compile the program as written, without "
@@ -103,6 +108,7 @@ cl::opt<double> maxWork(
 CompileOptions compileOptions() {
   CompileOptions options;
   options.optimize = !noOptimize;
+  options.tileContractions = !noTile;
   options.threads = threads;
   return options;
 }

@@ -47,6 +47,10 @@ struct CompileOptions {
   std::string cpu = "host";
   /// Run the tl-level optimizations (contraction order) before lowering.
   bool optimize = true;
+  /// Tile contractions for caches and registers and vectorize them into
+  /// FMA micro-kernels (tl-tile-contractions); without it a contraction is
+  /// one vectorized loop nest.
+  bool tileContractions = true;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

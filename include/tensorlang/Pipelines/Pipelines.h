@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tl --convert-tl-to-linalg--> linalg on tensors --tl-bufferize--> linalg on
+// tl --convert-tl-to-linalg--> linalg on tensors --tl-tile-linalg--> tiled
+// and vectorized contractions --tl-bufferize--> linalg on
 // memrefs --tl-lower-to-loops--> affine loops with vector ops
 // --tl-lower-to-llvm--> LLVM dialect. `tl-to-llvm` runs all four.
 //
@@ -31,6 +32,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Threads for the outermost parallel loops (OpenMP; "
                      "1: single-threaded code)"),
       llvm::cl::init(1)};
+  Option<bool> tileContractions{
+      *this, "tile-contractions",
+      llvm::cl::desc("Tile contractions for caches and registers and "
+                     "vectorize them (tl-tile-contractions)"),
+      llvm::cl::init(true)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
@@ -40,6 +46,8 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
 /// The stages, each usable on its own.
 void buildTLOptimizationPipeline(mlir::OpPassManager &pm,
                                  const LoweringOptions &options);
+void buildTileContractionsPipeline(mlir::OpPassManager &pm,
+                                   const LoweringOptions &options);
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);

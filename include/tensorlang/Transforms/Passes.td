@@ -60,4 +60,67 @@ def ParallelizeOuterLoops
   }];
 }
 
+def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile contractions for the caches and registers and "
+                "vectorize their register tiles";
+  let description = [{
+    For every `linalg.generic` on tensors that contracts (parallel and
+    reduction dimensions, static shapes, projected-permutation indexing
+    maps) and whose result's last dimension is also the last dimension of
+    every input that uses it (so that a register tile reads contiguous
+    vectors), this pass
+
+    1. tiles the loop nest for the caches (`cache-rows` x `cache-columns`
+       of the result, `cache-depth` of the longest reduction), the column
+       blocks outermost and the row blocks inside the reduction blocks, so
+       that a block of the operand without rows stays in cache while the
+       rows go past it;
+    2. tiles each cache tile into register tiles of `register-rows` x
+       `register-columns` result elements and one step of every reduction,
+       the reductions innermost;
+    3. vectorizes each register tile into a `vector.contract` of rank 2 (an
+       outer product: one broadcast and one FMA per row and vector).
+
+    Tile sizes divide the extents (a smaller divisor, or the whole extent,
+    is taken where the preferred size does not), so that every tile is
+    static and no masks are needed; an extent with no suitable divisor
+    leaves the contraction to the generic loop lowering. After
+    bufferization, `tl-lower-contraction-vectors` keeps the accumulators in
+    registers across the reduction loop and lowers the contractions to
+    FMAs.
+  }];
+  let options = [
+    Option<"registerRows", "register-rows", "int64_t", "8",
+           "Result rows per register tile">,
+    Option<"registerColumns", "register-columns", "int64_t", "16",
+           "Result columns per register tile (a multiple of the vector width)">,
+    Option<"cacheRows", "cache-rows", "int64_t", "64",
+           "Result rows per cache tile">,
+    Option<"cacheColumns", "cache-columns", "int64_t", "256",
+           "Result columns per cache tile">,
+    Option<"cacheDepth", "cache-depth", "int64_t", "256",
+           "Reduction steps per cache tile">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def LowerContractionVectors
+    : Pass<"tl-lower-contraction-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Keep register tiles in registers across reduction loops "
+                "and lower vector contractions to FMAs";
+  let description = [{
+    Runs after bufferization on what `tl-tile-contractions` produced: folds
+    subviews into the vector transfers that read through them, hoists the
+    accumulator tile's read and write out of the reduction loops (so it
+    stays in registers), and lowers `vector.contract` to outer products and
+    those to `vector.fma`, transfers to plain vector loads and stores.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

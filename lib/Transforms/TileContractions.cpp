@@ -1,0 +1,324 @@
+//===- TileContractions.cpp - Cache and register tiles for contractions ---===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A contraction lowered as one loop nest streams its operands from memory
+// once per result element and keeps nothing in registers: it runs at a few
+// GFLOP/s. The classic answer (Goto's GEMM, and what IREE and the transform
+// dialect schedules of upstream MLIR do) is two levels of tiles: a cache
+// tile whose operand blocks stay in L1/L2 while it runs, and inside it a
+// register tile of the result, rows x columns, that accumulates in vector
+// registers over the whole reduction: per reduction step one vector load
+// per column vector, one broadcast per row, one FMA per row and vector.
+//
+// The "rows" of a contraction are its result's second-to-last dimension,
+// the "columns" its last dimension, which must also be the last (unit
+// stride) dimension of every operand that uses it. Every other result
+// dimension is a loop of single steps around the tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_TILECONTRACTIONS
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+namespace {
+
+/// Where the loops of one contraction go.
+struct TilingPlan {
+  unsigned rowDim = 0, columnDim = 0, depthDim = 0;
+  bool hasRows = false;
+  /// Per loop dimension; 0 leaves the dimension untiled at that level.
+  SmallVector<int64_t> cacheTiles, registerTiles;
+  /// Loop order of each level, outermost first.
+  SmallVector<int64_t> cacheOrder, registerOrder;
+};
+
+} // namespace
+
+/// Whether the body is `out + in0 * in1`: what a vector contraction of the
+/// register tile computes (the others keep the generic loop lowering).
+static bool isMultiplyAccumulate(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul || &body.front() != mul.getOperation() ||
+      body.getOperations().size() != 3)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+/// The largest divisor of `extent` that is at most `preferred`, or the whole
+/// extent where it is no larger than `preferred`.
+static int64_t largestDivisorAtMost(int64_t extent, int64_t preferred) {
+  if (extent <= preferred)
+    return extent;
+  for (int64_t size = preferred; size > 1; --size)
+    if (extent % size == 0)
+      return size;
+  return 1;
+}
+
+/// The largest multiple of `step` that divides `extent` and is at most
+/// `preferred` (at least `step`, which divides `extent`).
+static int64_t largestMultipleDividing(int64_t extent, int64_t step,
+                                       int64_t preferred) {
+  int64_t best = step;
+  for (int64_t size = step; size <= std::min(extent, preferred); size += step)
+    if (extent % size == 0)
+      best = size;
+  return best;
+}
+
+static bool isReduction(linalg::GenericOp op, unsigned dim) {
+  return linalg::isReductionIterator(op.getIteratorTypesArray()[dim]);
+}
+
+static std::optional<TilingPlan>
+planTiling(linalg::GenericOp op,
+           const tensorlang::TileContractionsOptions &options) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+      !isMultiplyAccumulate(op))
+    return std::nullopt;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (llvm::any_of(extents, ShapedType::isDynamic) ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned resultRank = result.getNumResults();
+  if (resultRank == 0)
+    return std::nullopt;
+
+  TilingPlan plan;
+  plan.columnDim = result.getDimPosition(resultRank - 1);
+  // Each operand reads a register tile's columns as one contiguous vector,
+  // or not at all (it is broadcast along them).
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(plan.columnDim) &&
+        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim)
+      return std::nullopt;
+  }
+  if (resultRank >= 2) {
+    plan.hasRows = true;
+    plan.rowDim = result.getDimPosition(resultRank - 2);
+  }
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  plan.depthDim = *llvm::max_element(
+      reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
+
+  int64_t columns = extents[plan.columnDim];
+  int64_t registerColumns =
+      largestDivisorAtMost(columns, options.registerColumns);
+  // Vectors narrower than half the preferred width waste most of each FMA.
+  if (registerColumns < std::min<int64_t>(columns, options.registerColumns / 4))
+    return std::nullopt;
+  // Rows: a divisor of the extent, or all of a short odd extent (p = 11
+  // rows of two vectors still fit AVX-512's 32 registers).
+  int64_t registerRows = 1;
+  if (plan.hasRows) {
+    int64_t rows = extents[plan.rowDim];
+    registerRows = rows <= options.registerRows * 3 / 2
+                       ? rows
+                       : largestDivisorAtMost(rows, options.registerRows);
+  }
+
+  unsigned numLoops = op.getNumLoops();
+  plan.cacheTiles.assign(numLoops, 0);
+  plan.registerTiles.assign(numLoops, 1);
+  auto cacheTile = [&](unsigned dim, int64_t tile) {
+    plan.cacheTiles[dim] = tile == extents[dim] ? 0 : tile;
+  };
+  cacheTile(plan.columnDim, largestMultipleDividing(columns, registerColumns,
+                                                    options.cacheColumns));
+  plan.registerTiles[plan.columnDim] = registerColumns;
+  if (plan.hasRows) {
+    cacheTile(plan.rowDim,
+              largestMultipleDividing(extents[plan.rowDim], registerRows,
+                                      options.cacheRows));
+    plan.registerTiles[plan.rowDim] = registerRows;
+  }
+  cacheTile(plan.depthDim,
+            largestDivisorAtMost(extents[plan.depthDim], options.cacheDepth));
+
+  // Cache level: other dimensions, column blocks, depth blocks, row blocks.
+  // Register level: other dimensions, rows, columns, then the reductions,
+  // innermost, so that the accumulator tile stays in registers.
+  auto isTileDim = [&](unsigned dim) {
+    return dim == plan.columnDim || dim == plan.depthDim ||
+           (plan.hasRows && dim == plan.rowDim);
+  };
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (!isTileDim(dim))
+      plan.cacheOrder.push_back(dim);
+  plan.cacheOrder.push_back(plan.columnDim);
+  plan.cacheOrder.push_back(plan.depthDim);
+  if (plan.hasRows)
+    plan.cacheOrder.push_back(plan.rowDim);
+
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (!isTileDim(dim) && !isReduction(op, dim))
+      plan.registerOrder.push_back(dim);
+  if (plan.hasRows)
+    plan.registerOrder.push_back(plan.rowDim);
+  plan.registerOrder.push_back(plan.columnDim);
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (isReduction(op, dim) && dim != plan.depthDim)
+      plan.registerOrder.push_back(dim);
+  plan.registerOrder.push_back(plan.depthDim);
+  return plan;
+}
+
+static FailureOr<linalg::GenericOp> tile(RewriterBase &rewriter,
+                                         linalg::GenericOp op,
+                                         ArrayRef<int64_t> sizes,
+                                         ArrayRef<int64_t> order) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  tiling.setInterchange(order);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto generic = dyn_cast<linalg::GenericOp>(tiled->tiledOps.back());
+  if (!generic)
+    return failure();
+  return generic;
+}
+
+/// Drops the register tile's unit dimensions other than the depth (a
+/// contraction needs one), and orders the rest as a matrix product expects:
+/// rows, columns, depth.
+static FailureOr<linalg::GenericOp>
+toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
+             const TilingPlan &plan) {
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  SmallVector<int64_t> extents = tileOp.getStaticLoopRanges();
+  SmallVector<unsigned> droppable;
+  for (unsigned dim = 0; dim < tileOp.getNumLoops(); ++dim)
+    if (dim != plan.depthDim && dim != plan.columnDim &&
+        !(plan.hasRows && dim == plan.rowDim && extents[dim] != 1))
+      droppable.push_back(dim);
+  control.controlFn = [droppable](Operation *) { return droppable; };
+  linalg::GenericOp matmul = tileOp;
+  if (llvm::any_of(droppable,
+                   [&](unsigned dim) { return extents[dim] == 1; })) {
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, tileOp, control);
+    if (failed(dropped))
+      return failure();
+    rewriter.replaceOp(tileOp, dropped->replacements);
+    matmul = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  }
+  // Parallel dimensions first, in their order (rows before columns, as in
+  // the result), then the depth.
+  SmallVector<unsigned> order;
+  for (unsigned dim = 0; dim < matmul.getNumLoops(); ++dim)
+    if (!isReduction(matmul, dim))
+      order.push_back(dim);
+  for (unsigned dim = 0; dim < matmul.getNumLoops(); ++dim)
+    if (isReduction(matmul, dim))
+      order.push_back(dim);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+    return matmul;
+  return linalg::interchangeGenericOp(rewriter, matmul, order);
+}
+
+namespace {
+struct TileContractionsPass
+    : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (registerRows < 1 || registerColumns < 1 || cacheRows < 1 ||
+        cacheColumns < 1 || cacheDepth < 1) {
+      getOperation().emitError("tl-tile-contractions: tile sizes must be "
+                               "positive");
+      return signalPassFailure();
+    }
+    std::vector<std::pair<linalg::GenericOp, TilingPlan>> work;
+    tensorlang::TileContractionsOptions options{registerRows, registerColumns,
+                                                cacheRows, cacheColumns,
+                                                cacheDepth};
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<TilingPlan> plan = planTiling(op, options))
+        work.emplace_back(op, std::move(*plan));
+    });
+    if (work.empty())
+      return;
+
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, plan] : work) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> cacheTile =
+          tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
+      if (failed(cacheTile))
+        continue;
+      rewriter.setInsertionPoint(*cacheTile);
+      FailureOr<linalg::GenericOp> registerTile = tile(
+          rewriter, *cacheTile, plan.registerTiles, plan.registerOrder);
+      if (failed(registerTile))
+        continue;
+      rewriter.setInsertionPoint(*registerTile);
+      FailureOr<linalg::GenericOp> matmul =
+          toMatmulForm(rewriter, *registerTile, plan);
+      if (failed(matmul))
+        continue;
+      rewriter.setInsertionPoint(*matmul);
+      // A failure leaves the scalar register tile, which is still correct.
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, *matmul);
+      if (succeeded(vectorized))
+        rewriter.replaceOp(*matmul, vectorized->replacements);
+    }
+
+    // Multiply-and-reduce becomes vector.contract; slices of slices fold.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorReductionToContractPatterns(patterns);
+    // Broadcasting reads become reads and broadcasts, which the contraction
+    // absorbs into its indexing maps.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,48 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors))" | FileCheck %s
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A register tile of 2 x 8 accumulators: read once before the reduction
+// loop, carried through it in registers, written once after it; inside,
+// one broadcast and one FMA per row.
+// CHECK-LABEL: func.func @register_tile
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<2x8xf64>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[IT:.*]] = %[[ACC]]) -> (vector<2x8xf64>)
+// CHECK: %[[B:.*]] = vector.transfer_read %{{.*}} : memref<4x8xf64>, vector<1x8xf64>
+// CHECK: %[[ROW:.*]] = vector.extract %[[B]][0]
+// CHECK: vector.broadcast %{{.*}} : f64 to vector<8xf64>
+// CHECK: vector.fma %{{.*}}, %[[ROW]], %{{.*}} : vector<8xf64>
+// CHECK: vector.broadcast %{{.*}} : f64 to vector<8xf64>
+// CHECK: vector.fma %{{.*}}, %[[ROW]], %{{.*}} : vector<8xf64>
+// CHECK-NOT: vector.contract
+// CHECK: scf.yield
+// CHECK: }
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}} : vector<2x8xf64>, memref<2x8xf64>
+func.func @register_tile(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x4xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<2x8xf64>
+  }
+  return
+}
+
+// -----
+
+// Functions without contractions are left as they are.
+// CHECK-LABEL: func.func @no_contraction
+// CHECK: vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<2x8xf64>
+func.func @no_contraction(%c: memref<2x8xf64>) -> vector<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %pad = ub.poison : f64
+  %v = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+  return %v : vector<2x8xf64>
+}

@@ -1,0 +1,147 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8}))" | FileCheck %s
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// A matrix product: column blocks, depth blocks, row blocks for the caches;
+// 4 x 8 register tiles with the reduction innermost, each one contraction
+// of a column of A with a row of B.
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: scf.for %[[J0:.*]] = %{{.*}} to %{{.*}} step %[[C16]]
+// CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK: scf.for %[[I0:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]]
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} : tensor<{{.*}}>, vector<4x1xf64>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} : tensor<{{.*}}>, vector<1x8xf64>
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<{{.*}}>, vector<4x8xf64>
+// CHECK: vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} %[[A]], %[[B]], %[[ACC]] : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
+// CHECK-NOT: linalg.generic
+func.func @matmul(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<32x32xf64>) -> tensor<32x32xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x24xf64>, tensor<24x32xf64>) outs(%c : tensor<32x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<32x32xf64>
+  return %r : tensor<32x32xf64>
+}
+
+// -----
+
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+
+// A batch of products (one per element e, as in the CFD kernels), with odd
+// extents: the whole short extent 5 is one register tile of rows, and the
+// batch dimension is a loop of single steps whose unit dimension is dropped
+// before vectorizing.
+// CHECK-LABEL: func.func @batched_odd
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}}) -> (tensor<3x5x16xf64>)
+// CHECK: vector.transfer_read {{.*}} : tensor<5x1xf64>, vector<5x1xf64>
+// CHECK: vector.contract {{.*}} into vector<5x8xf64>
+// CHECK-NOT: linalg.generic
+func.func @batched_odd(%u: tensor<3x7x16xf64>, %m: tensor<5x7xf64>, %v: tensor<3x5x16xf64>) -> tensor<3x5x16xf64> {
+  %r = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<3x7x16xf64>, tensor<5x7xf64>) outs(%v : tensor<3x5x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  } -> tensor<3x5x16xf64>
+  return %r : tensor<3x5x16xf64>
+}
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#bt = affine_map<(i, k, j) -> (j, k)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// The columns are not contiguous in B (A times B transposed): a register
+// tile would gather them, so the contraction keeps the loop lowering.
+// CHECK-LABEL: func.func @strided_columns
+// CHECK: linalg.generic
+// CHECK-NOT: vector.contract
+func.func @strided_columns(%a: tensor<32x24xf64>, %b: tensor<32x24xf64>, %c: tensor<32x32xf64>) -> tensor<32x32xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x24xf64>, tensor<32x24xf64>) outs(%c : tensor<32x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<32x32xf64>
+  return %r : tensor<32x32xf64>
+}
+
+// -----
+
+#x = affine_map<(i) -> (i)>
+#s = affine_map<(i) -> ()>
+
+// A full reduction has no columns to vectorize along: left alone.
+// CHECK-LABEL: func.func @dot
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+func.func @dot(%a: tensor<64xf64>, %b: tensor<64xf64>, %c: tensor<f64>) -> tensor<f64> {
+  %r = linalg.generic {indexing_maps = [#x, #x, #s], iterator_types = ["reduction"]}
+      ins(%a, %b : tensor<64xf64>, tensor<64xf64>) outs(%c : tensor<f64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<f64>
+  return %r : tensor<f64>
+}
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// A body other than multiply-accumulate (here a recomputed difference) is
+// left to the loop lowering.
+// CHECK-LABEL: func.func @other_body
+// CHECK: linalg.generic
+// CHECK-NOT: vector.contract
+func.func @other_body(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<32x32xf64>) -> tensor<32x32xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x24xf64>, tensor<24x32xf64>) outs(%c : tensor<32x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %d = arith.subf %x, %y : f64
+    %s = arith.addf %acc, %d : f64
+    linalg.yield %s : f64
+  } -> tensor<32x32xf64>
+  return %r : tensor<32x32xf64>
+}
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// A prime column extent above the register width has no divisor worth a
+// vector: left to the loop lowering.
+// CHECK-LABEL: func.func @prime_columns
+// CHECK: linalg.generic
+// CHECK-NOT: vector.contract
+func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tensor<32x37xf64>) -> tensor<32x37xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x24xf64>, tensor<24x37xf64>) outs(%c : tensor<32x37xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<32x37xf64>
+  return %r : tensor<32x37xf64>
+}
