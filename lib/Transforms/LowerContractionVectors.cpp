@@ -6,18 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The second half of tl-tile-contractions, on buffers: the accumulator
-// tile's transfers no longer depend on the reduction loop once subviews are
-// folded into them, so hoisting keeps the tile in registers across it; then
-// every vector.contract of a register tile becomes one broadcast and FMA
-// per row and vector (the outer-product lowering).
+// The second half of tl-tile-contractions, on buffers: every
+// vector.contract of a register tile becomes one broadcast and FMA per row
+// (the outer-product lowering), the tile's transfers become one per row,
+// and since those no longer depend on the reduction loop once subviews are
+// folded into them, hoisting keeps each row in a register across it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -28,6 +30,68 @@ namespace tensorlang {
 } // namespace tensorlang
 
 using namespace mlir;
+
+/// Carries each row of a 2-D vector that `loop` carries as a vector of its
+/// own, where the loop body only reads it by rows (as the outer-product
+/// lowering does). A 2-D vector carried whole is reassembled element by
+/// element each iteration once canonicalization turns the chain of row
+/// insertions into vector.from_elements: shuffles and spills wherever a row
+/// is not a power of two wide (p = 11).
+static void splitCarriedTiles(RewriterBase &rewriter, scf::ForOp loop) {
+  for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+    BlockArgument carried = loop.getRegionIterArg(i);
+    auto type = dyn_cast<VectorType>(carried.getType());
+    if (!type || type.getRank() != 2 || type.isScalable())
+      continue;
+    bool byRows = llvm::all_of(carried.getUsers(), [](Operation *user) {
+      auto extract = dyn_cast<vector::ExtractOp>(user);
+      return extract && extract.getStaticPosition().size() == 1 &&
+             !ShapedType::isDynamic(extract.getStaticPosition()[0]);
+    });
+    if (!byRows || carried.use_empty())
+      continue;
+    int64_t numRows = type.getDimSize(0);
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    SmallVector<Value> inits;
+    for (int64_t row = 0; row < numRows; ++row)
+      inits.push_back(
+          vector::ExtractOp::create(rewriter, loc, loop.getInitArgs()[i], row));
+    Value yielded = loop.getYieldedValues()[i];
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument>) {
+                  SmallVector<Value> rows;
+                  for (int64_t row = 0; row < numRows; ++row)
+                    rows.push_back(
+                        vector::ExtractOp::create(b, loc, yielded, row));
+                  return rows;
+                });
+    if (failed(replaced))
+      continue;
+    loop = cast<scf::ForOp>(replaced->getOperation());
+    carried = loop.getRegionIterArg(i);
+    unsigned first = loop.getNumRegionIterArgs() - numRows;
+    for (Operation *user : llvm::make_early_inc_range(carried.getUsers())) {
+      auto extract = cast<vector::ExtractOp>(user);
+      rewriter.replaceOp(extract, loop.getRegionIterArg(
+                                      first + extract.getStaticPosition()[0]));
+    }
+    // The whole tile is no longer needed in the loop: carry it unchanged
+    // (canonicalization drops it), and rebuild it from the rows after.
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.getYieldedValuesMutable()->drop_front(i).front().set(carried);
+    });
+    rewriter.setInsertionPointAfter(loop);
+    Value tile = loop.getInitArgs()[i];
+    for (int64_t row = 0; row < numRows; ++row)
+      tile = vector::InsertOp::create(rewriter, loc,
+                                      loop.getResult(first + row), tile, row);
+    rewriter.replaceAllUsesWith(loop.getResult(i), tile);
+  }
+}
 
 namespace {
 struct LowerContractionVectorsPass
@@ -40,25 +104,41 @@ struct LowerContractionVectorsPass
                                }).wasInterrupted();
     if (!hasContractions)
       return;
+    // The accumulator tile's read and write no longer depend on the
+    // reduction loop once subviews are folded into them: hoisting carries
+    // the tile through the loop as one 2-D vector.
     linalg::hoistRedundantVectorTransfers(func);
 
     MLIRContext *context = &getContext();
-    RewritePatternSet patterns(context);
+    RewritePatternSet lowering(context);
     vector::populateVectorContractLoweringPatterns(
-        patterns, vector::VectorContractLowering::OuterProduct);
-    vector::populateVectorOuterProductLoweringPatterns(patterns);
-    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+        lowering, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(lowering);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(lowering);
     vector::populateVectorMultiReductionLoweringPatterns(
-        patterns, vector::VectorMultiReductionLowering::InnerParallel);
-    vector::populateVectorTransferLoweringPatterns(patterns,
-                                                   /*maxTransferRank=*/1);
-    vector::populateVectorShapeCastLoweringPatterns(patterns);
+        lowering, vector::VectorMultiReductionLowering::InnerParallel);
+    vector::populateVectorShapeCastLoweringPatterns(lowering);
     vector::populateVectorTransposeLoweringPatterns(
-        patterns, vector::VectorTransposeLowering::Shuffle1D);
-    vector::populateVectorBroadcastLoweringPatterns(patterns);
-    vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
-    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        lowering, vector::VectorTransposeLowering::Shuffle1D);
+    vector::populateVectorBroadcastLoweringPatterns(lowering);
+    if (failed(applyPatternsGreedily(func, std::move(lowering))))
+      return signalPassFailure();
+
+    IRRewriter rewriter(context);
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      splitCarriedTiles(rewriter, loop);
+
+    // Transfers of register tiles become one per row; the rows then come
+    // straight from the carried vectors (extract-of-insert folding).
+    RewritePatternSet rows(context);
+    populateVectorToSCFConversionPatterns(
+        rows, VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
+    vector::TransferReadOp::getCanonicalizationPatterns(rows, context);
+    vector::TransferWriteOp::getCanonicalizationPatterns(rows, context);
+    scf::ForOp::getCanonicalizationPatterns(rows, context);
+    if (failed(applyPatternsGreedily(func, std::move(rows))))
       return signalPassFailure();
   }
 };

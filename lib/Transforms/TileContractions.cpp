@@ -102,6 +102,10 @@ static int64_t largestMultipleDividing(int64_t extent, int64_t step,
   return best;
 }
 
+/// Operands up to this size (32K doubles: L1/L2-resident) are copied into
+/// the layout the register tiles want when they have another.
+static constexpr int64_t kMaxTransposedElements = 1 << 15;
+
 static bool isReduction(linalg::GenericOp op, unsigned dim) {
   return linalg::isReductionIterator(op.getIteratorTypesArray()[dim]);
 }
@@ -125,14 +129,38 @@ planTiling(linalg::GenericOp op,
   TilingPlan plan;
   plan.columnDim = result.getDimPosition(resultRank - 1);
   // Each operand reads a register tile's columns as one contiguous vector,
-  // or not at all (it is broadcast along them).
+  // or not at all (it is broadcast along them). A small operand (a matrix
+  // of the CFD kernels) that has them elsewhere is transposed first.
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (map.isFunctionOfDim(plan.columnDim) &&
-        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim)
+        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
+        cast<RankedTensorType>(input->get().getType()).getNumElements() >
+            kMaxTransposedElements)
       return std::nullopt;
   }
-  if (resultRank >= 2) {
+  // Rows: a register tile is an outer product of a column of one operand
+  // (its rows) with a row of the other (its columns). So the rows are
+  // preferably a result dimension that only an operand without the columns
+  // uses, the innermost such; else the result's second-to-last dimension.
+  for (int position = resultRank - 2; position >= 0 && !plan.hasRows;
+       --position) {
+    unsigned dim = result.getDimPosition(position);
+    unsigned users = 0;
+    bool userHasColumns = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(dim))
+        continue;
+      ++users;
+      userHasColumns |= map.isFunctionOfDim(plan.columnDim);
+    }
+    if (users == 1 && !userHasColumns) {
+      plan.hasRows = true;
+      plan.rowDim = dim;
+    }
+  }
+  if (!plan.hasRows && resultRank >= 2) {
     plan.hasRows = true;
     plan.rowDim = result.getDimPosition(resultRank - 2);
   }
@@ -203,6 +231,52 @@ planTiling(linalg::GenericOp op,
   return plan;
 }
 
+/// Copies each input that uses the column dimension other than as its last
+/// dimension into a transposed tensor where it is last (planTiling admits
+/// only small ones), and reads that instead.
+static void transposeForColumns(RewriterBase &rewriter, linalg::GenericOp op,
+                                unsigned columnDim) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = maps[input->getOperandNumber()];
+    unsigned rank = map.getNumResults();
+    if (!map.isFunctionOfDim(columnDim) ||
+        map.getDimPosition(rank - 1) == columnDim)
+      continue;
+    unsigned position = 0;
+    while (map.getDimPosition(position) != columnDim)
+      ++position;
+    // Result dimension i of linalg.transpose is input dimension perm[i].
+    SmallVector<int64_t> perm;
+    for (unsigned i = 0; i < rank; ++i)
+      if (i != position)
+        perm.push_back(i);
+    perm.push_back(position);
+    auto type = cast<RankedTensorType>(input->get().getType());
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> results;
+    for (int64_t i : perm) {
+      shape.push_back(type.getDimSize(i));
+      results.push_back(map.getResult(i));
+    }
+    Location loc = op.getLoc();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+    Value transposed =
+        linalg::TransposeOp::create(rewriter, loc, input->get(), init, perm)
+            ->getResult(0);
+    rewriter.modifyOpInPlace(op, [&] { input->set(transposed); });
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+}
+
 static FailureOr<linalg::GenericOp> tile(RewriterBase &rewriter,
                                          linalg::GenericOp op,
                                          ArrayRef<int64_t> sizes,
@@ -256,9 +330,36 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   for (unsigned dim = 0; dim < matmul.getNumLoops(); ++dim)
     if (isReduction(matmul, dim))
       order.push_back(dim);
-  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, matmul, order);
+    if (failed(interchanged))
+      return failure();
+    matmul = *interchanged;
+  }
+  // The outer-product lowering of vector.contract reads the rows from its
+  // left operand; given them on the right it transposes the accumulator,
+  // element by element. So the operand with the rows goes first.
+  if (matmul.getNumParallelLoops() < 2 ||
+      matmul.getMatchingIndexingMap(matmul.getDpsInputOperand(0))
+          .isFunctionOfDim(0))
     return matmul;
-  return linalg::interchangeGenericOp(rewriter, matmul, order);
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  std::swap(maps[0], maps[1]);
+  Value lhs = matmul.getDpsInputs()[0], rhs = matmul.getDpsInputs()[1];
+  rewriter.setInsertionPoint(matmul);
+  auto swapped = linalg::GenericOp::create(
+      rewriter, matmul.getLoc(), matmul->getResultTypes(), ValueRange{rhs, lhs},
+      matmul.getDpsInits(), maps, matmul.getIteratorTypesArray(),
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        // isMultiplyAccumulate: the same sum and product, which commute
+        // exactly.
+        Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+        Value sum = arith::AddFOp::create(b, loc, args[2], product);
+        linalg::YieldOp::create(b, loc, sum);
+      });
+  rewriter.replaceOp(matmul, swapped->getResults());
+  return swapped;
 }
 
 namespace {
@@ -287,6 +388,7 @@ struct TileContractionsPass
     IRRewriter rewriter(&getContext());
     for (auto &[op, plan] : work) {
       rewriter.setInsertionPoint(op);
+      transposeForColumns(rewriter, op, plan.columnDim);
       FailureOr<linalg::GenericOp> cacheTile =
           tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
       if (failed(cacheTile))

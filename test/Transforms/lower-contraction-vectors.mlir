@@ -4,22 +4,23 @@
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
 
-// A register tile of 2 x 8 accumulators: read once before the reduction
-// loop, carried through it in registers, written once after it; inside,
-// one broadcast and one FMA per row.
+// A register tile of 2 x 8 accumulators: each row read once before the
+// reduction loop, carried through it as a vector of its own, written once
+// after it; inside, one broadcast and one FMA per row.
 // CHECK-LABEL: func.func @register_tile
-// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<2x8xf64>
-// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[IT:.*]] = %[[ACC]]) -> (vector<2x8xf64>)
-// CHECK: %[[B:.*]] = vector.transfer_read %{{.*}} : memref<4x8xf64>, vector<1x8xf64>
-// CHECK: %[[ROW:.*]] = vector.extract %[[B]][0]
-// CHECK: vector.broadcast %{{.*}} : f64 to vector<8xf64>
-// CHECK: vector.fma %{{.*}}, %[[ROW]], %{{.*}} : vector<8xf64>
-// CHECK: vector.broadcast %{{.*}} : f64 to vector<8xf64>
-// CHECK: vector.fma %{{.*}}, %[[ROW]], %{{.*}} : vector<8xf64>
+// CHECK: %[[ROW0:.*]] = vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<8xf64>
+// CHECK: %[[ROW1:.*]] = vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<8xf64>
+// CHECK: %[[SUM:.*]]:2 = scf.for {{.*}} iter_args(%[[IT0:.*]] = %[[ROW0]], %[[IT1:.*]] = %[[ROW1]]) -> (vector<8xf64>, vector<8xf64>)
+// CHECK: %[[B:.*]] = vector.transfer_read %{{.*}} : memref<4x8xf64>, vector<8xf64>
+// CHECK: %[[A0:.*]] = vector.broadcast %{{.*}} : f64 to vector<8xf64>
+// CHECK: %[[F0:.*]] = vector.fma %[[A0]], %[[B]], %[[IT0]] : vector<8xf64>
+// CHECK: %[[A1:.*]] = vector.broadcast %{{.*}} : f64 to vector<8xf64>
+// CHECK: %[[F1:.*]] = vector.fma %[[A1]], %[[B]], %[[IT1]] : vector<8xf64>
 // CHECK-NOT: vector.contract
-// CHECK: scf.yield
-// CHECK: }
-// CHECK: vector.transfer_write %{{.*}}, %{{.*}} : vector<2x8xf64>, memref<2x8xf64>
+// CHECK: scf.yield %[[F0]], %[[F1]]
+// CHECK: vector.transfer_write %[[SUM]]#0, %{{.*}} : vector<8xf64>, memref<2x8xf64>
+// CHECK: vector.transfer_write %[[SUM]]#1, %{{.*}} : vector<8xf64>, memref<2x8xf64>
+// CHECK-NOT: from_elements
 func.func @register_tile(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x8xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

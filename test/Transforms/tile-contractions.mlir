@@ -66,11 +66,13 @@ func.func @batched_odd(%u: tensor<3x7x16xf64>, %m: tensor<5x7xf64>, %v: tensor<3
 #bt = affine_map<(i, k, j) -> (j, k)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// The columns are not contiguous in B (A times B transposed): a register
-// tile would gather them, so the contraction keeps the loop lowering.
+// The columns are not contiguous in B (A times B transposed), but B is
+// small: it is copied into the transposed layout first, and the copy is
+// read with the columns last.
 // CHECK-LABEL: func.func @strided_columns
-// CHECK: linalg.generic
-// CHECK-NOT: vector.contract
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%{{.*}} : tensor<32x24xf64>) outs(%{{.*}} : tensor<24x32xf64>) permutation = [1, 0]
+// CHECK: tensor.extract_slice %[[BT]]
+// CHECK: vector.contract
 func.func @strided_columns(%a: tensor<32x24xf64>, %b: tensor<32x24xf64>, %c: tensor<32x32xf64>) -> tensor<32x32xf64> {
   %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<32x24xf64>, tensor<32x24xf64>) outs(%c : tensor<32x32xf64>) {
@@ -80,6 +82,29 @@ func.func @strided_columns(%a: tensor<32x24xf64>, %b: tensor<32x24xf64>, %c: ten
     linalg.yield %s : f64
   } -> tensor<32x32xf64>
   return %r : tensor<32x32xf64>
+}
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#bt = affine_map<(i, k, j) -> (j, k)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// A large operand with the columns elsewhere than last is not copied (that
+// is a layout choice for the contraction planner): the loop lowering stays.
+// CHECK-LABEL: func.func @strided_large
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic
+// CHECK-NOT: vector.contract
+func.func @strided_large(%a: tensor<32x256xf64>, %b: tensor<256x256xf64>, %c: tensor<32x256xf64>) -> tensor<32x256xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x256xf64>, tensor<256x256xf64>) outs(%c : tensor<32x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<32x256xf64>
+  return %r : tensor<32x256xf64>
 }
 
 // -----

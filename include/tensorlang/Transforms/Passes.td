@@ -113,14 +113,17 @@ def LowerContractionVectors
   let summary = "Keep register tiles in registers across reduction loops "
                 "and lower vector contractions to FMAs";
   let description = [{
-    Runs after bufferization on what `tl-tile-contractions` produced: folds
-    subviews into the vector transfers that read through them, hoists the
-    accumulator tile's read and write out of the reduction loops (so it
-    stays in registers), and lowers `vector.contract` to outer products and
-    those to `vector.fma`, transfers to plain vector loads and stores.
+    Runs after bufferization on what `tl-tile-contractions` produced
+    (`fold-memref-alias-ops` first, so that transfers index the buffers
+    themselves): lowers each `vector.contract` to outer products and those
+    to one broadcast and `vector.fma` per row, unrolls the register tile's
+    transfers into one per row, and hoists each row's read and write out
+    of the reduction loops, so that the tile stays in registers (one
+    loop-carried vector per row).
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

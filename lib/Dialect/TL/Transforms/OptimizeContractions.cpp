@@ -360,6 +360,49 @@ Built PlanBuilder::arrange(Value value, ArrayRef<unsigned> indices,
   return {value, SmallVector<unsigned>(order)};
 }
 
+/// The layout of the product of two intermediates: the larger one's
+/// dimensions in their order, with the smaller one's kept indices in the
+/// place of the first index summed away (appended if none is). A step like
+/// `t[e,a,b,c] A[k,c]` gives `[e,a,b,k]`: the large operand's last,
+/// unit-stride dimension stays last in the result wherever it is kept, so
+/// that the tiled contraction reads and writes whole vectors of it
+/// (tl-tile-contractions), and a chain of such steps keeps one layout.
+static SmallVector<unsigned> substitutedOrder(const Built &lhs,
+                                              const Built &rhs,
+                                              const IndexSet &kept,
+                                              ArrayRef<int64_t> lhsShape,
+                                              ArrayRef<int64_t> rhsShape) {
+  auto volume = [](ArrayRef<int64_t> shape) {
+    double elements = 1;
+    for (int64_t extent : shape)
+      elements *= double(extent);
+    return elements;
+  };
+  bool lhsIsLarger = volume(lhsShape) >= volume(rhsShape);
+  const Built &large = lhsIsLarger ? lhs : rhs;
+  const Built &small = lhsIsLarger ? rhs : lhs;
+  SmallVector<unsigned> order;
+  auto add = [&](unsigned index) {
+    if (kept.test(index) && !llvm::is_contained(order, index))
+      order.push_back(index);
+  };
+  bool substituted = false;
+  for (unsigned index : large.indices) {
+    if (kept.test(index)) {
+      add(index);
+      continue;
+    }
+    if (!substituted) {
+      for (unsigned other : small.indices)
+        add(other);
+      substituted = true;
+    }
+  }
+  for (unsigned other : small.indices)
+    add(other);
+  return order;
+}
+
 Built PlanBuilder::build(int stepIndex, bool isRoot) {
   const Step &step = plan.steps[stepIndex];
   SmallVector<unsigned> indices;
@@ -378,20 +421,24 @@ Built PlanBuilder::build(int stepIndex, bool isRoot) {
     value = OuterOp::create(builder, loc, lhs.value, rhs.value);
     indices = lhs.indices;
     indices.append(rhs.indices);
+    if (!isRoot)
+      return arrange(value, indices,
+                     substitutedOrder(lhs, rhs, step.kept, shapeOf(lhs.value),
+                                      shapeOf(rhs.value)));
   }
-  // The root's dimensions are the free indices in order. An intermediate
-  // puts the free indices first, in the root's order (the layout the
-  // result will have), then those still to be summed, in the order they
-  // come: the lowering iterates the last dimension innermost.
+  // The root's dimensions are the free indices in order. A factor used as
+  // an intermediate (it sums pairs of its own) keeps its other dimensions
+  // in their order.
   SmallVector<unsigned> order;
-  for (unsigned index = 0; index < form.numFree; ++index)
-    if (step.kept.test(index))
-      order.push_back(index);
-  if (!isRoot)
-    for (unsigned index : indices)
-      if (!form.isFree(index) && step.kept.test(index) &&
-          !llvm::is_contained(order, index))
+  if (isRoot) {
+    for (unsigned index = 0; index < form.numFree; ++index)
+      if (step.kept.test(index))
         order.push_back(index);
+  } else {
+    for (unsigned index : indices)
+      if (step.kept.test(index) && !llvm::is_contained(order, index))
+        order.push_back(index);
+  }
   return arrange(value, indices, order);
 }
 

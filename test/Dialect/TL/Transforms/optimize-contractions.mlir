@@ -5,19 +5,22 @@
 // CFD interpolation, u # A # A # A . [[2 6] [3 8] [4 10]]: E p^6 as
 // written, three pairwise contractions of E p^4 each. Each step contracts
 // one dimension of the intermediate with A's second; the intermediate keeps
-// the free indices first (e, then the new one), then those still to be
-// summed; the last step yields v's dimensions in order.
+// its dimensions in place, with A's first in the place of the one summed,
+// so that the last (unit-stride) dimension stays last where it is kept
+// (tl-tile-contractions reads it as vectors); the last step yields v's
+// dimensions in order.
 // CHECK-LABEL: tl.program @cfd
 // CHECK: tl.assign @v
 // CHECK-DAG: %[[U:.*]] = tl.use @u
 // CHECK-DAG: %[[A:.*]] = tl.use @A
 // CHECK: %[[P1:.*]] = tl.outer %[[U]], %{{.*}} : tensor<40x5x5x5xf64>, tensor<5x5xf64>
-// CHECK: %[[T1:.*]] = tl.transpose %[[P1]] {{\[}}[1, 4], [2, 4], [3, 4]] : tensor<40x5x5x5x5x5xf64>
-// CHECK: %[[C1:.*]] = tl.contract %[[T1]] {{\[}}[4, 5]] : tensor<40x5x5x5x5x5xf64>
-// CHECK: %[[P2:.*]] = tl.outer %[[C1]], %{{.*}} : tensor<40x5x5x5xf64>, tensor<5x5xf64>
-// CHECK: %[[C2:.*]] = tl.contract %{{.*}} {{\[}}[4, 5]] : tensor<40x5x5x5x5x5xf64>
-// CHECK: %[[P3:.*]] = tl.outer %[[C2]], %{{.*}} : tensor<40x5x5x5xf64>, tensor<5x5xf64>
-// CHECK: %[[C3:.*]] = tl.contract %{{.*}} {{\[}}[4, 5]] : tensor<40x5x5x5x5x5xf64>
+// CHECK-NEXT: %[[C1:.*]] = tl.contract %[[P1]] {{\[}}[3, 5]] : tensor<40x5x5x5x5x5xf64>
+// CHECK-NEXT: %[[P2:.*]] = tl.outer %[[C1]], %{{.*}} : tensor<40x5x5x5xf64>, tensor<5x5xf64>
+// CHECK-NEXT: %[[T2:.*]] = tl.transpose %[[P2]] {{\[}}[2, 4]] : tensor<40x5x5x5x5x5xf64>
+// CHECK-NEXT: %[[C2:.*]] = tl.contract %[[T2]] {{\[}}[4, 5]] : tensor<40x5x5x5x5x5xf64>
+// CHECK-NEXT: %[[P3:.*]] = tl.outer %[[C2]], %{{.*}} : tensor<40x5x5x5xf64>, tensor<5x5xf64>
+// CHECK-NEXT: %[[T3:.*]] = tl.transpose %[[P3]] {{\[}}[1, 4]] : tensor<40x5x5x5x5x5xf64>
+// CHECK-NEXT: %[[C3:.*]] = tl.contract %[[T3]] {{\[}}[4, 5]] : tensor<40x5x5x5x5x5xf64>
 // CHECK-NEXT: tl.yield %[[C3]] : tensor<40x5x5x5xf64>
 // CHECK-NOT: tensor<40x5x5x5x5x5x5x5x5x5xf64>
 // GREEDY-LABEL: tl.program @cfd
@@ -69,13 +72,13 @@ tl.program @chain_left {
 // -----
 
 // With A 1000x10, B 10x1000, C 1000x10 it is A (B C). The 10x10
-// intermediate B C puts D's column index first, then the one A sums over.
+// intermediate B C is the plain matrix product: B's row index, then C's
+// column index (D's), no transposition.
 // CHECK-LABEL: tl.program @chain_right
 // CHECK: %[[BC:.*]] = tl.outer %{{.*}}, %{{.*}} : tensor<10x1000xf64>, tensor<1000x10xf64>
-// CHECK-NEXT: %[[T:.*]] = tl.transpose %[[BC]] {{\[}}[0, 3], [1, 3], [2, 3]] : tensor<10x1000x1000x10xf64>
-// CHECK-NEXT: %[[S:.*]] = tl.contract %[[T]] {{\[}}[2, 3]] : tensor<10x10x1000x1000xf64>
+// CHECK-NEXT: %[[S:.*]] = tl.contract %[[BC]] {{\[}}[1, 2]] : tensor<10x1000x1000x10xf64>
 // CHECK-NEXT: %[[P:.*]] = tl.outer %{{.*}}, %[[S]] : tensor<1000x10xf64>, tensor<10x10xf64>
-// CHECK-NEXT: %[[D:.*]] = tl.contract %[[P]] {{\[}}[1, 3]] : tensor<1000x10x10x10xf64>
+// CHECK-NEXT: %[[D:.*]] = tl.contract %[[P]] {{\[}}[1, 2]] : tensor<1000x10x10x10xf64>
 // CHECK-NEXT: tl.yield %[[D]]
 tl.program @chain_right {
   tl.var input @A : tensor<1000x10xf64>
@@ -135,7 +138,7 @@ tl.program @unchanged {
 // CHECK-LABEL: tl.program @scalar
 // CHECK: %[[S:.*]] = tl.use @s : tensor<f64>
 // CHECK: %[[SUM:.*]] = tl.add
-// CHECK: %[[BC:.*]] = tl.contract %{{.*}} : tensor<10x10x1000x1000xf64>
+// CHECK: %[[BC:.*]] = tl.contract %{{.*}} : tensor<10x1000x1000x10xf64>
 // CHECK-NEXT: %[[SBC:.*]] = tl.outer %[[S]], %[[BC]] : tensor<f64>, tensor<10x10xf64>
 // CHECK-NEXT: tl.outer %[[SBC]], %[[SUM]] : tensor<10x10xf64>, tensor<1000x10xf64>
 tl.program @scalar {
