@@ -69,7 +69,9 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
                                                const LoweringOptions &options) {
   if (!options.tileContractions || options.vectorLanes < 2)
     return;
-  pm.addNestedPass<func::FuncOp>(createTileContractions());
+  TileContractionsOptions tiling;
+  tiling.parallel = options.threads > 1;
+  pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   addPipeline(pm, "canonicalize,cse");
 }
 
@@ -98,6 +100,9 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   addPipeline(pm, "lower-affine");
   // affine.parallel became scf.parallel: OpenMP work-sharing loops, run by
   // libomp (the JIT loads it; AOT objects need -fopenmp or -lomp).
+  // Tiled contractions share their outer loop as scf.forall.
+  if (options.threads > 1)
+    addPipeline(pm, "scf-forall-to-parallel");
   if (options.threads > 1)
     addPipeline(pm, llvm::formatv("convert-scf-to-openmp{{num-threads={0}},"
                                   "canonicalize",

@@ -277,11 +277,13 @@ static void transposeForColumns(RewriterBase &rewriter, linalg::GenericOp op,
     });
 }
 
-static FailureOr<linalg::GenericOp> tile(RewriterBase &rewriter,
-                                         linalg::GenericOp op,
-                                         ArrayRef<int64_t> sizes,
-                                         ArrayRef<int64_t> order) {
+static FailureOr<linalg::GenericOp>
+tile(RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<int64_t> sizes,
+     ArrayRef<int64_t> order,
+     scf::SCFTilingOptions::LoopType loopType =
+         scf::SCFTilingOptions::LoopType::ForOp) {
   scf::SCFTilingOptions tiling;
+  tiling.setLoopType(loopType);
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   tiling.setInterchange(order);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
@@ -376,8 +378,8 @@ struct TileContractionsPass
     }
     std::vector<std::pair<linalg::GenericOp, TilingPlan>> work;
     tensorlang::TileContractionsOptions options{registerRows, registerColumns,
-                                                cacheRows, cacheColumns,
-                                                cacheDepth};
+                                                cacheRows,    cacheColumns,
+                                                cacheDepth,   parallel};
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<TilingPlan> plan = planTiling(op, options))
         work.emplace_back(op, std::move(*plan));
@@ -389,6 +391,26 @@ struct TileContractionsPass
     for (auto &[op, plan] : work) {
       rewriter.setInsertionPoint(op);
       transposeForColumns(rewriter, op, plan.columnDim);
+      if (parallel) {
+        // Threads share the outermost parallel loop of cache tiles: a
+        // dimension without cache tiles (a batch, tiles of one) or the
+        // column blocks.
+        unsigned dim = plan.cacheOrder.front();
+        int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
+        if (size > 0 && !isReduction(op, dim) &&
+            op.getStaticLoopRanges()[dim] > size) {
+          SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+          sizes[dim] = size;
+          FailureOr<linalg::GenericOp> distributed =
+              tile(rewriter, op, sizes, {},
+                   scf::SCFTilingOptions::LoopType::ForallOp);
+          if (failed(distributed))
+            continue;
+          op = *distributed;
+          plan.cacheTiles[dim] = 0;
+          rewriter.setInsertionPoint(op);
+        }
+      }
       FailureOr<linalg::GenericOp> cacheTile =
           tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
       if (failed(cacheTile))

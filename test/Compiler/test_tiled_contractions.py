@@ -2,7 +2,8 @@
 tiles (see lib/Transforms/TileContractions.cpp), compiled with and without
 the tiling, against the reference interpreter and NumPy: divisible and odd
 extents, short extents taken whole, batches, several reductions, scalar
-factors, and programs where the tiled result feeds later statements."""
+factors, and programs where the tiled result feeds later statements; on
+one thread and on two (the outer loop of cache tiles as an scf.forall)."""
 
 import numpy as np
 import pytest
@@ -53,7 +54,8 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-@pytest.mark.parametrize("tiling", [[], ["--no-tile"]], ids=["tiled", "untiled"])
+@pytest.mark.parametrize("tiling", [[], ["--no-tile"], ["--threads=2"]],
+                         ids=["tiled", "untiled", "tiled-2-threads"])
 def test_tiled_contractions_match(tl_run, name, tiling):
     source, shapes, numpy = CASES[name]
     values = {k: rng.random(shape) - 0.5 for k, shape in shapes.items()}

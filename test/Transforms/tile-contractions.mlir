@@ -1,4 +1,5 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 parallel=1}))" | FileCheck %s --check-prefix=PAR
 
 #a = affine_map<(i, k, j) -> (i, k)>
 #b = affine_map<(i, k, j) -> (k, j)>
@@ -23,6 +24,12 @@
 // CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<{{.*}}>, vector<4x8xf64>
 // CHECK: vector.contract {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} %[[A]], %[[B]], %[[ACC]] : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
 // CHECK-NOT: linalg.generic
+// With parallel=1, threads share the column blocks (no reduction is split):
+// PAR-LABEL: func.func @matmul
+// PAR: scf.forall (%{{.*}}) = (0) to (32) step (16) shared_outs
+// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// PAR: vector.contract
+// PAR: scf.forall.in_parallel
 func.func @matmul(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<32x32xf64>) -> tensor<32x32xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<32x24xf64>, tensor<24x32xf64>) outs(%c : tensor<32x32xf64>) {
@@ -49,6 +56,8 @@ func.func @matmul(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<32x32
 // CHECK: vector.transfer_read {{.*}} : tensor<5x1xf64>, vector<5x1xf64>
 // CHECK: vector.contract {{.*}} into vector<5x8xf64>
 // CHECK-NOT: linalg.generic
+// PAR-LABEL: func.func @batched_odd
+// PAR: scf.forall (%{{.*}}) in (3) shared_outs
 func.func @batched_odd(%u: tensor<3x7x16xf64>, %m: tensor<5x7xf64>, %v: tensor<3x5x16xf64>) -> tensor<3x5x16xf64> {
   %r = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
       ins(%u, %m : tensor<3x7x16xf64>, tensor<5x7xf64>) outs(%v : tensor<3x5x16xf64>) {

@@ -81,6 +81,11 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     3. vectorizes each register tile into a `vector.contract` of rank 2 (an
        outer product: one broadcast and one FMA per row and vector).
 
+    With `parallel`, the outermost loop over cache tiles, when it runs
+    along a dimension of the result, is an `scf.forall` first (threads
+    share it; reductions are never split, so results do not depend on the
+    number of threads).
+
     Tile sizes divide the extents (a smaller divisor, or the whole extent,
     is taken where the preferred size does not), so that every tile is
     static and no masks are needed; an extent with no suitable divisor
@@ -100,6 +105,9 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
            "Result columns per cache tile">,
     Option<"cacheDepth", "cache-depth", "int64_t", "256",
            "Reduction steps per cache tile">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Distribute the outermost parallel loop of cache tiles over "
+           "threads (an scf.forall)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
