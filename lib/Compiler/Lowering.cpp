@@ -66,10 +66,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
     buildTLOptimizationPipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());
   } else if (stage == "loops") {
-    buildTLOptimizationPipeline(pm, lowering);
-    pm.addPass(createConvertTLToLinalg());
-    buildTileContractionsPipeline(pm, lowering);
-    buildBufferizePipeline(pm);
+    buildTLToBuffersPipeline(pm, lowering);
     buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {
     buildTLToLLVMPipeline(pm, lowering);
@@ -99,10 +96,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);
-  buildTLOptimizationPipeline(bufferize, lowering);
-  bufferize.addPass(createConvertTLToLinalg());
-  buildTileContractionsPipeline(bufferize, lowering);
-  buildBufferizePipeline(bufferize);
+  buildTLToBuffersPipeline(bufferize, lowering);
   if (failed(bufferize.run(*lowered.module)))
     return program.emitError("lowering to linalg and bufferizing failed");
   lowered.module->walk([&](memref::AllocOp alloc) {

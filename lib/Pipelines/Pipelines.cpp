@@ -65,9 +65,16 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
                   "buffer-deallocation-pipeline,canonicalize,cse");
 }
 
+/// Whether contractions are tiled into vector micro-kernels: both halves
+/// (tl-tile-contractions on tensors, tl-lower-contraction-vectors on
+/// buffers) ask the same question.
+static bool tilesContractions(const LoweringOptions &options) {
+  return options.tileContractions && options.vectorLanes >= 2;
+}
+
 void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
                                                const LoweringOptions &options) {
-  if (!options.tileContractions || options.vectorLanes < 2)
+  if (!tilesContractions(options))
     return;
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
@@ -80,7 +87,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   // Register tiles from tl-tile-contractions: subviews fold into their
   // transfers, so that the accumulators can be hoisted out of the
   // reduction loops.
-  if (options.tileContractions && options.vectorLanes >= 2) {
+  if (tilesContractions(options)) {
     addPipeline(pm, "func.func(fold-memref-alias-ops),canonicalize,cse");
     pm.addNestedPass<func::FuncOp>(createLowerContractionVectors());
     addPipeline(pm, "canonicalize,cse");
@@ -98,13 +105,12 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LoweringOptions &options) {
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
   addPipeline(pm, "lower-affine");
-  // affine.parallel became scf.parallel: OpenMP work-sharing loops, run by
-  // libomp (the JIT loads it; AOT objects need -fopenmp or -lomp).
-  // Tiled contractions share their outer loop as scf.forall.
+  // affine.parallel became scf.parallel, and tiled contractions share their
+  // outer loop as scf.forall: OpenMP work-sharing loops, run by libomp (the
+  // JIT loads it; AOT objects need -fopenmp or -lomp).
   if (options.threads > 1)
-    addPipeline(pm, "scf-forall-to-parallel");
-  if (options.threads > 1)
-    addPipeline(pm, llvm::formatv("convert-scf-to-openmp{{num-threads={0}},"
+    addPipeline(pm, llvm::formatv("scf-forall-to-parallel,"
+                                  "convert-scf-to-openmp{{num-threads={0}},"
                                   "canonicalize",
                                   unsigned(options.threads))
                         .str());
@@ -121,13 +127,18 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   addPipeline(pm, "reconcile-unrealized-casts");
 }
 
-void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
-                                       const LoweringOptions &options) {
+void tensorlang::buildTLToBuffersPipeline(OpPassManager &pm,
+                                          const LoweringOptions &options) {
   buildTLOptimizationPipeline(pm, options);
   pm.addPass(createConvertTLToLinalg());
   addPipeline(pm, "canonicalize,cse");
   buildTileContractionsPipeline(pm, options);
   buildBufferizePipeline(pm);
+}
+
+void tensorlang::buildTLToLLVMPipeline(OpPassManager &pm,
+                                       const LoweringOptions &options) {
+  buildTLToBuffersPipeline(pm, options);
   buildLowerToLoopsPipeline(pm, options);
   buildLowerToLLVMPipeline(pm, options);
 }

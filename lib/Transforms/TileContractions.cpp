@@ -15,10 +15,12 @@
 // registers over the whole reduction: per reduction step one vector load
 // per column vector, one broadcast per row, one FMA per row and vector.
 //
-// The "rows" of a contraction are its result's second-to-last dimension,
-// the "columns" its last dimension, which must also be the last (unit
-// stride) dimension of every operand that uses it. Every other result
-// dimension is a loop of single steps around the tiles.
+// The "columns" of a contraction are its result's last dimension, which
+// must also be the last (unit-stride) dimension of every operand that uses
+// it (small operands are transposed to make it so); the "rows" a result
+// dimension that only the other operand uses (else the result's
+// second-to-last). Every other result dimension is a loop of single steps
+// around the tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +35,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tensorlang {

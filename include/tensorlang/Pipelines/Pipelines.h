@@ -54,6 +54,13 @@ void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);
 
+/// tl through the tl-level optimizations, linalg and the tiling of
+/// contractions to bufferized IR: the first half of `tl-to-llvm`, which
+/// every compiling entry point shares (the JIT and AOT sum temporaries
+/// after it).
+void buildTLToBuffersPipeline(mlir::OpPassManager &pm,
+                              const LoweringOptions &options);
+
 /// tl all the way to the LLVM dialect: functions with one bare pointer
 /// argument per variable, `void name(double *A, double *B, ...)`.
 void buildTLToLLVMPipeline(mlir::OpPassManager &pm,
