@@ -59,9 +59,12 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
   // Functions take memrefs already (the caller's store); one-shot
   // bufferization decides, by its own alias analysis, where a statement can
   // write in place and where it needs a temporary.
+  // Temporaries of a batch loop (tl-fuse-batches) are allocated once,
+  // before it, rather than on every iteration.
   addPipeline(pm, "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "function-boundary-type-conversion=identity-layout-map},"
+                  "func.func(buffer-loop-hoisting),"
                   "buffer-deallocation-pipeline,canonicalize,cse");
 }
 
@@ -76,10 +79,16 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
                                                const LoweringOptions &options) {
   if (!tilesContractions(options))
     return;
+  FuseBatchesOptions fusion;
+  fusion.parallel = options.threads > 1;
+  pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
+  addPipeline(pm, "canonicalize,cse");
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
-  addPipeline(pm, "canonicalize,cse");
+  // No CSE until bufferization: it would merge the accumulator fills that
+  // tl-tile-contractions gave each contraction.
+  addPipeline(pm, "canonicalize");
 }
 
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
@@ -92,6 +101,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createLowerContractionVectors());
     addPipeline(pm, "canonicalize,cse");
   }
+  pm.addNestedPass<func::FuncOp>(createStridedCopiesToLoops());
   addPipeline(pm, "func.func(convert-linalg-to-affine-loops),canonicalize");
   if (options.threads > 1)
     pm.addNestedPass<func::FuncOp>(createParallelizeOuterLoops());

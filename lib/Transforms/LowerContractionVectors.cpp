@@ -93,6 +93,86 @@ static void splitCarriedTiles(RewriterBase &rewriter, scf::ForOp loop) {
   }
 }
 
+/// The buffer a memref value is a view of.
+static Value rootBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+/// Whether nothing in `loop` other than `read` and `write` may touch the
+/// buffer they access. Distinct buffers do not alias: allocations, and the
+/// arguments of a statement's function, which are distinct variables (read
+/// `restrict`, see TLToLinalg).
+static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
+                                 Operation *read, Operation *write) {
+  if (!buffer.getDefiningOp<memref::AllocOp>() &&
+      !(isa<BlockArgument>(buffer) &&
+        isa<FunctionOpInterface>(
+            cast<BlockArgument>(buffer).getOwner()->getParentOp())))
+    return false;
+  WalkResult result = loop.getBody()->walk([&](Operation *op) {
+    if (op == read || op == write)
+      return WalkResult::advance();
+    if (isa<ViewLikeOpInterface>(op) || isMemoryEffectFree(op))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects && !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::interrupt();
+    for (Value operand : op->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) &&
+          rootBuffer(operand) == buffer)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Keeps a register tile in registers across `loop`: a transfer_read and a
+/// transfer_write of the same loop-invariant place, with nothing else in
+/// the loop touching that buffer, become a read before the loop, a carried
+/// vector and a write after it. Returns whether it hoisted a pair.
+static bool hoistTilePair(RewriterBase &rewriter, scf::ForOp &loop) {
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+    if (!loop.isDefinedOutsideOfLoop(read.getBase()) ||
+        !llvm::all_of(read.getIndices(), [&](Value index) {
+          return loop.isDefinedOutsideOfLoop(index);
+        }) ||
+        read.getMask())
+      continue;
+    vector::TransferWriteOp write;
+    for (auto candidate : loop.getBody()->getOps<vector::TransferWriteOp>())
+      if (candidate.getBase() == read.getBase() &&
+          candidate.getIndices() == read.getIndices() &&
+          candidate.getVectorType() == read.getVectorType() &&
+          candidate.getPermutationMap() == read.getPermutationMap() &&
+          candidate.getInBoundsAttr() == read.getInBoundsAttr() &&
+          !candidate.getMask() && read->isBeforeInBlock(candidate))
+        write = candidate;
+    if (!write || !onlyAccessesOfBuffer(loop, rootBuffer(read.getBase()),
+                                        read, write))
+      continue;
+    rewriter.moveOpBefore(read, loop);
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, read.getResult(),
+                /*replaceInitOperandUsesInLoop=*/true,
+                [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                  return SmallVector<Value>{write.getVector()};
+                });
+    if (failed(replaced))
+      return false;
+    loop = cast<scf::ForOp>(replaced->getOperation());
+    rewriter.moveOpAfter(write, loop);
+    rewriter.modifyOpInPlace(write, [&] {
+      write.getValueToStoreMutable().assign(loop.getResults().back());
+    });
+    return true;
+  }
+  return false;
+}
+
 namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
@@ -106,8 +186,15 @@ struct LowerContractionVectorsPass
       return;
     // The accumulator tile's read and write no longer depend on the
     // reduction loop once subviews are folded into them: hoisting carries
-    // the tile through the loop as one 2-D vector.
-    linalg::hoistRedundantVectorTransfers(func);
+    // the tile through the loop as one 2-D vector, innermost loops first
+    // (upstream's hoistRedundantVectorTransfers gives up on a function
+    // argument that a fill's subview also uses).
+    IRRewriter rewriter(&getContext());
+    SmallVector<scf::ForOp> innermostFirst;
+    func.walk([&](scf::ForOp loop) { innermostFirst.push_back(loop); });
+    for (scf::ForOp loop : innermostFirst)
+      while (hoistTilePair(rewriter, loop)) {
+      }
 
     MLIRContext *context = &getContext();
     RewritePatternSet lowering(context);
@@ -124,7 +211,6 @@ struct LowerContractionVectorsPass
     if (failed(applyPatternsGreedily(func, std::move(lowering))))
       return signalPassFailure();
 
-    IRRewriter rewriter(context);
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)

@@ -33,8 +33,10 @@ struct ParallelizeOuterLoopsPass
   void runOnOperation() override {
     SmallVector<affine::AffineForOp> outermost;
     getOperation().walk([&](affine::AffineForOp loop) {
-      if (!loop->getParentOfType<affine::AffineForOp>() &&
-          !loop->getParentOfType<affine::AffineParallelOp>())
+      // Loops inside other loops (the batch loops of tl-fuse-batches, the
+      // tiles of tl-tile-contractions) would start a parallel region per
+      // iteration of the outer one.
+      if (!loop->getParentOfType<LoopLikeOpInterface>())
         outermost.push_back(loop);
     });
     for (affine::AffineForOp loop : outermost) {

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -50,6 +51,9 @@ namespace {
 struct TilingPlan {
   unsigned rowDim = 0, columnDim = 0, depthDim = 0;
   bool hasRows = false;
+  /// Where the columns are split in two contractions first (0: they are
+  /// not): the extent has no power-of-two register width.
+  int64_t columnSplit = 0;
   /// Per loop dimension; 0 leaves the dimension untiled at that level.
   SmallVector<int64_t> cacheTiles, registerTiles;
   /// Loop order of each level, outermost first.
@@ -101,6 +105,20 @@ static int64_t largestMultipleDividing(int64_t extent, int64_t step,
     if (extent % size == 0)
       best = size;
   return best;
+}
+
+/// The register tile's width along the columns: the preferred width, or
+/// the widest power of two down to a quarter of it that divides the
+/// extent; all of an extent shorter than half of it (one vector, p = 5 or
+/// 7); 0 where the extent has to be split first.
+static int64_t columnWidth(int64_t columns, int64_t preferred) {
+  for (int64_t width = preferred; width >= std::max<int64_t>(1, preferred / 4);
+       width /= 2)
+    if (columns % width == 0 && (width & (width - 1)) == 0)
+      return width;
+  if (columns <= std::max<int64_t>(1, preferred / 2))
+    return columns;
+  return 0;
 }
 
 /// Operands up to this size (32K doubles: L1/L2-resident) are copied into
@@ -171,11 +189,17 @@ planTiling(linalg::GenericOp op,
       reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
 
   int64_t columns = extents[plan.columnDim];
-  int64_t registerColumns =
-      largestDivisorAtMost(columns, options.registerColumns);
-  // Vectors narrower than half the preferred width waste most of each FMA.
-  if (registerColumns < std::min<int64_t>(columns, options.registerColumns / 4))
-    return std::nullopt;
+  int64_t registerColumns = columnWidth(columns, options.registerColumns);
+  if (registerColumns == 0) {
+    // p = 11: 8 columns, then 3. A vector of 11 (or 13, ...) would be
+    // widened to 16 lanes by LLVM, and every load, store and loop-carried
+    // copy of it assembled lane by lane.
+    int64_t vector = options.registerColumns / 2;
+    if (vector < 2)
+      return std::nullopt;
+    plan.columnSplit = columns - columns % vector;
+    return plan;
+  }
   // Rows: a divisor of the extent, or all of a short odd extent (p = 11
   // rows of two vectors still fit AVX-512's 32 registers).
   int64_t registerRows = 1;
@@ -261,6 +285,13 @@ static void transposeForColumns(RewriterBase &rewriter, linalg::GenericOp op,
       shape.push_back(type.getDimSize(i));
       results.push_back(map.getResult(i));
     }
+    // Once, where the operand is defined: not in every iteration of the
+    // batch loops around the contraction (tl-fuse-batches).
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto argument = dyn_cast<BlockArgument>(input->get()))
+      rewriter.setInsertionPointToStart(argument.getOwner());
+    else
+      rewriter.setInsertionPointAfter(input->get().getDefiningOp());
     Location loc = op.getLoc();
     Value init =
         tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
@@ -365,10 +396,130 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   return swapped;
 }
 
+/// Gives every contraction its own zero-filled accumulator. CSE merges
+/// identical fills of identical empty tensors, so that consecutive
+/// statements share one; bufferization then keeps a zeroed copy for the
+/// second, and with the columns split (or in a batch loop) copies strided
+/// blocks of it at run time.
+static void unshareAccumulatorFills(RewriterBase &rewriter,
+                                    FunctionOpInterface func) {
+  SmallVector<linalg::FillOp> shared;
+  func.walk([&](linalg::FillOp fill) {
+    if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
+      shared.push_back(fill);
+  });
+  for (linalg::FillOp fill : shared) {
+    // An accumulator of undefined initial value (an empty tensor, or a slice
+    // of one, as batch fusion leaves it) gets an empty tensor of its own.
+    Value init = fill.getDpsInitOperand(0)->get();
+    while (auto slice = init.getDefiningOp<tensor::ExtractSliceOp>())
+      init = slice.getSource();
+    auto type = cast<RankedTensorType>(fill->getResult(0).getType());
+    bool fresh = init.getDefiningOp<tensor::EmptyOp>() && type.hasStaticShape();
+    for (OpOperand &use :
+         llvm::make_early_inc_range(llvm::drop_begin(fill->getResult(0).getUses()))) {
+      auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+      if (!user || !user.isDpsInit(&use))
+        continue;
+      rewriter.setInsertionPoint(user);
+      Operation *copy = rewriter.clone(*fill);
+      if (fresh) {
+        rewriter.setInsertionPoint(copy);
+        Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
+                                              type.getShape(),
+                                              type.getElementType());
+        rewriter.modifyOpInPlace(copy, [&] {
+          cast<linalg::FillOp>(copy).getDpsInitOperand(0)->set(empty);
+        });
+      }
+      rewriter.modifyOpInPlace(user, [&] { use.set(copy->getResult(0)); });
+    }
+  }
+}
+
 namespace {
 struct TileContractionsPass
     : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
   using Base::Base;
+
+  /// Tiles the columns of `op` by `plan.columnSplit` (a multiple of the
+  /// vector width) and peels the last, partial tile: two contractions.
+  LogicalResult splitColumns(RewriterBase &rewriter, linalg::GenericOp op,
+                             const TilingPlan &plan) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[plan.columnDim] = plan.columnSplit;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    if (failed(tiled) || tiled->loops.size() != 1)
+      return failure();
+    rewriter.replaceOp(op, tiled->replacements);
+    scf::ForOp partial;
+    return scf::peelForLoopAndSimplifyBounds(
+        rewriter, cast<scf::ForOp>(tiled->loops.front().getOperation()),
+        partial);
+  }
+
+  /// What the canonicalize pass does: folds the peeled loops' bounds into
+  /// static slice and operand types.
+  LogicalResult canonicalize() {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  /// Cache tiles, register tiles, and a vector contraction per register
+  /// tile; a step that fails leaves the (correct) scalar loops.
+  void tileAndVectorize(RewriterBase &rewriter, linalg::GenericOp op,
+                        TilingPlan plan) {
+    rewriter.setInsertionPoint(op);
+    if (parallel && !op->getParentOfType<scf::ForallOp>()) {
+      // Threads share the outermost parallel loop of cache tiles: a
+      // dimension without cache tiles (a batch, tiles of one) or the
+      // column blocks; unless they share a loop around it already
+      // (tl-fuse-batches).
+      unsigned dim = plan.cacheOrder.front();
+      int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
+      if (size > 0 && !isReduction(op, dim) &&
+          op.getStaticLoopRanges()[dim] > size) {
+        SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+        sizes[dim] = size;
+        FailureOr<linalg::GenericOp> distributed =
+            tile(rewriter, op, sizes, {},
+                 scf::SCFTilingOptions::LoopType::ForallOp);
+        if (failed(distributed))
+          return;
+        op = *distributed;
+        plan.cacheTiles[dim] = 0;
+        rewriter.setInsertionPoint(op);
+      }
+    }
+    FailureOr<linalg::GenericOp> cacheTile =
+        tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
+    if (failed(cacheTile))
+      return;
+    rewriter.setInsertionPoint(*cacheTile);
+    FailureOr<linalg::GenericOp> registerTile = tile(
+        rewriter, *cacheTile, plan.registerTiles, plan.registerOrder);
+    if (failed(registerTile))
+      return;
+    rewriter.setInsertionPoint(*registerTile);
+    FailureOr<linalg::GenericOp> matmul =
+        toMatmulForm(rewriter, *registerTile, plan);
+    if (failed(matmul))
+      return;
+    rewriter.setInsertionPoint(*matmul);
+    // A failure leaves the scalar register tile, which is still correct.
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, *matmul);
+    if (succeeded(vectorized))
+      rewriter.replaceOp(*matmul, vectorized->replacements);
+  }
 
   void runOnOperation() override {
     if (registerRows < 1 || registerColumns < 1 || cacheRows < 1 ||
@@ -389,49 +540,35 @@ struct TileContractionsPass
       return;
 
     IRRewriter rewriter(&getContext());
+    unshareAccumulatorFills(rewriter, getOperation());
+    // Columns without a power-of-two register width (p = 11) are split
+    // first: one vector's width of columns per step of a loop whose last,
+    // partial step is peeled off, so that both parts have static widths (8,
+    // then 3). Then every contraction, parts included, is planned again.
+    bool split = false;
     for (auto &[op, plan] : work) {
+      if (!plan.columnSplit)
+        continue;
       rewriter.setInsertionPoint(op);
       transposeForColumns(rewriter, op, plan.columnDim);
-      if (parallel) {
-        // Threads share the outermost parallel loop of cache tiles: a
-        // dimension without cache tiles (a batch, tiles of one) or the
-        // column blocks.
-        unsigned dim = plan.cacheOrder.front();
-        int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
-        if (size > 0 && !isReduction(op, dim) &&
-            op.getStaticLoopRanges()[dim] > size) {
-          SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-          sizes[dim] = size;
-          FailureOr<linalg::GenericOp> distributed =
-              tile(rewriter, op, sizes, {},
-                   scf::SCFTilingOptions::LoopType::ForallOp);
-          if (failed(distributed))
-            continue;
-          op = *distributed;
-          plan.cacheTiles[dim] = 0;
-          rewriter.setInsertionPoint(op);
-        }
-      }
-      FailureOr<linalg::GenericOp> cacheTile =
-          tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
-      if (failed(cacheTile))
+      split |= succeeded(splitColumns(rewriter, op, plan));
+    }
+    if (split) {
+      if (failed(canonicalize()))
+        return signalPassFailure();
+      work.clear();
+      getOperation().walk([&](linalg::GenericOp op) {
+        std::optional<TilingPlan> plan = planTiling(op, options);
+        if (plan && !plan->columnSplit)
+          work.emplace_back(op, std::move(*plan));
+      });
+    }
+    for (auto &[op, plan] : work) {
+      if (plan.columnSplit)
         continue;
-      rewriter.setInsertionPoint(*cacheTile);
-      FailureOr<linalg::GenericOp> registerTile = tile(
-          rewriter, *cacheTile, plan.registerTiles, plan.registerOrder);
-      if (failed(registerTile))
-        continue;
-      rewriter.setInsertionPoint(*registerTile);
-      FailureOr<linalg::GenericOp> matmul =
-          toMatmulForm(rewriter, *registerTile, plan);
-      if (failed(matmul))
-        continue;
-      rewriter.setInsertionPoint(*matmul);
-      // A failure leaves the scalar register tile, which is still correct.
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, *matmul);
-      if (succeeded(vectorized))
-        rewriter.replaceOp(*matmul, vectorized->replacements);
+      rewriter.setInsertionPoint(op);
+      transposeForColumns(rewriter, op, plan.columnDim);
+      tileAndVectorize(rewriter, op, plan);
     }
 
     // Multiply-and-reduce becomes vector.contract; slices of slices fold.

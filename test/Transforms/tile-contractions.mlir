@@ -164,11 +164,16 @@ func.func @other_body(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<3
 #b = affine_map<(i, k, j) -> (k, j)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// A prime column extent above the register width has no divisor worth a
-// vector: left to the loop lowering.
+// A prime column extent above the register width has no power-of-two
+// divisor: the columns are split into a part that has one (36: vectors of
+// 4) and the rest (1), each tiled and vectorized on its own.
 // CHECK-LABEL: func.func @prime_columns
-// CHECK: linalg.generic
-// CHECK-NOT: vector.contract
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [32, 36] [1, 1] : tensor<32x37xf64> to tensor<32x36xf64>
+// CHECK: vector.contract {{.*}} into vector<4x4xf64>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [32, 36] [1, 1] : tensor<32x36xf64> into tensor<32x37xf64>
+// CHECK: tensor.extract_slice %{{.*}}[0, 36] [32, 1] [1, 1] : tensor<32x37xf64> to tensor<32x1xf64>
+// CHECK: vector.contract {{.*}} into vector<4x1xf64>
+// CHECK-NOT: linalg.generic
 func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tensor<32x37xf64>) -> tensor<32x37xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<32x24xf64>, tensor<24x37xf64>) outs(%c : tensor<32x37xf64>) {
@@ -178,4 +183,42 @@ func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tenso
     linalg.yield %s : f64
   } -> tensor<32x37xf64>
   return %r : tensor<32x37xf64>
+}
+
+// -----
+
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+
+// p = 11 columns (the CFD kernels): a vector of 11 would be widened to 16
+// lanes and assembled lane by lane, so the columns are 8, then 3 (the rows,
+// 11 > 1.5 x register-rows, are taken one at a time here). Each statement
+// gets its own zeroed accumulator rather than sharing one fill.
+// CHECK-LABEL: func.func @p11_columns
+// CHECK-COUNT-2: linalg.fill
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1xf64> into vector<8xf64>
+// CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1xf64> into vector<3xf64>
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1xf64> into vector<8xf64>
+// CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1xf64> into vector<3xf64>
+// CHECK-NOT: linalg.generic
+func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tensor<2x11x11xf64>, tensor<2x11x11xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<2x11x11xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<2x11x11xf64>) -> tensor<2x11x11xf64>
+  %r = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<2x11x11xf64>, tensor<11x11xf64>) outs(%acc : tensor<2x11x11xf64>) {
+  ^bb0(%x: f64, %y: f64, %a: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %a, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<2x11x11xf64>
+  %r2 = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%r, %m : tensor<2x11x11xf64>, tensor<11x11xf64>) outs(%acc : tensor<2x11x11xf64>) {
+  ^bb0(%x: f64, %y: f64, %a: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %a, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<2x11x11xf64>
+  return %r, %r2 : tensor<2x11x11xf64>, tensor<2x11x11xf64>
 }

@@ -33,6 +33,21 @@ def VectorizeParallelLoops
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def StridedCopiesToLoops
+    : Pass<"tl-strided-copies-to-loops", "::mlir::func::FuncOp"> {
+  let summary = "Copy between strided views with loops, not a runtime call";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a `memref.copy` whose source or target
+    is not contiguous (a block of a tile, as bufferization copies it) to a
+    call of `memrefCopy` in MLIR's C runner utilities: a library the JIT
+    does not load and that users of the object files would have to link.
+    This pass makes each such copy a `linalg.copy`, which the loop lowering
+    turns into loops like any other statement. Contiguous copies stay
+    `memref.copy` (an `llvm.memcpy`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   let summary = "Remove the tl.* attributes that document a function";
   let description = [{
@@ -58,6 +73,43 @@ def ParallelizeOuterLoops
     work-sharing loop. Single loops are left alone: they are vectorized
     instead.
   }];
+}
+
+def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
+  let summary = "Compute chains of statements one batch slice at a time, "
+                "so that their intermediates stay in cache";
+  let description = [{
+    A chain of `linalg.generic`s on tensors in which each producer is read
+    by its single consumer along the same leading dimension (the element
+    index `e` of the CFD kernels: `t = u # A . [[4 6]]`, then `t # A`, ...)
+    computes whole intermediates that, at real sizes, go to memory and back
+    between the steps, and are allocated and freed on every call. This pass
+    tiles the last statement of such a chain along that dimension and fuses
+    the statements before it, and the fills of their accumulators, into the
+    loop (`scf::tileConsumerAndFuseProducersUsingSCF`): each iteration
+    computes the whole chain for `tile` batch indices, on intermediates of
+    at most `tile-bytes` together, which bufferization then allocates once,
+    outside the loop.
+
+    A producer is fused only where no element is computed twice: it has
+    one use, and its consumer reads exactly the producer's batch slice
+    (the leading dimension, tiled; all others whole). Chains whose
+    intermediates total less than `min-intermediate-bytes` are left alone:
+    they stay in cache anyway, and the contraction tiler does better on
+    whole operands. With `parallel`, the batch loop is an `scf.forall`.
+  }];
+  let options = [
+    Option<"tileBytes", "tile-bytes", "int64_t", "32768",
+           "Most bytes of fused intermediates per batch tile">,
+    Option<"minIntermediateBytes", "min-intermediate-bytes", "int64_t",
+           "262144",
+           "Fuse a chain only if its intermediates total at least this">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Distribute the batch loop over threads (an scf.forall)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {

@@ -1,0 +1,186 @@
+//===- FuseBatches.cpp - Chains of statements one batch slice at a time ---===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CFD kernels apply a small matrix along each dimension of E element
+// tensors, one statement per dimension. Computed whole, each step writes an
+// E x p^3 intermediate to memory and the next reads it back: the steps run
+// at memory speed, and the intermediates are allocated on every call. The
+// hand-written C loops instead run all steps for one element before the
+// next, on p^3 temporaries that never leave L1. This pass does the same:
+// it tiles the last statement of a chain along the leading (batch)
+// dimension and fuses its producers into the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_FUSEBATCHES
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+/// The loop dimension of `op` that indexes the leading dimension of its
+/// result, if the result has one and op is a static linalg.generic on
+/// tensors with one result whose indexing maps are projected permutations.
+static std::optional<unsigned> batchDim(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (result.getNumResults() == 0)
+    return std::nullopt;
+  return result.getDimPosition(0);
+}
+
+/// The producer of `operand` (an input of `consumer`, whose batch loop
+/// dimension is `consumerBatch`) if computing it one batch slice at a time
+/// inside the consumer's batch loop computes every element exactly once:
+/// the consumer is its only user and reads it with its leading dimension on
+/// the batch dimension, and nowhere else.
+static linalg::GenericOp fusableProducer(linalg::GenericOp consumer,
+                                         unsigned consumerBatch,
+                                         OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  if (!producer || !batchDim(producer) || !operand->get().hasOneUse())
+    return {};
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  if (map.getNumResults() == 0 || map.getDimPosition(0) != consumerBatch)
+    return {};
+  return producer;
+}
+
+/// The generics that would be fused into the batch loop of `root`.
+static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root) {
+  SmallVector<linalg::GenericOp> chain, worklist{root};
+  while (!worklist.empty()) {
+    linalg::GenericOp consumer = worklist.pop_back_val();
+    unsigned consumerBatch = *batchDim(consumer);
+    for (OpOperand *input : consumer.getDpsInputOperands())
+      if (linalg::GenericOp producer =
+              fusableProducer(consumer, consumerBatch, input)) {
+        chain.push_back(producer);
+        worklist.push_back(producer);
+      }
+  }
+  return chain;
+}
+
+static int64_t tensorBytes(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+namespace {
+struct FuseBatchesPass
+    : public tensorlang::impl::FuseBatchesBase<FuseBatchesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (tileBytes < 1 || minIntermediateBytes < 0) {
+      getOperation().emitError("tl-fuse-batches: tile-bytes must be positive "
+                               "and min-intermediate-bytes not negative");
+      return signalPassFailure();
+    }
+    // Roots: generics that are not themselves fused into a consumer. Chains
+    // are disjoint (every fused producer has one use), so each is tiled
+    // once, from its last statement.
+    SmallVector<std::pair<linalg::GenericOp, SmallVector<linalg::GenericOp>>>
+        work;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!batchDim(op) || isFusedIntoItsUser(op))
+        return;
+      SmallVector<linalg::GenericOp> chain = collectChain(op);
+      if (!chain.empty())
+        work.emplace_back(op, std::move(chain));
+    });
+
+    IRRewriter rewriter(&getContext());
+    for (auto &[root, chain] : work)
+      fuseChain(rewriter, root, chain);
+    // The originals are dead now (the fusion leaves them and the slices it
+    // replaced): an empty pattern set still erases dead operations.
+    if (failed(applyPatternsGreedily(getOperation(),
+                                     FrozenRewritePatternSet())))
+      return signalPassFailure();
+  }
+
+  static bool isFusedIntoItsUser(linalg::GenericOp op) {
+    if (!op->getResult(0).hasOneUse())
+      return false;
+    OpOperand &use = *op->getResult(0).getUses().begin();
+    auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!consumer || !consumer.isDpsInput(&use))
+      return false;
+    std::optional<unsigned> consumerBatch = batchDim(consumer);
+    return consumerBatch &&
+           fusableProducer(consumer, *consumerBatch, &use) == op;
+  }
+
+  void fuseChain(RewriterBase &rewriter, linalg::GenericOp root,
+                 ArrayRef<linalg::GenericOp> chain) {
+    unsigned dim = *batchDim(root);
+    int64_t batches = root.getStaticLoopRanges()[dim];
+    int64_t bytes = 0;
+    for (linalg::GenericOp producer : chain)
+      bytes += tensorBytes(producer->getResult(0));
+    if (bytes < minIntermediateBytes || batches < 2)
+      return;
+    // The largest tile that divides the batches (no partial tiles) and
+    // keeps the intermediates within tile-bytes.
+    int64_t bytesPerBatch = bytes / batches, tile = 1;
+    for (int64_t size = batches - 1; size > 1; --size)
+      if (batches % size == 0 && size * bytesPerBatch <= tileBytes) {
+        tile = size;
+        break;
+      }
+
+    SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+    sizes[dim] = tile;
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    options.tilingOptions.setLoopType(
+        parallel ? scf::SCFTilingOptions::LoopType::ForallOp
+                 : scf::SCFTilingOptions::LoopType::ForOp);
+    llvm::SmallPtrSet<Operation *, 8> members;
+    for (linalg::GenericOp producer : chain)
+      members.insert(producer);
+    // The chain, and the fills of accumulators (recomputing a fill per
+    // slice writes each element once, like the original).
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          Operation *op = producer.getOwner();
+          if (members.contains(op) || isa<linalg::FillOp>(op))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(fused))
+      return;
+    for (OpResult result : root->getResults())
+      if (Value replacement = fused->replacements.lookup(result))
+        rewriter.replaceAllUsesWith(result, replacement);
+  }
+};
+} // namespace

@@ -1,0 +1,46 @@
+//===- StridedCopiesToLoops.cpp - memref.copy of views as linalg.copy -----===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_STRIDEDCOPIESTOLOOPS
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+static bool hasIdentityLayout(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  return type && type.getLayout().isIdentity();
+}
+
+namespace {
+struct StridedCopiesToLoopsPass
+    : public tensorlang::impl::StridedCopiesToLoopsBase<
+          StridedCopiesToLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      if (!hasIdentityLayout(copy.getSource()) ||
+          !hasIdentityLayout(copy.getTarget()))
+        copies.push_back(copy);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    }
+  }
+};
+} // namespace
