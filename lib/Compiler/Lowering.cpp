@@ -60,6 +60,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
   lowering.tileContractions = options.tileContractions;
+  lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.threads = options.threads;
   if (stage == "tl") {
   } else if (stage == "linalg") {
@@ -92,6 +93,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   lowering.vectorLanes = vectorLanes(program, options);
   lowering.optimize = options.optimize;
   lowering.tileContractions = options.tileContractions;
+  lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.threads = options.threads;
 
   // Up to bufferization first, to learn the temporaries' sizes.

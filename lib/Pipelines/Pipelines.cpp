@@ -80,6 +80,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   if (!tilesContractions(options))
     return;
   FuseBatchesOptions fusion;
+  fusion.minIntermediateBytes = options.fuseBatchesMinBytes;
   fusion.parallel = options.threads > 1;
   pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
   addPipeline(pm, "canonicalize,cse");

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_LOWERCONTRACTIONVECTORS
@@ -192,9 +193,13 @@ struct LowerContractionVectorsPass
     IRRewriter rewriter(&getContext());
     SmallVector<scf::ForOp> innermostFirst;
     func.walk([&](scf::ForOp loop) { innermostFirst.push_back(loop); });
-    for (scf::ForOp loop : innermostFirst)
+    for (scf::ForOp loop : innermostFirst) {
+      // The tile's indices are computed in the loop body, from outer
+      // induction variables.
+      moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
       while (hoistTilePair(rewriter, loop)) {
       }
+    }
 
     MLIRContext *context = &getContext();
     RewritePatternSet lowering(context);

@@ -26,6 +26,28 @@ def both_engines(tl_run, source, inputs, outputs, **kwargs):
     return jit, ref
 
 
+@pytest.mark.parametrize("seed", range(120))
+def test_random_programs_batch_fused(tl_run, seed):
+    # tl-fuse-batches wherever a chain of statements allows it
+    # (--fuse-min-bytes=0: about one program in nine has such a chain), on
+    # one thread and on two (the batch loop as an scf.forall), with and
+    # without padding.
+    gen = tlgen.Generator(13000 + seed, max_rank=5 if seed % 4 == 0 else 3,
+                          max_extent=5)
+    program = gen.program(qualifiers=(seed % 3 == 0))
+    store = gen.values(program)
+    names = [name for name, _, _ in program.decls]
+    extra = ["--fuse-min-bytes=0"]
+    if seed % 2:
+        extra.append("--threads=2")
+    if seed % 3 == 1:
+        extra.append("--pad=4")
+    jit = tl_run(program.source(), store, names, engine="jit", extra=extra)
+    ref = tl_run(program.source(), store, names, engine="reference")
+    for name in program.live_out:
+        same(jit[name], ref[name])
+
+
 @pytest.mark.parametrize("example,inputs", [
     ("matmul.tl", {"A": (300, 400), "B": (400, 500)}),
     ("trace.tl", {"A": (300, 400), "B": (400, 300)}),

@@ -39,6 +39,30 @@ CASES = {
         "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n",
         {"u": (30, 11, 11, 11), "A": (11, 11)},
         lambda v: np.einsum("eabc,ia,jb,kc->eijk", v["u"], v["A"], v["A"], v["A"])),
+    # Batch-fused chains (tl-fuse-batches: intermediates above 256 KB):
+    # a prime number of elements (tiles of one), p = 7 and p = 13 columns
+    # (split 8 + 5 for 13), and the inverse Helmholtz operator with its
+    # element-wise scaling between two chains.
+    "fused-cfd-prime-elements-p7": (
+        "var input u : [127 7 7 7]\nvar input A : [7 7]\nvar output v : [127 7 7 7]\n"
+        "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n",
+        {"u": (127, 7, 7, 7), "A": (7, 7)},
+        lambda v: np.einsum("eabc,ia,jb,kc->eijk", v["u"], v["A"], v["A"], v["A"])),
+    "fused-cfd-p13": (
+        "var input u : [40 13 13 13]\nvar input A : [13 13]\nvar output v : [40 13 13 13]\n"
+        "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n",
+        {"u": (40, 13, 13, 13), "A": (13, 13)},
+        lambda v: np.einsum("eabc,ia,jb,kc->eijk", v["u"], v["A"], v["A"], v["A"])),
+    "fused-helmholtz": (
+        "type f : [24 11 11 11]\nvar input S : [11 11]\nvar input D : f\n"
+        "var input u : f\nvar output v : f\nvar t : f\n"
+        "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
+        "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n",
+        {"S": (11, 11), "D": (24, 11, 11, 11), "u": (24, 11, 11, 11)},
+        lambda v: np.einsum("eabc,ia,jb,kc->eijk",
+                            v["D"] * np.einsum("eabc,ai,bj,ck->eijk",
+                                               v["u"], v["S"], v["S"], v["S"]),
+                            v["S"], v["S"], v["S"])),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",

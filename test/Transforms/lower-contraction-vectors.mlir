@@ -47,3 +47,76 @@ func.func @no_contraction(%c: memref<2x8xf64>) -> vector<2x8xf64> {
   %v = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
   return %v : vector<2x8xf64>
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// The accumulator is a function argument (a statement's target) that a
+// fill also writes through a subview before the loop, and its row index is
+// computed in the loop body from an outer induction variable: it is still
+// hoisted, since nothing else in the loop touches that argument.
+// CHECK-LABEL: func.func @argument_tile
+// CHECK: linalg.fill
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: vector.transfer_read %{{.*}} : memref<4x8xf64>, vector<8xf64>
+// CHECK: scf.for {{.*}} -> (vector<8xf64>, vector<8xf64>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield
+// CHECK: vector.transfer_write {{.*}} : vector<8xf64>, memref<4x8xf64>
+func.func @argument_tile(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<4x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %pad = ub.poison : f64
+  %view = memref.subview %c[0, 0] [4, 8] [1, 1] : memref<4x8xf64> to memref<4x8xf64, strided<[8, 1]>>
+  linalg.fill ins(%zero : f64) outs(%view : memref<4x8xf64, strided<[8, 1]>>)
+  scf.for %i = %c0 to %c4 step %c2 {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %row = affine.apply affine_map<(d0) -> (d0)>(%i)
+      %x = vector.transfer_read %a[%row, %k], %pad {in_bounds = [true, true]} : memref<4x4xf64>, vector<2x1xf64>
+      %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+      %acc = vector.transfer_read %c[%row, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<2x8xf64>
+      %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+      vector.transfer_write %r, %c[%row, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<4x8xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Something else in the loop reads the accumulator's buffer (through a
+// view): the tile stays in memory.
+// CHECK-LABEL: func.func @tile_read_elsewhere
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: vector.transfer_read %{{.*}} : memref<2x8xf64, strided<[8, 1]>>, vector<8xf64>
+// CHECK: vector.fma
+// CHECK: vector.transfer_write
+// CHECK-NEXT: vector.transfer_write
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: return
+func.func @tile_read_elsewhere(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = ub.poison : f64
+  %view = memref.subview %c[0, 0] [2, 8] [1, 1] : memref<2x8xf64> to memref<2x8xf64, strided<[8, 1]>>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x4xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %view[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64, strided<[8, 1]>>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<2x8xf64>
+  }
+  return
+}

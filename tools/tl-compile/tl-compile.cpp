@@ -69,7 +69,9 @@ cl::extrahelp threadsHelp(kThreadsFlagHelp);
 cl::opt<bool> noTile(
     "no-tile",
     cl::desc("Do not tile and vectorize contractions into register-blocked "
-             "micro-kernels (tl-tile-contractions); for comparisons"),
+             "micro-kernels (tl-tile-contractions), and do not compute "
+             "statement chains per batch slice (tl-fuse-batches); for "
+             "comparisons"),
     cl::init(false), cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",

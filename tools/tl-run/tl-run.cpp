@@ -42,6 +42,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -90,8 +91,16 @@ cl::opt<unsigned> repeat(
 cl::opt<bool> noTile(
     "no-tile",
     cl::desc("Do not tile and vectorize contractions into register-blocked "
-             "micro-kernels (tl-tile-contractions); for comparisons"),
+             "micro-kernels (tl-tile-contractions), and do not compute "
+             "statement chains per batch slice (tl-fuse-batches); for "
+             "comparisons"),
     cl::init(false), cl::cat(category));
+cl::opt<uint64_t> fuseMinBytes(
+    "fuse-min-bytes",
+    cl::desc("Compute chains of statements one batch slice at a time when "
+             "their intermediates total at least N bytes (tl-fuse-batches; "
+             "default 262144, 0: wherever possible)"),
+    cl::value_desc("N"), cl::init(262144), cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("With --engine=jit: compile the program as written, without "
@@ -109,6 +118,8 @@ CompileOptions compileOptions() {
   CompileOptions options;
   options.optimize = !noOptimize;
   options.tileContractions = !noTile;
+  options.fuseBatchesMinBytes = int64_t(
+      std::min<uint64_t>(fuseMinBytes, std::numeric_limits<int64_t>::max()));
   options.threads = threads;
   return options;
 }

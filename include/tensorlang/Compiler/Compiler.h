@@ -51,6 +51,10 @@ struct CompileOptions {
   /// FMA micro-kernels (tl-tile-contractions); without it a contraction is
   /// one vectorized loop nest.
   bool tileContractions = true;
+  /// With tileContractions: a chain of statements whose intermediates total
+  /// at least this many bytes is computed one batch slice at a time
+  /// (tl-fuse-batches), its intermediates allocated once, in cache.
+  int64_t fuseBatchesMinBytes = 262144;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

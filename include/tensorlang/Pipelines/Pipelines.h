@@ -37,6 +37,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Tile contractions for caches and registers and "
                      "vectorize them (tl-tile-contractions)"),
       llvm::cl::init(true)};
+  Option<int64_t> fuseBatchesMinBytes{
+      *this, "fuse-batches-min-bytes",
+      llvm::cl::desc("With tile-contractions: compute a chain of statements "
+                     "one batch slice at a time when its intermediates "
+                     "total at least this many bytes (tl-fuse-batches)"),
+      llvm::cl::init(262144)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),

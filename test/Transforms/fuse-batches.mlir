@@ -1,0 +1,106 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256 parallel=1}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches))" | FileCheck %s --check-prefix=DEFAULT
+// RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{tile-bytes=0}))" 2>&1 | FileCheck %s --check-prefix=ERR
+
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+
+// Two steps of a CFD kernel over 8 elements: the second is tiled along the
+// elements and the first, and both accumulator fills, are computed inside
+// the loop on the same slice. The intermediate is 8 x 128 bytes; at most
+// 256 per tile gives tiles of 2 elements.
+// CHECK-LABEL: func.func @chain
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x4x4xf64>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[E]], 0, 0] [2, 4, 4] [1, 1, 1] : tensor<8x4x4xf64> to tensor<2x4x4xf64>
+// CHECK: linalg.fill {{.*}} -> tensor<2x4x4xf64>
+// CHECK: %[[FIRST:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4x4xf64>, tensor<4x4xf64>)
+// CHECK: linalg.fill {{.*}} -> tensor<2x4x4xf64>
+// CHECK: linalg.generic {{.*}} ins(%[[FIRST]], %{{.*}} : tensor<2x4x4xf64>, tensor<4x4xf64>)
+// CHECK: tensor.insert_slice {{.*}} into %[[OUT]][%[[E]], 0, 0] [2, 4, 4]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// PAR-LABEL: func.func @chain
+// PAR: scf.forall (%{{.*}}) = (0) to (8) step (2) shared_outs
+// DEFAULT-LABEL: func.func @chain
+// DEFAULT-NOT: scf.for
+// DEFAULT: return
+func.func @chain(%u: tensor<8x4x4xf64>, %m: tensor<4x4xf64>) -> tensor<8x4x4xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty() : tensor<8x4x4xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<8x4x4xf64>) -> tensor<8x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<8x4x4xf64>, tensor<4x4xf64>) outs(%a0 : tensor<8x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x4x4xf64>
+  %e1 = tensor.empty() : tensor<8x4x4xf64>
+  %a1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<8x4x4xf64>) -> tensor<8x4x4xf64>
+  %r = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%t, %m : tensor<8x4x4xf64>, tensor<4x4xf64>) outs(%a1 : tensor<8x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x4x4xf64>
+  return %r : tensor<8x4x4xf64>
+}
+
+// -----
+
+#id = affine_map<(e, i, j) -> (e, i, j)>
+#tr = affine_map<(e, i, j) -> (i, e, j)>
+
+// The consumer reads the intermediate with its leading dimension swapped:
+// a slice of the consumer's elements needs all of the producer's, so
+// nothing is fused (that would compute it once per tile).
+// CHECK-LABEL: func.func @transposed_read
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @transposed_read(%a: tensor<4x4x4xf64>, %out: tensor<4x4x4xf64>) -> tensor<4x4x4xf64> {
+  %e = tensor.empty() : tensor<4x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<4x4x4xf64>) outs(%e : tensor<4x4x4xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x4xf64>
+  %r = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<4x4x4xf64>) outs(%out : tensor<4x4x4xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %s = arith.addf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x4xf64>
+  return %r : tensor<4x4x4xf64>
+}
+
+// -----
+
+#id = affine_map<(e, i, j) -> (e, i, j)>
+
+// The intermediate is also returned: fusing it would need it whole as well
+// (computed twice), so the chain is left alone.
+// CHECK-LABEL: func.func @two_uses
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @two_uses(%a: tensor<4x4x4xf64>, %out: tensor<4x4x4xf64>) -> (tensor<4x4x4xf64>, tensor<4x4x4xf64>) {
+  %e = tensor.empty() : tensor<4x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<4x4x4xf64>) outs(%e : tensor<4x4x4xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x4xf64>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<4x4x4xf64>) outs(%out : tensor<4x4x4xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %s = arith.addf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x4xf64>
+  return %r, %t : tensor<4x4x4xf64>, tensor<4x4x4xf64>
+}
+
+// ERR: error: tl-fuse-batches: tile-bytes must be positive

@@ -1,0 +1,25 @@
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-strided-copies-to-loops))" | FileCheck %s
+
+// A block of a tile copied out and back (what bufferization does for the
+// last, narrow columns of a split contraction) becomes linalg.copy, which
+// the loop lowering turns into loops, not a call to memrefCopy.
+// CHECK-LABEL: func.func @strided
+// CHECK: %[[VIEW:.*]] = memref.subview
+// CHECK: linalg.copy ins(%[[VIEW]] : memref<11x3xf64, strided<[11, 1], offset: 8>>) outs(%{{.*}} : memref<11x3xf64>)
+// CHECK: linalg.copy ins(%{{.*}} : memref<11x3xf64>) outs(%[[VIEW]] : memref<11x3xf64, strided<[11, 1], offset: 8>>)
+// CHECK-NOT: memref.copy
+func.func @strided(%tile: memref<11x11xf64>, %block: memref<11x3xf64>) {
+  %view = memref.subview %tile[0, 8] [11, 3] [1, 1] : memref<11x11xf64> to memref<11x3xf64, strided<[11, 1], offset: 8>>
+  memref.copy %view, %block : memref<11x3xf64, strided<[11, 1], offset: 8>> to memref<11x3xf64>
+  memref.copy %block, %view : memref<11x3xf64> to memref<11x3xf64, strided<[11, 1], offset: 8>>
+  return
+}
+
+// Contiguous copies stay memref.copy (llvm.memcpy).
+// CHECK-LABEL: func.func @contiguous
+// CHECK: memref.copy
+// CHECK-NOT: linalg.copy
+func.func @contiguous(%a: memref<4x4xf64>, %b: memref<4x4xf64>) {
+  memref.copy %a, %b : memref<4x4xf64> to memref<4x4xf64>
+  return
+}
