@@ -81,7 +81,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
     return;
   FuseBatchesOptions fusion;
   fusion.minIntermediateBytes = options.fuseBatchesMinBytes;
-  fusion.parallel = options.threads > 1;
+  fusion.threads = options.threads;
   pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
   addPipeline(pm, "canonicalize,cse");
   TileContractionsOptions tiling;

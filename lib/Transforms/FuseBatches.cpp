@@ -81,6 +81,14 @@ static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root) {
   return chain;
 }
 
+/// The largest divisor of `extent` that is at most `limit` (at least 1).
+static int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
+  for (int64_t size = std::min(extent, limit); size > 1; --size)
+    if (extent % size == 0)
+      return size;
+  return 1;
+}
+
 static int64_t tensorBytes(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   return type.getNumElements() *
@@ -142,23 +150,57 @@ struct FuseBatchesPass
       bytes += tensorBytes(producer->getResult(0));
     if (bytes < minIntermediateBytes || batches < 2)
       return;
+    int64_t bytesPerBatch = bytes / batches;
+    // Threads take one contiguous share of the batches each (a forall of
+    // that many steps), and run through their share sequentially: so that
+    // the temporaries of the inner loop are allocated once per share, not
+    // once per batch index by every thread.
+    if (threads > 1) {
+      int64_t share = largestDivisorAtMost(
+          batches, (batches + int64_t(threads) - 1) / int64_t(threads));
+      if (share < batches) {
+        FailureOr<linalg::GenericOp> inner =
+            tileAndFuse(rewriter, root, chain, share,
+                        scf::SCFTilingOptions::LoopType::ForallOp);
+        if (failed(inner))
+          return;
+        root = *inner;
+        batches = share;
+        chain = {};
+      }
+    }
     // The largest tile that divides the batches (no partial tiles) and
     // keeps the intermediates within tile-bytes.
-    int64_t bytesPerBatch = bytes / batches, tile = 1;
+    int64_t tile = 1;
     for (int64_t size = batches - 1; size > 1; --size)
       if (batches % size == 0 && size * bytesPerBatch <= tileBytes) {
         tile = size;
         break;
       }
+    SmallVector<linalg::GenericOp> innerChain =
+        chain.empty() ? collectChain(root)
+                      : SmallVector<linalg::GenericOp>(chain);
+    // Without shares (a prime number of batches), threads share the batch
+    // loop itself.
+    bool shared = threads > 1 && !root->getParentOfType<scf::ForallOp>();
+    if (batches > 1)
+      (void)tileAndFuse(rewriter, root, innerChain, tile,
+                        shared ? scf::SCFTilingOptions::LoopType::ForallOp
+                               : scf::SCFTilingOptions::LoopType::ForOp);
+  }
 
+  /// Tiles `root` by `tile` along its batch dimension and fuses `chain`
+  /// and the accumulator fills into the loop; returns the tiled root.
+  FailureOr<linalg::GenericOp>
+  tileAndFuse(RewriterBase &rewriter, linalg::GenericOp root,
+              ArrayRef<linalg::GenericOp> chain, int64_t tile,
+              scf::SCFTilingOptions::LoopType loopType) {
     SmallVector<int64_t> sizes(root.getNumLoops(), 0);
-    sizes[dim] = tile;
+    sizes[*batchDim(root)] = tile;
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(
         getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-    options.tilingOptions.setLoopType(
-        parallel ? scf::SCFTilingOptions::LoopType::ForallOp
-                 : scf::SCFTilingOptions::LoopType::ForOp);
+    options.tilingOptions.setLoopType(loopType);
     llvm::SmallPtrSet<Operation *, 8> members;
     for (linalg::GenericOp producer : chain)
       members.insert(producer);
@@ -177,10 +219,14 @@ struct FuseBatchesPass
         scf::tileConsumerAndFuseProducersUsingSCF(
             rewriter, cast<TilingInterface>(root.getOperation()), options);
     if (failed(fused))
-      return;
+      return failure();
     for (OpResult result : root->getResults())
       if (Value replacement = fused->replacements.lookup(result))
         rewriter.replaceAllUsesWith(result, replacement);
+    auto tiled = dyn_cast<linalg::GenericOp>(fused->tiledAndFusedOps.front());
+    if (!tiled)
+      return failure();
+    return tiled;
   }
 };
 } // namespace

@@ -1,5 +1,5 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256}))" | FileCheck %s
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256 parallel=1}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256 threads=2}))" | FileCheck %s --check-prefix=PAR
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches))" | FileCheck %s --check-prefix=DEFAULT
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{tile-bytes=0}))" 2>&1 | FileCheck %s --check-prefix=ERR
 
@@ -22,7 +22,9 @@
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // PAR-LABEL: func.func @chain
-// PAR: scf.forall (%{{.*}}) = (0) to (8) step (2) shared_outs
+// PAR: scf.forall (%{{.*}}) = (0) to (8) step (4) shared_outs
+// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<4x4x4xf64>)
+// PAR: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4x4xf64>, tensor<4x4xf64>)
 // DEFAULT-LABEL: func.func @chain
 // DEFAULT-NOT: scf.for
 // DEFAULT: return

@@ -96,7 +96,8 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     (the leading dimension, tiled; all others whole). Chains whose
     intermediates total less than `min-intermediate-bytes` are left alone:
     they stay in cache anyway, and the contraction tiler does better on
-    whole operands. With `parallel`, the batch loop is an `scf.forall`.
+    whole operands. With `threads` above 1, an `scf.forall` over one share
+    of the batches per thread comes first, the batch loop inside it.
   }];
   let options = [
     Option<"tileBytes", "tile-bytes", "int64_t", "32768",
@@ -104,8 +105,9 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     Option<"minIntermediateBytes", "min-intermediate-bytes", "int64_t",
            "262144",
            "Fuse a chain only if its intermediates total at least this">,
-    Option<"parallel", "parallel", "bool", "false",
-           "Distribute the batch loop over threads (an scf.forall)">,
+    Option<"threads", "threads", "unsigned", "1",
+           "Above 1: an scf.forall first gives each thread one contiguous "
+           "share of the batches, which it runs through sequentially">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
