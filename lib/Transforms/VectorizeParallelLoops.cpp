@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace tensorlang {
@@ -35,6 +36,48 @@ static bool hasIdentityLayouts(affine::AffineForOp loop) {
                 return WalkResult::advance();
               })
               .wasInterrupted();
+}
+
+/// Whether the vector that `transfer` moves along its memref's last
+/// dimension stays within it: its index there is the induction variable of
+/// a loop that steps by the vector's length from 0 up to a multiple of it
+/// that is at most the dimension's size. The affine vectorizer leaves every
+/// transfer unmarked, so that LLVM computes a mask each iteration.
+template <typename TransferOp>
+static bool staysInBounds(TransferOp transfer) {
+  auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
+  VectorType vector = transfer.getVectorType();
+  if (!memref || vector.getRank() != 1 || vector.isScalable() ||
+      !transfer.getPermutationMap().isMinorIdentity() || transfer.getMask() ||
+      memref.getRank() == 0 || memref.isDynamicDim(memref.getRank() - 1))
+    return false;
+  affine::AffineForOp loop =
+      affine::getForInductionVarOwner(transfer.getIndices().back());
+  if (!loop || !loop.hasConstantBounds())
+    return false;
+  int64_t length = vector.getDimSize(0);
+  int64_t lower = loop.getConstantLowerBound();
+  int64_t upper = loop.getConstantUpperBound();
+  return lower >= 0 && loop.getStepAsInt() == length &&
+         (upper - lower) % length == 0 &&
+         upper <= memref.getDimSize(memref.getRank() - 1);
+}
+
+/// Marks the vectorizer's transfers that provably stay in bounds.
+static void markInBounds(Operation *root) {
+  OpBuilder builder(root->getContext());
+  root->walk([&](Operation *op) {
+    auto mark = [&](auto transfer) {
+      if (transfer.getInBoundsValues() == ArrayRef<bool>{true} ||
+          !staysInBounds(transfer))
+        return;
+      transfer.setInBoundsAttr(builder.getBoolArrayAttr({true}));
+    };
+    if (auto read = dyn_cast<vector::TransferReadOp>(op))
+      mark(read);
+    else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      mark(write);
+  });
 }
 
 namespace {
@@ -66,6 +109,7 @@ struct VectorizeParallelLoopsPass
     affine::vectorizeAffineLoops(getOperation(), candidates,
                                  {int64_t(vectorLanes)},
                                  /*fastestVaryingPattern=*/{});
+    markInBounds(getOperation());
   }
 };
 } // namespace

@@ -1,11 +1,14 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-vectorize-parallel-loops{vector-lanes=4}))" | FileCheck %s
 
-// A parallel innermost loop is vectorized.
+// A parallel innermost loop is vectorized. 10 is not a multiple of 4: the
+// last vector reaches past the end, so the transfers stay unmarked (masked).
 // CHECK-LABEL: func.func @parallel
 // CHECK: affine.for %{{.*}} = 0 to 10 step 4
 // CHECK: vector.transfer_read
+// CHECK-NOT: in_bounds
 // CHECK: arith.addf %{{.*}}, %{{.*}} : vector<4xf64>
 // CHECK: vector.transfer_write
+// CHECK-NOT: in_bounds
 func.func @parallel(%a: memref<10xf64>, %b: memref<10xf64>) {
   affine.for %i = 0 to 10 {
     %x = affine.load %a[%i] : memref<10xf64>
@@ -42,6 +45,28 @@ func.func @single_iteration(%a: memref<1xf64>, %s: memref<f64>) {
   affine.for %i = 0 to 1 {
     %x = affine.load %a[%i] : memref<1xf64>
     affine.store %x, %s[] : memref<f64>
+  }
+  return
+}
+
+// -----
+
+// Every vector of a loop over a multiple of the width stays within the
+// dimension: the transfers are marked in bounds (no mask computed per
+// iteration), also on a dimension longer than the loop.
+// CHECK-LABEL: func.func @whole_vectors
+// CHECK: affine.for %{{.*}} = 0 to 12 step 4
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : memref<2x12xf64>, vector<4xf64>
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : memref<2x16xf64>, vector<4xf64>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<4xf64>, memref<2x16xf64>
+func.func @whole_vectors(%a: memref<2x12xf64>, %b: memref<2x16xf64>) {
+  affine.for %j = 0 to 2 {
+    affine.for %i = 0 to 12 {
+      %x = affine.load %a[%j, %i] : memref<2x12xf64>
+      %y = affine.load %b[%j, %i] : memref<2x16xf64>
+      %s = arith.addf %x, %y : f64
+      affine.store %s, %b[%j, %i] : memref<2x16xf64>
+    }
   }
   return
 }
