@@ -112,8 +112,15 @@ static int64_t largestMultipleDividing(int64_t extent, int64_t step,
 /// extent; all of an extent shorter than half of it (one vector, p = 5 or
 /// 7); 0 where the extent has to be split first.
 static int64_t columnWidth(int64_t columns, int64_t preferred) {
-  for (int64_t width = preferred; width >= std::max<int64_t>(1, preferred / 4);
-       width /= 2)
+  if (columns % preferred == 0)
+    return preferred;
+  // Above the preferred width, the bulk gets the preferred width (split
+  // off first: 72 = 64 + 8 rather than nine tiles of 8, which halves the
+  // FMAs per broadcast).
+  if (columns > preferred)
+    return 0;
+  for (int64_t width = preferred / 2;
+       width >= std::max<int64_t>(1, preferred / 4); width /= 2)
     if (columns % width == 0 && (width & (width - 1)) == 0)
       return width;
   if (columns <= std::max<int64_t>(1, preferred / 2))
@@ -194,10 +201,12 @@ planTiling(linalg::GenericOp op,
     // p = 11: 8 columns, then 3. A vector of 11 (or 13, ...) would be
     // widened to 16 lanes by LLVM, and every load, store and loop-carried
     // copy of it assembled lane by lane.
-    int64_t vector = options.registerColumns / 2;
-    if (vector < 2)
+    int64_t unit = columns > options.registerColumns
+                       ? options.registerColumns
+                       : options.registerColumns / 2;
+    if (unit < 2 || columns % unit == columns)
       return std::nullopt;
-    plan.columnSplit = columns - columns % vector;
+    plan.columnSplit = columns - columns % unit;
     return plan;
   }
   // Rows: a divisor of the extent, or all of a short odd extent (p = 11
@@ -545,21 +554,24 @@ struct TileContractionsPass
     // first: one vector's width of columns per step of a loop whose last,
     // partial step is peeled off, so that both parts have static widths (8,
     // then 3). Then every contraction, parts included, is planned again.
-    bool split = false;
-    for (auto &[op, plan] : work) {
-      if (!plan.columnSplit)
-        continue;
-      rewriter.setInsertionPoint(op);
-      transposeForColumns(rewriter, op, plan.columnDim);
-      split |= succeeded(splitColumns(rewriter, op, plan));
-    }
-    if (split) {
+    // A remainder may need a split of its own (13 = 8 + 5 = 8 + 4 + 1):
+    // each round halves the width, so a few rounds finish.
+    for (unsigned round = 0; round < 4; ++round) {
+      bool split = false;
+      for (auto &[op, plan] : work) {
+        if (!plan.columnSplit)
+          continue;
+        rewriter.setInsertionPoint(op);
+        transposeForColumns(rewriter, op, plan.columnDim);
+        split |= succeeded(splitColumns(rewriter, op, plan));
+      }
+      if (!split)
+        break;
       if (failed(canonicalize()))
         return signalPassFailure();
       work.clear();
       getOperation().walk([&](linalg::GenericOp op) {
-        std::optional<TilingPlan> plan = planTiling(op, options);
-        if (plan && !plan->columnSplit)
+        if (std::optional<TilingPlan> plan = planTiling(op, options))
           work.emplace_back(op, std::move(*plan));
       });
     }

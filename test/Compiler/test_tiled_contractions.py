@@ -63,6 +63,19 @@ CASES = {
                             v["D"] * np.einsum("eabc,ai,bj,ck->eijk",
                                                v["u"], v["S"], v["S"], v["S"]),
                             v["S"], v["S"], v["S"])),
+    # Columns above the register width that it does not divide: the bulk
+    # at full width, the rest in power-of-two parts (37 = 32 + 4 + 1), and
+    # the TCCG ccsd6 contraction (abcd-aebf-dfce) at extent 20 (16 + 4).
+    "matmul-split-columns": (
+        "var input A : [24 30]\nvar input B : [30 37]\nvar output C : [24 37]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (24, 30), "B": (30, 37)}, lambda v: v["A"] @ v["B"]),
+    "tccg-ccsd6-split-columns": (
+        "var input A : [20 20 20 20]\nvar input B : [20 20 20 20]\n"
+        "var output C : [20 20 20 20]\n"
+        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
+        {"A": (20, 20, 20, 20), "B": (20, 20, 20, 20)},
+        lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",

@@ -164,14 +164,15 @@ func.func @other_body(%a: tensor<32x24xf64>, %b: tensor<24x32xf64>, %c: tensor<3
 #b = affine_map<(i, k, j) -> (k, j)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// A prime column extent above the register width has no power-of-two
-// divisor: the columns are split into a part that has one (36: vectors of
-// 4) and the rest (1), each tiled and vectorized on its own.
+// A column extent above the register width that it does not divide is
+// split: the bulk at the full width (32: vectors of 8), then the rest in
+// rounds, each a power of two or a short whole vector (5 = 4 + 1), each
+// part tiled and vectorized on its own.
 // CHECK-LABEL: func.func @prime_columns
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [32, 36] [1, 1] : tensor<32x37xf64> to tensor<32x36xf64>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [32, 32] [1, 1] : tensor<32x37xf64> to tensor<32x32xf64>
+// CHECK: vector.contract {{.*}} into vector<4x8xf64>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [32, 32] [1, 1] : tensor<32x32xf64> into tensor<32x37xf64>
 // CHECK: vector.contract {{.*}} into vector<4x4xf64>
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [32, 36] [1, 1] : tensor<32x36xf64> into tensor<32x37xf64>
-// CHECK: tensor.extract_slice %{{.*}}[0, 36] [32, 1] [1, 1] : tensor<32x37xf64> to tensor<32x1xf64>
 // CHECK: vector.contract {{.*}} into vector<4x1xf64>
 // CHECK-NOT: linalg.generic
 func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tensor<32x37xf64>) -> tensor<32x37xf64> {
