@@ -160,8 +160,9 @@ void tensorlang::registerTensorLangPipelines() {
       buildTLOptimizationPipeline);
   PassPipelineRegistration<LoweringOptions>(
       "tl-tile-linalg",
-      "Tile and vectorize the contractions of --convert-tl-to-linalg's "
-      "output (tl-tile-contractions and cleanups)",
+      "Compute chains of statements one batch slice at a time, then tile "
+      "and vectorize the contractions of --convert-tl-to-linalg's output "
+      "(tl-fuse-batches, tl-tile-contractions and cleanups)",
       buildTileContractionsPipeline);
   PassPipelineRegistration<>(
       "tl-bufferize",

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tl --convert-tl-to-linalg--> linalg on tensors --tl-tile-linalg--> tiled
-// and vectorized contractions --tl-bufferize--> linalg on
+// tl --convert-tl-to-linalg--> linalg on tensors --tl-tile-linalg--> batch
+// loops around chains of statements, tiled and vectorized contractions --tl-bufferize--> linalg on
 // memrefs --tl-lower-to-loops--> affine loops with vector ops
 // --tl-lower-to-llvm--> LLVM dialect. `tl-to-llvm` runs all four.
 //
