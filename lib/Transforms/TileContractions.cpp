@@ -128,6 +128,11 @@ static int64_t columnWidth(int64_t columns, int64_t preferred) {
   return 0;
 }
 
+/// Reductions other than the depth longer than this are blocked for the
+/// caches, in blocks of at most kOtherReductionBlock steps.
+static constexpr int64_t kMaxWholeOtherReduction = 16;
+static constexpr int64_t kOtherReductionBlock = 8;
+
 /// Uses of each element of the largest operand above which the columns are
 /// split for full-width register tiles rather than tiled at half width.
 static constexpr int64_t kMinUsesForSplit = 256;
@@ -258,6 +263,14 @@ planTiling(linalg::GenericOp op,
   }
   cacheTile(plan.depthDim,
             largestDivisorAtMost(extents[plan.depthDim], options.cacheDepth));
+  // The other reductions in blocks of (at most) 8 as well: each register
+  // tile otherwise runs through all of them, over operand slices that
+  // leave L2 (TCCG ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s
+  // blocked).
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (isReduction(op, dim) && dim != plan.depthDim &&
+        extents[dim] > kMaxWholeOtherReduction)
+      cacheTile(dim, largestDivisorAtMost(extents[dim], kOtherReductionBlock));
 
   // Cache level: other dimensions, column blocks, depth blocks, row blocks.
   // Register level: other dimensions, rows, columns, then the reductions,

@@ -223,3 +223,28 @@ func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tenso
   } -> tensor<2x11x11xf64>
   return %r, %r2 : tensor<2x11x11xf64>, tensor<2x11x11xf64>
 }
+
+// -----
+
+#a = affine_map<(i, j, k, l) -> (i, k, l)>
+#b = affine_map<(i, j, k, l) -> (k, l, j)>
+#c = affine_map<(i, j, k, l) -> (i, j)>
+
+// Two reductions: the longer is the depth of the cache tiles; the other,
+// above 16 steps, is blocked for the caches too (8 at a time), so that a
+// register tile does not run through all of it over operand slices that
+// leave L2.
+// CHECK-LABEL: func.func @two_reductions
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args
+// CHECK: vector.contract
+func.func @two_reductions(%a: tensor<16x32x24xf64>, %b: tensor<32x24x16xf64>, %c: tensor<16x16xf64>) -> tensor<16x16xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : tensor<16x32x24xf64>, tensor<32x24x16xf64>) outs(%c : tensor<16x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<16x16xf64>
+  return %r : tensor<16x16xf64>
+}
