@@ -133,9 +133,10 @@ static int64_t columnWidth(int64_t columns, int64_t preferred) {
 static constexpr int64_t kMaxWholeOtherReduction = 16;
 static constexpr int64_t kOtherReductionBlock = 8;
 
-/// Uses of each element of the largest operand above which the columns are
-/// split for full-width register tiles rather than tiled at half width.
-static constexpr int64_t kMinUsesForSplit = 256;
+/// Uses of each element of an operand from which on it is worth copying it
+/// (into the layout the register tiles want) or reading it a second time
+/// (the split-off columns).
+static constexpr int64_t kManyUses = 256;
 
 /// Operands up to this size (32K doubles: L1/L2-resident) are copied into
 /// the layout the register tiles want when they have another.
@@ -164,14 +165,21 @@ planTiling(linalg::GenericOp op,
   TilingPlan plan;
   plan.columnDim = result.getDimPosition(resultRank - 1);
   // Each operand reads a register tile's columns as one contiguous vector,
-  // or not at all (it is broadcast along them). A small operand (a matrix
-  // of the CFD kernels) that has them elsewhere is transposed first.
+  // or not at all (it is broadcast along them). An operand that has them
+  // elsewhere is transposed first where that is cheap: it is small (a
+  // matrix of the CFD kernels), or each of its elements is used many times
+  // (TCCG ccsd_t0: a 1.7 MB operand used 4096 times per element).
+  int64_t iterations = 1;
+  for (int64_t extent : extents)
+    iterations *= extent;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
+    int64_t elements =
+        cast<RankedTensorType>(input->get().getType()).getNumElements();
     if (map.isFunctionOfDim(plan.columnDim) &&
         map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
-        cast<RankedTensorType>(input->get().getType()).getNumElements() >
-            kMaxTransposedElements)
+        elements > kMaxTransposedElements &&
+        iterations / std::max<int64_t>(1, elements) < kManyUses)
       return std::nullopt;
   }
   // Rows: a register tile is an outer product of a column of one operand
@@ -221,7 +229,7 @@ planTiling(linalg::GenericOp op,
       largestInput = std::max<int64_t>(
           largestInput,
           cast<RankedTensorType>(input->get().getType()).getNumElements());
-    if (iterations / largestInput < kMinUsesForSplit)
+    if (iterations / largestInput < kManyUses)
       registerColumns = half;
   }
   if (registerColumns == 0) {
@@ -302,7 +310,7 @@ planTiling(linalg::GenericOp op,
 
 /// Copies each input that uses the column dimension other than as its last
 /// dimension into a transposed tensor where it is last (planTiling admits
-/// only small ones), and reads that instead.
+/// only small or much reused ones), and reads that instead.
 static void transposeForColumns(RewriterBase &rewriter, linalg::GenericOp op,
                                 unsigned columnDim) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();

@@ -76,6 +76,15 @@ CASES = {
         "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
         {"A": (20, 20, 20, 20), "B": (20, 20, 20, 20)},
         lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+    # TCCG ccsd_t0 (abcdef-dega-gfbc) with A above the small-operand size
+    # (36,864 doubles) but each element used 256 times: A is transposed so
+    # that the result's last dimension is its last, then tiled.
+    "tccg-ccsd-t0-transposed-operand": (
+        "var input A : [16 12 12 16]\nvar input B : [8 8 4 12]\n"
+        "var output C : [4 12 16 8 8 16]\n"
+        "C = A # B . [2 8] ^ [1 6]\n",
+        {"A": (16, 12, 12, 16), "B": (8, 8, 4, 12)},
+        lambda v: np.einsum("aged,cbfg->fedcba", v["A"], v["B"])),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",
