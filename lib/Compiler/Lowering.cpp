@@ -51,17 +51,25 @@ static unsigned vectorLanes(tl::ProgramOp program,
   return bits / program.getElementType().getWidth();
 }
 
+/// The pass pipelines' options for compiling `program` with `options`
+/// (pipeline options cannot be copied, so they are filled in place).
+static void setLoweringOptions(LoweringOptions &lowering,
+                               tl::ProgramOp program,
+                               const CompileOptions &options) {
+  lowering.vectorLanes = vectorLanes(program, options);
+  lowering.optimize = options.optimize;
+  lowering.tileContractions = options.tileContractions;
+  lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
+  lowering.threads = options.threads;
+}
+
 FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
                                               StringRef stage,
                                               const CompileOptions &options) {
   OwningOpRef<ModuleOp> module = cloneIntoModule(program);
   PassManager pm(program.getContext());
   LoweringOptions lowering;
-  lowering.vectorLanes = vectorLanes(program, options);
-  lowering.optimize = options.optimize;
-  lowering.tileContractions = options.tileContractions;
-  lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
-  lowering.threads = options.threads;
+  setLoweringOptions(lowering, program, options);
   if (stage == "tl") {
   } else if (stage == "linalg") {
     buildTLOptimizationPipeline(pm, lowering);
@@ -90,11 +98,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   lowered.functionName = program.getSymName().str();
   lowered.module = cloneIntoModule(program);
   LoweringOptions lowering;
-  lowering.vectorLanes = vectorLanes(program, options);
-  lowering.optimize = options.optimize;
-  lowering.tileContractions = options.tileContractions;
-  lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
-  lowering.threads = options.threads;
+  setLoweringOptions(lowering, program, options);
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);

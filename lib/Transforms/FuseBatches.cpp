@@ -19,6 +19,8 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "Divisors.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -32,6 +34,7 @@ namespace tensorlang {
 } // namespace tensorlang
 
 using namespace mlir;
+using tensorlang::largestDivisorAtMost;
 
 /// The loop dimension of `op` that indexes the leading dimension of its
 /// result, if the result has one and op is a static linalg.generic on
@@ -79,14 +82,6 @@ static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root) {
       }
   }
   return chain;
-}
-
-/// The largest divisor of `extent` that is at most `limit` (at least 1).
-static int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
-  for (int64_t size = std::min(extent, limit); size > 1; --size)
-    if (extent % size == 0)
-      return size;
-  return 1;
 }
 
 static int64_t tensorBytes(Value value) {
@@ -150,15 +145,20 @@ struct FuseBatchesPass
       bytes += tensorBytes(producer->getResult(0));
     if (bytes < minIntermediateBytes || batches < 2)
       return;
-    int64_t bytesPerBatch = bytes / batches;
+    int64_t bytesPerBatch = std::max<int64_t>(1, bytes / batches);
     // Threads take one contiguous share of the batches each (a forall of
     // that many steps), and run through their share sequentially: so that
     // the temporaries of the inner loop are allocated once per share, not
-    // once per batch index by every thread.
+    // once per batch index by every thread. Without shares (a prime number
+    // of batches), threads share the batch loop itself.
+    auto loopType = scf::SCFTilingOptions::LoopType::ForOp;
+    SmallVector<linalg::GenericOp> innerChain(chain);
     if (threads > 1) {
       int64_t share = largestDivisorAtMost(
           batches, (batches + int64_t(threads) - 1) / int64_t(threads));
-      if (share < batches) {
+      if (share == batches) {
+        loopType = scf::SCFTilingOptions::LoopType::ForallOp;
+      } else {
         FailureOr<linalg::GenericOp> inner =
             tileAndFuse(rewriter, root, chain, share,
                         scf::SCFTilingOptions::LoopType::ForallOp);
@@ -166,27 +166,15 @@ struct FuseBatchesPass
           return;
         root = *inner;
         batches = share;
-        chain = {};
+        innerChain = collectChain(root);
       }
     }
-    // The largest tile that divides the batches (no partial tiles) and
-    // keeps the intermediates within tile-bytes.
-    int64_t tile = 1;
-    for (int64_t size = batches - 1; size > 1; --size)
-      if (batches % size == 0 && size * bytesPerBatch <= tileBytes) {
-        tile = size;
-        break;
-      }
-    SmallVector<linalg::GenericOp> innerChain =
-        chain.empty() ? collectChain(root)
-                      : SmallVector<linalg::GenericOp>(chain);
-    // Without shares (a prime number of batches), threads share the batch
-    // loop itself.
-    bool shared = threads > 1 && !root->getParentOfType<scf::ForallOp>();
+    // The largest tile that divides the batches (no partial tiles), is
+    // smaller than them, and keeps the intermediates within tile-bytes.
+    int64_t tile = largestDivisorAtMost(
+        batches, std::min(batches - 1, tileBytes / bytesPerBatch));
     if (batches > 1)
-      (void)tileAndFuse(rewriter, root, innerChain, tile,
-                        shared ? scf::SCFTilingOptions::LoopType::ForallOp
-                               : scf::SCFTilingOptions::LoopType::ForOp);
+      (void)tileAndFuse(rewriter, root, innerChain, tile, loopType);
   }
 
   /// Tiles `root` by `tile` along its batch dimension and fuses `chain`

@@ -26,6 +26,8 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "Divisors.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,6 +46,7 @@ namespace tensorlang {
 } // namespace tensorlang
 
 using namespace mlir;
+using tensorlang::largestDivisorAtMost;
 
 namespace {
 
@@ -83,17 +86,6 @@ static bool isMultiplyAccumulate(linalg::GenericOp op) {
   Value a = body.getArgument(0), b = body.getArgument(1);
   return (mul.getLhs() == a && mul.getRhs() == b) ||
          (mul.getLhs() == b && mul.getRhs() == a);
-}
-
-/// The largest divisor of `extent` that is at most `preferred`, or the whole
-/// extent where it is no larger than `preferred`.
-static int64_t largestDivisorAtMost(int64_t extent, int64_t preferred) {
-  if (extent <= preferred)
-    return extent;
-  for (int64_t size = preferred; size > 1; --size)
-    if (extent % size == 0)
-      return size;
-  return 1;
 }
 
 /// The largest multiple of `step` that divides `extent` and is at most
@@ -222,9 +214,7 @@ planTiling(linalg::GenericOp op,
   int64_t half = options.registerColumns / 2;
   if (registerColumns == 0 && columns > options.registerColumns &&
       half >= 2 && columns % half == 0 && (half & (half - 1)) == 0) {
-    int64_t iterations = 1, largestInput = 1;
-    for (int64_t extent : extents)
-      iterations *= extent;
+    int64_t largestInput = 1;
     for (OpOperand *input : op.getDpsInputOperands())
       largestInput = std::max<int64_t>(
           largestInput,

@@ -122,13 +122,17 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     reduction dimensions, static shapes, projected-permutation indexing
     maps) and whose result's last dimension is also the last dimension of
     every input that uses it (so that a register tile reads contiguous
-    vectors), this pass
+    vectors; an input that is small, or whose elements are each used at
+    least 256 times, is transposed to make it so), this pass
 
+    0. gives the contraction its own zero-filled accumulator, and splits
+       column extents with no power-of-two register width (p = 11: 8, then
+       3; 72: 64, then 8) into contractions of their own;
     1. tiles the loop nest for the caches (`cache-rows` x `cache-columns`
-       of the result, `cache-depth` of the longest reduction), the column
-       blocks outermost and the row blocks inside the reduction blocks, so
-       that a block of the operand without rows stays in cache while the
-       rows go past it;
+       of the result, `cache-depth` of the longest reduction, blocks of 8
+       of any other reduction above 16), the column blocks outermost and
+       the row blocks inside the reduction blocks, so that a block of the
+       operand without rows stays in cache while the rows go past it;
     2. tiles each cache tile into register tiles of `register-rows` x
        `register-columns` result elements and one step of every reduction,
        the reductions innermost;
@@ -136,14 +140,14 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
        outer product: one broadcast and one FMA per row and vector).
 
     With `parallel`, the outermost loop over cache tiles, when it runs
-    along a dimension of the result, is an `scf.forall` first (threads
+    along a dimension of the result and no `scf.forall` (of
+    `tl-fuse-batches`) encloses the contraction, is an `scf.forall` first (threads
     share it; reductions are never split, so results do not depend on the
     number of threads).
 
     Tile sizes divide the extents (a smaller divisor, or the whole extent,
-    is taken where the preferred size does not), so that every tile is
-    static and no masks are needed; an extent with no suitable divisor
-    leaves the contraction to the generic loop lowering. After
+    is taken where the preferred size does not; the columns are split
+    first), so that every tile is static and no masks are needed. After
     bufferization, `tl-lower-contraction-vectors` keeps the accumulators in
     registers across the reduction loop and lowers the contractions to
     FMAs.
@@ -182,6 +186,12 @@ def LowerContractionVectors
     transfers into one per row, and hoists each row's read and write out
     of the reduction loops, so that the tile stays in registers (one
     loop-carried vector per row).
+
+    A tile is hoisted when nothing else in the loop touches its buffer,
+    which must be an allocation or an argument of the function. Distinct
+    arguments are taken not to overlap, as the statements' functions
+    guarantee (their variables are read `restrict`): on IR of your own,
+    run it only on functions whose memref arguments do not alias.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
