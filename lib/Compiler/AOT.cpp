@@ -35,6 +35,8 @@ static std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const CompileOptions &options, std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Streaming stores fence with inline assembly (tl-streaming-stores).
+  llvm::InitializeNativeTargetAsmParser();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, error);

@@ -27,6 +27,8 @@ static void initializeNativeTarget() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // Streaming stores fence with inline assembly (tl-streaming-stores).
+    llvm::InitializeNativeTargetAsmParser();
     return true;
   }();
   (void)initialized;

@@ -60,6 +60,7 @@ static void setLoweringOptions(LoweringOptions &lowering,
   lowering.optimize = options.optimize;
   lowering.tileContractions = options.tileContractions;
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
+  lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.threads = options.threads;
 }
 

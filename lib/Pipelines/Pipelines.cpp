@@ -21,6 +21,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -110,6 +112,11 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   vectorize.vectorLanes = options.vectorLanes;
   pm.addNestedPass<func::FuncOp>(createVectorizeParallelLoops(vectorize));
   addPipeline(pm, "canonicalize,cse");
+  StreamingStoresOptions streaming;
+  streaming.minBytes = options.streamingMinBytes;
+  // The code runs on this host (JIT) or one of its kind (AOT objects).
+  streaming.x86Sfence = llvm::Triple(llvm::sys::getProcessTriple()).isX86();
+  pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
 }
 
 void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,

@@ -29,10 +29,17 @@ std::optional<HostTensor> HostTensor::allocate(ElementKind kind,
   int64_t bytes;
   if (llvm::MulOverflow(count, getElementSize(kind), bytes))
     return std::nullopt;
-  // malloc rather than new: running out of memory is an error the caller
-  // reports, not a crash. Allocate at least one element so that empty
-  // shapes (never produced by the language) still have valid storage.
-  void *pointer = std::malloc(std::max<int64_t>(bytes, 8));
+  // aligned_alloc rather than new: running out of memory is an error the
+  // caller reports, not a crash. Cache-line alignment lets compiled code
+  // write large results with non-temporal stores (tl-streaming-stores);
+  // the size must be a multiple of it. Allocate at least one line so that
+  // empty shapes (never produced by the language) still have storage.
+  constexpr int64_t kAlignment = 64;
+  int64_t rounded = std::max<int64_t>(bytes, 1);
+  if (llvm::AddOverflow<int64_t>(rounded, kAlignment - 1, rounded))
+    return std::nullopt;
+  rounded -= rounded % kAlignment;
+  void *pointer = std::aligned_alloc(kAlignment, rounded);
   if (!pointer)
     return std::nullopt;
   HostTensor tensor;

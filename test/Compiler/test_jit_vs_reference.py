@@ -152,6 +152,42 @@ def test_random_programs_unoptimized(tl_run, seed):
 
 
 @pytest.mark.parametrize("seed", range(60))
+def test_random_programs_streaming_stores(tl_run, seed):
+    # Non-temporal stores wherever a nest writes whole rows of a variable
+    # (--stream-min-bytes=0; padding to 8 makes rows whole lines), on one
+    # thread and on two (a fence per parallel iteration).
+    gen = tlgen.Generator(17000 + seed, max_rank=4 if seed % 4 == 0 else 3,
+                          max_extent=6)
+    program = gen.program(qualifiers=(seed % 3 == 0))
+    store = gen.values(program)
+    names = [name for name, _, _ in program.decls]
+    extra = ["--stream-min-bytes=0", "--pad=8"]
+    if seed % 2:
+        extra.append("--threads=2")
+    jit = tl_run(program.source(), store, names, engine="jit", extra=extra)
+    ref = tl_run(program.source(), store, names, engine="reference")
+    for name in program.live_out:
+        same(jit[name], ref[name])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_streamed_transposition_and_elementwise(tl_run, threads):
+    # The shapes of K3 and K4, small: every result row is whole lines, so
+    # both statements write with non-temporal stores.
+    u = rng.random((2, 3, 4, 5, 16))
+    a, b, c = (rng.random((24, 32)) for _ in range(3))
+    source = ("var input u : [2 3 4 5 16]\nvar output v : [2 5 4 3 16]\n"
+              "var input a : [24 32]\nvar input b : [24 32]\n"
+              "var input c : [24 32]\nvar output z : [24 32]\n"
+              "v = u ^ [2 4]\nz = (a + b) * c - a / b\n")
+    jit = tl_run(source, {"u": u, "a": a, "b": b, "c": c}, ["v", "z"],
+                 engine="jit", extra=["--stream-min-bytes=0",
+                                      "--threads=%d" % threads])
+    same(jit["v"], u.transpose(0, 3, 2, 1, 4))
+    same(jit["z"], (a + b) * c - a / b)
+
+
+@pytest.mark.parametrize("seed", range(60))
 def test_random_programs_two_threads(tl_run, seed):
     # OpenMP work-sharing outer loops: same results as the reference.
     gen = tlgen.Generator(9000 + seed, max_rank=5 if seed % 4 == 0 else 3,

@@ -101,6 +101,12 @@ cl::opt<uint64_t> fuseMinBytes(
              "their intermediates total at least N bytes (tl-fuse-batches; "
              "default 262144, 0: wherever possible)"),
     cl::value_desc("N"), cl::init(262144), cl::cat(category));
+cl::opt<uint64_t> streamMinBytes(
+    "stream-min-bytes",
+    cl::desc("Write variables of at least N bytes that a loop nest writes "
+             "whole rows of with non-temporal stores, where they are "
+             "aligned (tl-streaming-stores; default 33554432)"),
+    cl::value_desc("N"), cl::init(33554432), cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("With --engine=jit: compile the program as written, without "
@@ -120,6 +126,8 @@ CompileOptions compileOptions() {
   options.tileContractions = !noTile;
   options.fuseBatchesMinBytes = int64_t(
       std::min<uint64_t>(fuseMinBytes, std::numeric_limits<int64_t>::max()));
+  options.streamingMinBytes = int64_t(
+      std::min<uint64_t>(streamMinBytes, std::numeric_limits<int64_t>::max()));
   options.threads = threads;
   return options;
 }

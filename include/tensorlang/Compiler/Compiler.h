@@ -55,6 +55,10 @@ struct CompileOptions {
   /// at least this many bytes is computed one batch slice at a time
   /// (tl-fuse-batches), its intermediates allocated once, in cache.
   int64_t fuseBatchesMinBytes = 262144;
+  /// Loop nests that write whole rows of a variable of at least this many
+  /// bytes write it with non-temporal stores when it is 64-byte aligned
+  /// (tl-streaming-stores): no read for ownership, no cache pollution.
+  int64_t streamingMinBytes = 33554432;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

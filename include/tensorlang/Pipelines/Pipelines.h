@@ -43,6 +43,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "one batch slice at a time when its intermediates "
                      "total at least this many bytes (tl-fuse-batches)"),
       llvm::cl::init(262144)};
+  Option<int64_t> streamingMinBytes{
+      *this, "streaming-min-bytes",
+      llvm::cl::desc("Write arguments of at least this many bytes that a "
+                     "loop nest writes whole rows of with non-temporal "
+                     "stores (tl-streaming-stores)"),
+      llvm::cl::init(33554432)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),

@@ -48,6 +48,54 @@ def StridedCopiesToLoops
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
+  let summary = "Write large results with non-temporal (streaming) stores";
+  let description = [{
+    A loop nest that writes a buffer far larger than the caches, row after
+    whole row, gains nothing from caching it: each line it writes is first
+    read from memory (read for ownership) and later evicted. Non-temporal
+    stores skip both. A transposition then moves 2 bytes instead of 3 per
+    byte of result, an element-wise statement over five operands 6 instead
+    of 7; memcpy does the same for large copies.
+
+    For every loop nest at the top of a function (`affine.for` or
+    `affine.parallel`), a function argument of at least `min-bytes` bytes
+    is streamed when the nest only ever writes it, each time with an
+    in-bounds, unmasked 1-d `vector.transfer_write` along its last
+    dimension, at an index that steps through whole rows (an induction
+    variable from 0 to the extent by the vector width) of a multiple of 64
+    bytes each. The arguments are assumed not to alias one another, as in
+    every function the lowering produces.
+
+    Non-temporal stores need aligned addresses; the caller's buffers may
+    not be. The nest is therefore versioned: when every streamed argument
+    starts on a 64-byte boundary, a copy of it whose writes are
+    `vector.store {nontemporal = true}` with the vector's alignment runs;
+    otherwise the original. Streamed stores are weakly ordered: a fence
+    after the copy (and, in a parallel nest, at the end of each iteration,
+    before the threads join) makes them visible like ordinary stores. With
+    `x86-sfence` the fence is SSE's `sfence` (inline assembly), which
+    orders stores only; otherwise `llvm.fence seq_cst`, a full barrier on
+    any target, and parallel nests are left alone: a full barrier per
+    iteration costs more than streaming gains, and convert-scf-to-openmp
+    cannot lower a parallel body that holds an op without declared memory
+    effects.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", "33554432",
+           "Stream only buffers of at least this many bytes (by default "
+           "32 MiB, beyond the last-level cache of current machines)">,
+    Option<"x86Sfence", "x86-sfence", "bool", "false",
+           "Fence with x86 sfence instead of a target-independent "
+           "sequentially consistent fence">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   let summary = "Remove the tl.* attributes that document a function";
   let description = [{

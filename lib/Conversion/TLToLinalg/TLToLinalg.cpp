@@ -235,7 +235,11 @@ int StatementLowering::collect(Group &group, Value value,
 }
 
 /// The report's controlled division: 0/0 = 0, 0/undef = 0, v/0 = undef for
-/// v != 0, undef/w = undef, with NaN as undefined.
+/// v != 0, undef/w = undef, with NaN as undefined. IEEE division already
+/// gives undef/w and v/undef; two selects fix the rest (a zero numerator
+/// wins over the denominator). Element-wise loops are bound by memory, but
+/// every extra vector op holds back the loads in flight, so this stays
+/// minimal.
 static Value emitControlledDivision(OpBuilder &b, Location loc, Value lhs,
                                     Value rhs) {
   auto type = cast<FloatType>(lhs.getType());
@@ -244,17 +248,12 @@ static Value emitControlledDivision(OpBuilder &b, Location loc, Value lhs,
       b, loc,
       b.getFloatAttr(type, APFloat::getQNaN(type.getFloatSemantics())));
   Value quotient = arith::DivFOp::create(b, loc, lhs, rhs);
-  Value lhsZero =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, zero);
   Value rhsZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rhs, zero);
-  Value rhsUndefined =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, rhs, rhs);
-  Value rhsZeroOrUndefined = arith::OrIOp::create(b, loc, rhsZero, rhsUndefined);
-  Value ifLhsZero =
-      arith::SelectOp::create(b, loc, rhsZeroOrUndefined, zero, quotient);
+  Value lhsZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lhs, zero);
   Value ifLhsNonZero = arith::SelectOp::create(b, loc, rhsZero, nan, quotient);
-  return arith::SelectOp::create(b, loc, lhsZero, ifLhsZero, ifLhsNonZero);
+  return arith::SelectOp::create(b, loc, lhsZero, zero, ifLhsNonZero);
 }
 
 Value StatementLowering::emitScalar(OpBuilder &b, Location loc,

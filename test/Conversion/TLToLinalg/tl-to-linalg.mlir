@@ -159,13 +159,10 @@ tl.program @in_place {
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT: %[[NAN:.*]] = arith.constant 0x7FF8000000000000 : f64
 // CHECK-NEXT: %[[Q:.*]] = arith.divf %[[SX]], %[[Y]] : f64
-// CHECK-NEXT: %[[NUMZERO:.*]] = arith.cmpf oeq, %[[SX]], %[[ZERO]] : f64
 // CHECK-NEXT: %[[DENZERO:.*]] = arith.cmpf oeq, %[[Y]], %[[ZERO]] : f64
-// CHECK-NEXT: %[[DENNAN:.*]] = arith.cmpf uno, %[[Y]], %[[Y]] : f64
-// CHECK-NEXT: %[[DENZERONAN:.*]] = arith.ori %[[DENZERO]], %[[DENNAN]] : i1
-// CHECK-NEXT: %[[IFZERO:.*]] = arith.select %[[DENZERONAN]], %[[ZERO]], %[[Q]] : f64
+// CHECK-NEXT: %[[NUMZERO:.*]] = arith.cmpf oeq, %[[SX]], %[[ZERO]] : f64
 // CHECK-NEXT: %[[IFNONZERO:.*]] = arith.select %[[DENZERO]], %[[NAN]], %[[Q]] : f64
-// CHECK-NEXT: %[[R:.*]] = arith.select %[[NUMZERO]], %[[IFZERO]], %[[IFNONZERO]] : f64
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[NUMZERO]], %[[ZERO]], %[[IFNONZERO]] : f64
 // CHECK-NEXT: linalg.yield %[[R]] : f64
 tl.program @arith {
   tl.var @s : tensor<f64>

@@ -1,0 +1,193 @@
+//===- StreamingStores.cpp - Non-temporal stores for large results --------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Versions loop nests that write whole rows of a large argument: where the
+// argument is aligned, the writes become non-temporal vector stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_STREAMINGSTORES
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+/// Bytes of a cache line; also the alignment the versioned nest checks.
+static constexpr int64_t kLineBytes = 64;
+
+namespace {
+/// A write that can become a non-temporal store, with the alignment its
+/// address then has.
+struct StreamableWrite {
+  vector::TransferWriteOp write;
+  int64_t alignment;
+};
+} // namespace
+
+/// Whether `index`, the last index of a write of `lanes` elements into rows
+/// of `extent`, steps through whole rows: the induction variable of a loop
+/// from 0 to `extent` by `lanes`, or 0 in rows of one vector (whose loop
+/// canonicalization removed).
+static bool stepsThroughWholeRows(Value index, int64_t lanes, int64_t extent) {
+  if (matchPattern(index, m_Zero()))
+    return extent == lanes;
+  affine::AffineForOp loop = affine::getForInductionVarOwner(index);
+  return loop && loop.hasConstantBounds() &&
+         loop.getConstantLowerBound() == 0 &&
+         loop.getConstantUpperBound() == extent && loop.getStepAsInt() == lanes;
+}
+
+/// The alignment of every address `write` stores to, given an argument that
+/// starts on a line boundary, if it writes whole rows of a multiple of a
+/// line with vectors that divide a line.
+static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
+                                                  int64_t minBytes) {
+  auto type = dyn_cast<MemRefType>(write.getBase().getType());
+  VectorType vectorType = write.getVectorType();
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() == 0 || vectorType.getRank() != 1 || write.getMask() ||
+      !write.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
+    return std::nullopt;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  if (elementBytes == 0 || type.getNumElements() * elementBytes < minBytes)
+    return std::nullopt;
+  int64_t lanes = vectorType.getDimSize(0);
+  int64_t vectorBytes = lanes * elementBytes;
+  int64_t extent = type.getShape().back();
+  if (!llvm::isPowerOf2_64(vectorBytes) || vectorBytes > kLineBytes ||
+      (extent * elementBytes) % kLineBytes != 0 ||
+      !stepsThroughWholeRows(write.getIndices().back(), lanes, extent))
+    return std::nullopt;
+  return vectorBytes;
+}
+
+/// The writes of `nest` to function arguments that it only writes, each
+/// with streamable writes.
+static SmallVector<StreamableWrite>
+collectStreamableWrites(Operation *nest, Block &entry, int64_t minBytes) {
+  SmallVector<StreamableWrite> result;
+  for (BlockArgument argument : entry.getArguments()) {
+    SmallVector<StreamableWrite> writes;
+    bool onlyStreamableWrites = true;
+    for (Operation *user : argument.getUsers()) {
+      if (!nest->isAncestor(user))
+        continue;
+      auto write = dyn_cast<vector::TransferWriteOp>(user);
+      std::optional<int64_t> alignment =
+          write && write.getBase() == argument
+              ? streamableAlignment(write, minBytes)
+              : std::nullopt;
+      if (!alignment) {
+        onlyStreamableWrites = false;
+        break;
+      }
+      writes.push_back({write, *alignment});
+    }
+    if (onlyStreamableWrites)
+      llvm::append_range(result, writes);
+  }
+  return result;
+}
+
+/// sfence as inline assembly: unlike an intrinsic call or llvm.fence, it
+/// declares its memory effects, so convert-scf-to-openmp does not wrap a
+/// parallel body that holds it in a memref.alloca_scope (which could not
+/// hold the body's loops once they become blocks).
+static void createFence(OpBuilder &builder, Location loc, bool x86Sfence) {
+  if (x86Sfence)
+    LLVM::InlineAsmOp::create(
+        builder, loc, TypeRange{}, ValueRange{}, "sfence", "~{memory}",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  else
+    LLVM::FenceOp::create(builder, loc, LLVM::AtomicOrdering::seq_cst);
+}
+
+/// Replaces `nest` by `if (streamed arguments aligned) {copy of nest with
+/// streaming stores; fence} else {nest}`.
+static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
+                        bool x86Sfence) {
+  OpBuilder builder(nest);
+  Location loc = nest->getLoc();
+  llvm::SetVector<Value> streamed;
+  for (StreamableWrite entry : writes)
+    streamed.insert(entry.write.getBase());
+  Value lineBytes = arith::ConstantIndexOp::create(builder, loc, kLineBytes);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value aligned;
+  for (Value buffer : streamed) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
+    Value misalignment = arith::RemUIOp::create(builder, loc, address, lineBytes);
+    Value isAligned = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, misalignment, zero);
+    aligned = aligned ? arith::AndIOp::create(builder, loc, aligned, isAligned)
+                      : isAligned;
+  }
+  auto version = scf::IfOp::create(builder, loc, TypeRange{}, aligned,
+                                   /*withElseRegion=*/true);
+  nest->moveBefore(version.elseBlock()->getTerminator());
+
+  builder.setInsertionPoint(version.thenBlock()->getTerminator());
+  IRMapping mapping;
+  Operation *streaming = builder.clone(*nest, mapping);
+  createFence(builder, loc, x86Sfence);
+  // Each thread's stores must be ordered before the threads join.
+  if (auto parallel = dyn_cast<affine::AffineParallelOp>(streaming)) {
+    OpBuilder bodyBuilder(parallel.getBody()->getTerminator());
+    createFence(bodyBuilder, loc, x86Sfence);
+  }
+  for (StreamableWrite entry : writes) {
+    auto write = cast<vector::TransferWriteOp>(mapping.lookup(
+        entry.write.getOperation()));
+    OpBuilder storeBuilder(write);
+    vector::StoreOp::create(storeBuilder, write.getLoc(),
+                            write.getValueToStore(), write.getBase(),
+                            write.getIndices(), /*nontemporal=*/true,
+                            llvm::MaybeAlign(entry.alignment));
+    write.erase();
+  }
+}
+
+namespace {
+struct StreamingStoresPass
+    : public tensorlang::impl::StreamingStoresBase<StreamingStoresPass> {
+  using StreamingStoresBase::StreamingStoresBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    Block &entry = func.getBody().front();
+    SmallVector<std::pair<Operation *, SmallVector<StreamableWrite>>> nests;
+    for (Operation &op : entry) {
+      // A parallel nest needs a fence per iteration, which only sfence
+      // makes cheap and lets the OpenMP lowering through.
+      bool streamable = isa<affine::AffineForOp>(op) ||
+                        (x86Sfence && isa<affine::AffineParallelOp>(op));
+      if (!streamable)
+        continue;
+      SmallVector<StreamableWrite> writes =
+          collectStreamableWrites(&op, entry, minBytes);
+      if (!writes.empty())
+        nests.emplace_back(&op, std::move(writes));
+    }
+    for (auto &[nest, writes] : nests)
+      versionNest(nest, writes, x86Sfence);
+  }
+};
+} // namespace

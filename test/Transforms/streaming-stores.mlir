@@ -1,0 +1,151 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores{min-bytes=4096}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores{min-bytes=4096 x86-sfence=true}))" | FileCheck %s --check-prefix=SFENCE
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores))" | FileCheck %s --check-prefix=DEFAULT
+
+// A nest that writes whole rows of a large argument is versioned on the
+// argument's alignment: aligned, its writes are non-temporal stores and a
+// fence follows; otherwise the original nest runs. Arguments it reads stay
+// as they are.
+// CHECK-LABEL: func.func @rows
+// CHECK-SAME: (%[[X:.*]]: memref<64x16xf64>, %[[Z:.*]]: memref<64x16xf64>)
+// CHECK-DAG: %[[LINE:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[Z]]
+// CHECK: %[[MIS:.*]] = arith.remui %[[PTR]], %[[LINE]]
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[MIS]], %[[ZERO]]
+// CHECK: scf.if %[[ALIGNED]] {
+// CHECK:   affine.for %[[I:.*]] = 0 to 64 {
+// CHECK:     affine.for %[[J:.*]] = 0 to 16 step 8 {
+// CHECK:       %[[V:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]
+// CHECK-NEXT:  vector.store %[[V]], %[[Z]][%[[I]], %[[J]]] {alignment = 64 : i64, nontemporal = true}
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: llvm.fence seq_cst
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   affine.for
+// CHECK-NEXT:     affine.for
+// CHECK-NEXT:       vector.transfer_read
+// CHECK-NEXT:       vector.transfer_write %{{.*}}, %[[Z]]
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: return
+// SFENCE-LABEL: func.func @rows
+// SFENCE: vector.store {{.*}}nontemporal = true
+// SFENCE-NEXT: {{^ *[}]$}}
+// SFENCE-NEXT: {{^ *[}]$}}
+// SFENCE-NEXT: llvm.inline_asm has_side_effects "sfence", "~{memory}" : () -> ()
+// SFENCE-NOT: llvm.fence
+// Below the default 32 MiB nothing changes.
+// DEFAULT-LABEL: func.func @rows
+// DEFAULT-NOT: scf.if
+// DEFAULT-NOT: vector.store
+func.func @rows(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
+  %pad = ub.poison : f64
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      vector.transfer_write %v, %z[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// With sfence, each thread fences its own stores before the threads join;
+// without, parallel nests are left alone. Single-vector rows (whose loop
+// canonicalization removed) stream too.
+// SFENCE-LABEL: func.func @parallel_single_vector_rows
+// SFENCE: scf.if
+// SFENCE:   affine.parallel
+// SFENCE:     vector.store %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true} : memref<512x8xf64>, vector<8xf64>
+// SFENCE-NEXT: llvm.inline_asm has_side_effects "sfence", "~{memory}" : () -> ()
+// SFENCE-NEXT: {{^ *[}]$}}
+// SFENCE-NEXT: llvm.inline_asm has_side_effects "sfence"
+// SFENCE: } else {
+// CHECK-LABEL: func.func @parallel_single_vector_rows
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @parallel_single_vector_rows(%x: memref<512x8xf64>, %z: memref<512x8xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  affine.parallel (%i) = (0) to (512) {
+    %v = vector.transfer_read %x[%i, %c0], %pad {in_bounds = [true]} : memref<512x8xf64>, vector<8xf64>
+    vector.transfer_write %v, %z[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<512x8xf64>
+  }
+  return
+}
+
+// -----
+
+// Vectors narrower than a line are aligned to their own size; two of them
+// fill a line.
+// CHECK-LABEL: func.func @half_lines
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true} : memref<256x16xf32>, vector<8xf32>
+func.func @half_lines(%x: memref<256x16xf32>, %z: memref<256x16xf32>) {
+  %pad = ub.poison : f32
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<256x16xf32>, vector<8xf32>
+      vector.transfer_write %v, %z[%i, %j] {in_bounds = [true]} : vector<8xf32>, memref<256x16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Two streamed arguments: both must be aligned.
+// CHECK-LABEL: func.func @two_results
+// CHECK-SAME: (%[[X:.*]]: memref<1024xf64>, %[[Y:.*]]: memref<1024xf64>, %[[Z:.*]]: memref<1024xf64>)
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[Z]]
+// CHECK: %[[BOTH:.*]] = arith.andi
+// CHECK: scf.if %[[BOTH]]
+// CHECK-COUNT-2: vector.store {{.*}}nontemporal = true
+func.func @two_results(%x: memref<1024xf64>, %y: memref<1024xf64>, %z: memref<1024xf64>) {
+  %pad = ub.poison : f64
+  affine.for %i = 0 to 1024 step 8 {
+    %v = vector.transfer_read %x[%i], %pad {in_bounds = [true]} : memref<1024xf64>, vector<8xf64>
+    vector.transfer_write %v, %y[%i] {in_bounds = [true]} : vector<8xf64>, memref<1024xf64>
+    %w = arith.addf %v, %v : vector<8xf64>
+    vector.transfer_write %w, %z[%i] {in_bounds = [true]} : vector<8xf64>, memref<1024xf64>
+  }
+  return
+}
+
+// -----
+
+// Left alone: a result the nest also reads (streaming it out would send
+// the next read to memory); rows of 12 doubles (96 bytes: not whole lines,
+// and rows not aligned); a loop that covers part of each row; a masked
+// write; a write into a view.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.if
+// CHECK-NOT: vector.store
+// CHECK: return
+func.func @left_alone(%a: memref<64x16xf64>, %b: memref<64x12xf64>,
+                      %c: memref<64x16xf64>, %d: memref<64x16xf64>,
+                      %e: memref<64x32xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %mask = vector.constant_mask [5] : vector<8xi1>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %a[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      %w = arith.addf %v, %v : vector<8xf64>
+      vector.transfer_write %w, %a[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+    %r = vector.transfer_read %b[%i, %c0], %pad {in_bounds = [true]} : memref<64x12xf64>, vector<8xf64>
+    vector.transfer_write %r, %b[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<64x12xf64>
+    affine.for %j = 0 to 8 step 8 {
+      vector.transfer_write %r, %c[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+    vector.transfer_write %r, %d[%i, %c0], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    %view = memref.subview %e[0, 16] [64, 16] [1, 1] : memref<64x32xf64> to memref<64x16xf64, strided<[32, 1], offset: 16>>
+    vector.transfer_write %r, %view[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64, strided<[32, 1], offset: 16>>
+  }
+  return
+}
