@@ -85,6 +85,12 @@ CASES = {
         "C = A # B . [2 8] ^ [1 6]\n",
         {"A": (16, 12, 12, 16), "B": (8, 8, 4, 12)},
         lambda v: np.einsum("aged,cbfg->fedcba", v["A"], v["B"])),
+    # A transposed product of few terms per element is computed straight
+    # into the transposed layout, its columns (11 = 8 + 2 + 1) split.
+    "transposed-product-odd": (
+        "var input A : [11 5]\nvar input B : [5 13]\nvar output C : [13 11]\n"
+        "C = A # B . [2 3] ^ [1 2]\n",
+        {"A": (11, 5), "B": (5, 13)}, lambda v: (v["A"] @ v["B"]).T),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",

@@ -248,3 +248,73 @@ func.func @two_reductions(%a: tensor<16x32x24xf64>, %b: tensor<32x24x16xf64>, %c
   } -> tensor<16x16xf64>
   return %r : tensor<16x16xf64>
 }
+
+// -----
+
+#ta = affine_map<(i, k, j) -> (i, k)>
+#tb = affine_map<(i, k, j) -> (k, j)>
+#tc = affine_map<(i, k, j) -> (i, j)>
+#swap = affine_map<(p, q) -> (q, p)>
+#same = affine_map<(p, q) -> (p, q)>
+
+// A product of few terms (k = 8) whose only use transposes it is computed
+// straight into the transposed layout, tiled with its columns along i (the
+// result's last dimension) and its rows along j, the rows operand first:
+// no temporary, no second loop nest.
+// CHECK-LABEL: func.func @transposed_product
+// CHECK-SAME: (%{{.*}}: tensor<32x8xf64>, %{{.*}}: tensor<8x16xf64>, %[[OUT:.*]]: tensor<16x32xf64>)
+// CHECK: %[[ZEROED:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[OUT]] : tensor<16x32xf64>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROED]])
+// CHECK: vector.contract {{.*}} : vector<1x4xf64>, vector<1x8xf64> into vector<4x8xf64>
+// CHECK-NOT: linalg.generic
+func.func @transposed_product(%a: tensor<32x8xf64>, %b: tensor<8x16xf64>, %out: tensor<16x32xf64>) -> tensor<16x32xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<32x16xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<32x16xf64>) -> tensor<32x16xf64>
+  %p = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x8xf64>, tensor<8x16xf64>) outs(%acc : tensor<32x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<32x16xf64>
+  %t = linalg.generic {indexing_maps = [#swap, #same], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<32x16xf64>) outs(%out : tensor<16x32xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<16x32xf64>
+  return %t : tensor<16x32xf64>
+}
+
+// -----
+
+#ta = affine_map<(i, k, j) -> (i, k)>
+#tb = affine_map<(i, k, j) -> (k, j)>
+#tc = affine_map<(i, k, j) -> (i, j)>
+#swap = affine_map<(p, q) -> (q, p)>
+#same = affine_map<(p, q) -> (p, q)>
+
+// With many terms per element (k = 512) the transposition costs nothing
+// next to the sums: the product keeps its layout and is tiled there, and
+// the transposition stays a loop nest of its own.
+// CHECK-LABEL: func.func @transposed_long_product
+// CHECK: vector.contract
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]}
+func.func @transposed_long_product(%a: tensor<32x512xf64>, %b: tensor<512x16xf64>, %out: tensor<16x32xf64>) -> tensor<16x32xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<32x16xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<32x16xf64>) -> tensor<32x16xf64>
+  %p = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x512xf64>, tensor<512x16xf64>) outs(%acc : tensor<32x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<32x16xf64>
+  %t = linalg.generic {indexing_maps = [#swap, #same], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<32x16xf64>) outs(%out : tensor<16x32xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<16x32xf64>
+  return %t : tensor<16x32xf64>
+}
