@@ -17,7 +17,10 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -129,6 +132,60 @@ static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
   return !result.wasInterrupted();
 }
 
+/// Whether `fill` writes exactly the elements `read` reads: a unit-stride
+/// subview of the read's buffer at the read's indices, of unit sizes but
+/// for the vector's trailing ones.
+static bool fillsExactlyTheTile(linalg::FillOp fill,
+                                vector::TransferReadOp read) {
+  auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+  if (!subview || subview.getSource() != read.getBase() || read.getMask() ||
+      !read.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
+    return false;
+  ArrayRef<int64_t> shape = read.getVectorType().getShape();
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+  SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+  if (offsets.size() != read.getIndices().size() ||
+      offsets.size() < shape.size())
+    return false;
+  size_t leading = offsets.size() - shape.size();
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    int64_t size = i < leading ? 1 : shape[i - leading];
+    if (!isConstantIntValue(strides[i], 1) ||
+        !isConstantIntValue(sizes[i], size) ||
+        !isEqualConstantIntOrValue(offsets[i],
+                                   getAsOpFoldResult(read.getIndices()[i])))
+      return false;
+  }
+  return true;
+}
+
+/// A tile read (hoisted before its loop) right after a fill of exactly its
+/// elements, as tl-tile-contractions zeroes each register tile's slice of
+/// the result, starts from the fill value in registers instead: the write
+/// after the loop covers the same elements, so neither the fill's stores
+/// nor the read's loads are needed. A result much larger than the caches
+/// is then only written, never read (TCCG ccsd_t0: 302 MB).
+static void startFromFill(RewriterBase &rewriter,
+                          vector::TransferReadOp read) {
+  Operation *previous = read->getPrevNode();
+  while (previous && isMemoryEffectFree(previous))
+    previous = previous->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(previous);
+  Attribute value;
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      !fillsExactlyTheTile(fill, read) ||
+      !matchPattern(fill.getInputs().front(), m_Constant(&value)))
+    return;
+  rewriter.setInsertionPoint(read);
+  Value splat = arith::ConstantOp::create(
+      rewriter, read.getLoc(),
+      DenseElementsAttr::get(read.getVectorType(), value));
+  rewriter.replaceOp(read, splat);
+  rewriter.eraseOp(fill);
+}
+
 /// Keeps a register tile in registers across `loop`: a transfer_read and a
 /// transfer_write of the same loop-invariant place, with nothing else in
 /// the loop touching that buffer, become a read before the loop, a carried
@@ -169,6 +226,7 @@ static bool hoistTilePair(RewriterBase &rewriter, scf::ForOp &loop) {
     rewriter.modifyOpInPlace(write, [&] {
       write.getValueToStoreMutable().assign(loop.getResults().back());
     });
+    startFromFill(rewriter, read);
     return true;
   }
   return false;

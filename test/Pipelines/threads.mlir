@@ -2,9 +2,9 @@
 // RUN: tl-opt %s --tl-to-llvm="threads=2" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: tl-opt %s --tl-to-llvm | FileCheck %s --check-prefix=ONE
 
-// With two threads the row loop of the matrix product is an OpenMP
-// work-sharing loop on two threads, and its inner loops are still
-// vectorized; with one thread there is no OpenMP at all.
+// With two threads the blocks of 256 columns of the matrix product are an
+// OpenMP work-sharing loop on two threads, and the register tiles inside
+// are still vectorized; with one thread there is no OpenMP at all.
 // CHECK: omp.parallel num_threads(%{{.*}} : i32)
 // CHECK: omp.wsloop
 // CHECK: vector<8xf64>
@@ -12,13 +12,13 @@
 // ONE-NOT: omp.
 tl.program @matmul {
   tl.var input @A : tensor<64x32xf64>
-  tl.var input @B : tensor<32x48xf64>
-  tl.var output @C : tensor<64x48xf64>
+  tl.var input @B : tensor<32x512xf64>
+  tl.var output @C : tensor<64x512xf64>
   tl.assign @C = {
     %a = tl.use @A : tensor<64x32xf64>
-    %b = tl.use @B : tensor<32x48xf64>
-    %p = tl.outer %a, %b : tensor<64x32xf64>, tensor<32x48xf64>
-    %c = tl.contract %p [[1, 2]] : tensor<64x32x32x48xf64>
-    tl.yield %c : tensor<64x48xf64>
+    %b = tl.use @B : tensor<32x512xf64>
+    %p = tl.outer %a, %b : tensor<64x32xf64>, tensor<32x512xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<64x32x32x512xf64>
+    tl.yield %c : tensor<64x512xf64>
   }
 }

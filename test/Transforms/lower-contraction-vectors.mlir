@@ -120,3 +120,56 @@ func.func @tile_read_elsewhere(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: mem
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A register tile zeroed right before its reduction loop (by a fill of
+// exactly its elements, as tl-tile-contractions leaves it) starts from
+// zeros in registers: neither the fill nor the accumulator's read remains,
+// only the write after the loop. A fill of other elements (the second
+// nest: rows 0-1 whatever the tile) stays, and the tile is read.
+// CHECK-LABEL: func.func @tile_from_fill
+// CHECK-SAME: (%{{.*}}: memref<4x4xf64>, %{{.*}}: memref<4x8xf64>, %[[C:.*]]: memref<4x8xf64>)
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf64>
+// CHECK: scf.for %[[I:.*]] =
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %[[C]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<8xf64>, vector<8xf64>)
+// CHECK: vector.transfer_write {{.*}}, %[[C]]
+// CHECK: linalg.fill
+// CHECK-NEXT: vector.transfer_read %[[C]]
+func.func @tile_from_fill(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<4x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %pad = ub.poison : f64
+  scf.for %i = %c0 to %c4 step %c2 {
+    %tile = memref.subview %c[%i, 0] [2, 8] [1, 1] : memref<4x8xf64> to memref<2x8xf64, strided<[8, 1], offset: ?>>
+    linalg.fill ins(%zero : f64) outs(%tile : memref<2x8xf64, strided<[8, 1], offset: ?>>)
+    scf.for %k = %c0 to %c4 step %c1 {
+      %x = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true]} : memref<4x4xf64>, vector<2x1xf64>
+      %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+      %acc = vector.transfer_read %c[%i, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<2x8xf64>
+      %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+      vector.transfer_write %r, %c[%i, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<4x8xf64>
+    }
+  }
+  scf.for %i = %c0 to %c4 step %c2 {
+    %rows = memref.subview %c[0, 0] [2, 8] [1, 1] : memref<4x8xf64> to memref<2x8xf64, strided<[8, 1]>>
+    linalg.fill ins(%zero : f64) outs(%rows : memref<2x8xf64, strided<[8, 1]>>)
+    scf.for %k = %c0 to %c4 step %c1 {
+      %x = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true]} : memref<4x4xf64>, vector<2x1xf64>
+      %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+      %acc = vector.transfer_read %c[%i, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<2x8xf64>
+      %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+      vector.transfer_write %r, %c[%i, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<4x8xf64>
+    }
+  }
+  return
+}

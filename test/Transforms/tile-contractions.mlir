@@ -195,12 +195,16 @@ func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tenso
 // p = 11 columns (the CFD kernels): a vector of 11 would be widened to 16
 // lanes and assembled lane by lane, so the columns are 8, then 3 (the rows,
 // 11 > 1.5 x register-rows, are taken one at a time here). Each statement
-// gets its own zeroed accumulator rather than sharing one fill.
+// gets its own zeroed accumulator rather than sharing one fill, and each
+// part of it zeroes its own columns.
 // CHECK-LABEL: func.func @p11_columns
-// CHECK-COUNT-2: linalg.fill
+// CHECK: linalg.fill {{.*}} -> tensor<2x11x8xf64>
 // CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1xf64> into vector<8xf64>
+// CHECK: linalg.fill {{.*}} -> tensor<2x11x3xf64>
 // CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1xf64> into vector<3xf64>
+// CHECK: linalg.fill {{.*}} -> tensor<2x11x8xf64>
 // CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1xf64> into vector<8xf64>
+// CHECK: linalg.fill {{.*}} -> tensor<2x11x3xf64>
 // CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1xf64> into vector<3xf64>
 // CHECK-NOT: linalg.generic
 func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tensor<2x11x11xf64>, tensor<2x11x11xf64>) {
@@ -317,4 +321,35 @@ func.func @transposed_long_product(%a: tensor<32x512xf64>, %b: tensor<512x16xf64
     linalg.yield %x : f64
   } -> tensor<16x32xf64>
   return %t : tensor<16x32xf64>
+}
+
+// -----
+
+#fa = affine_map<(i, k, j) -> (i, k)>
+#fb = affine_map<(i, k, j) -> (k, j)>
+#fc = affine_map<(i, k, j) -> (i, j)>
+
+// A reduction the cache tiles leave whole (k = 6): each register tile
+// zeroes its own slice of the result right before it sums into it, in
+// cache, instead of the whole result being zeroed first.
+// CHECK-LABEL: func.func @fill_per_tile
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK-COUNT-3: tensor.extract_slice
+// CHECK-NEXT: %[[ZEROED:.*]] = linalg.fill {{.*}} -> tensor<4x8xf64>
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[ZEROED]])
+// CHECK: vector.contract
+func.func @fill_per_tile(%a: tensor<8x6xf64>, %b: tensor<6x16xf64>) -> tensor<8x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<8x16xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<8x16xf64>) -> tensor<8x16xf64>
+  %r = linalg.generic {indexing_maps = [#fa, #fb, #fc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<8x6xf64>, tensor<6x16xf64>) outs(%acc : tensor<8x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %t = arith.addf %s, %m : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  return %r : tensor<8x16xf64>
 }
