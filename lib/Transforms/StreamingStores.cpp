@@ -208,8 +208,14 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
                             llvm::MaybeAlign(entry.alignment));
     write.erase();
   }
+  // In a parallel nest, the loops inside each thread's iterations.
   if (auto loop = dyn_cast<affine::AffineForOp>(streaming))
     orderLoopsByLargestRead(loop);
+  else if (auto parallel = dyn_cast<affine::AffineParallelOp>(streaming))
+    for (auto inner : parallel.getBody()->getOps<affine::AffineForOp>()) {
+      orderLoopsByLargestRead(inner);
+      break;
+    }
 }
 
 namespace {

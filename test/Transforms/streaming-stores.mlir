@@ -178,3 +178,34 @@ func.func @transposition(%u: memref<16x24x32xf64>, %v: memref<24x16x32xf64>) {
   }
   return
 }
+
+// -----
+
+// In a parallel nest (with sfence) the loops inside each iteration follow
+// the read's layout.
+// SFENCE-LABEL: func.func @parallel_transposition
+// SFENCE-SAME: (%[[U:.*]]: memref<4x6x8x16xf64>, %[[V:.*]]: memref<4x8x6x16xf64>)
+// SFENCE: scf.if
+// SFENCE-NEXT: affine.parallel (%[[A:.*]]) = (0) to (4) {
+// SFENCE-NEXT:   affine.for %[[B:.*]] = 0 to 6 {
+// SFENCE-NEXT:     affine.for %[[C:.*]] = 0 to 8 {
+// SFENCE-NEXT:       affine.for %[[E:.*]] = 0 to 16 step 8 {
+// SFENCE-NEXT:         vector.transfer_read %[[U]][%[[A]], %[[B]], %[[C]], %[[E]]]
+// SFENCE-NEXT:         vector.store %{{.*}}, %[[V]][%[[A]], %[[C]], %[[B]], %[[E]]]
+// SFENCE: } else {
+// SFENCE-NEXT: affine.parallel
+// SFENCE-NEXT:   affine.for %{{.*}} = 0 to 8 {
+func.func @parallel_transposition(%u: memref<4x6x8x16xf64>, %v: memref<4x8x6x16xf64>) {
+  %pad = ub.poison : f64
+  affine.parallel (%a) = (0) to (4) {
+    affine.for %c = 0 to 8 {
+      affine.for %b = 0 to 6 {
+        affine.for %e = 0 to 16 step 8 {
+          %x = vector.transfer_read %u[%a, %b, %c, %e], %pad {in_bounds = [true]} : memref<4x6x8x16xf64>, vector<8xf64>
+          vector.transfer_write %x, %v[%a, %c, %b, %e] {in_bounds = [true]} : vector<8xf64>, memref<4x8x6x16xf64>
+        }
+      }
+    }
+  }
+  return
+}
