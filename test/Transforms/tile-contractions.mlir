@@ -1,5 +1,6 @@
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8}))" | FileCheck %s
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 parallel=1}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=0}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=0 parallel=1}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8}))" | FileCheck %s --check-prefix=WHOLE
 
 #a = affine_map<(i, k, j) -> (i, k)>
 #b = affine_map<(i, k, j) -> (k, j)>
@@ -346,6 +347,38 @@ func.func @fill_per_tile(%a: tensor<8x6xf64>, %b: tensor<6x16xf64>) -> tensor<8x
   %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<8x16xf64>) -> tensor<8x16xf64>
   %r = linalg.generic {indexing_maps = [#fa, #fb, #fc], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<8x6xf64>, tensor<6x16xf64>) outs(%acc : tensor<8x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %t = arith.addf %s, %m : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  return %r : tensor<8x16xf64>
+}
+
+// -----
+
+#wa = affine_map<(i, k, j) -> (i, k)>
+#wb = affine_map<(i, k, j) -> (k, j)>
+#wc = affine_map<(i, k, j) -> (i, j)>
+
+// A depth above cache-depth whose panel of the columns' operand (24 x 16
+// doubles) fits whole-depth-panel-bytes is not blocked: each register tile
+// holds its whole reduction and zeroes its own slice. Blocked (first RUN
+// line, whole-depth-panel-bytes=0) the tiles sum in three depth blocks
+// into a result zeroed first.
+// WHOLE-LABEL: func.func @whole_depth
+// WHOLE-NOT: to %c24 step %c8
+// WHOLE: linalg.fill {{.*}} -> tensor<4x8xf64>
+// WHOLE-NEXT: scf.for %{{.*}} = %c0 to %c24 step %c1
+// CHECK-LABEL: func.func @whole_depth
+// CHECK: linalg.fill {{.*}} -> tensor<8x16xf64>
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+func.func @whole_depth(%a: tensor<8x24xf64>, %b: tensor<24x16xf64>) -> tensor<8x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<8x16xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<8x16xf64>) -> tensor<8x16xf64>
+  %r = linalg.generic {indexing_maps = [#wa, #wb, #wc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<8x24xf64>, tensor<24x16xf64>) outs(%acc : tensor<8x16xf64>) {
   ^bb0(%x: f64, %y: f64, %s: f64):
     %m = arith.mulf %x, %y : f64
     %t = arith.addf %s, %m : f64

@@ -211,6 +211,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
            "Result columns per cache tile">,
     Option<"cacheDepth", "cache-depth", "int64_t", "256",
            "Reduction steps per cache tile">,
+    Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t",
+           "262144",
+           "Leave the depth unblocked while the columns' operand panel over "
+           "all of it (depth x columns) takes at most this many bytes">,
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost parallel loop of cache tiles over "
            "threads (an scf.forall)">,
