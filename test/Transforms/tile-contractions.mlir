@@ -231,20 +231,22 @@ func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tenso
 
 // -----
 
-#a = affine_map<(i, j, k, l) -> (i, k, l)>
-#b = affine_map<(i, j, k, l) -> (k, l, j)>
-#c = affine_map<(i, j, k, l) -> (i, j)>
+#a = affine_map<(i, k, j, l) -> (i, k, l)>
+#b = affine_map<(i, k, j, l) -> (k, l, j)>
+#c = affine_map<(i, k, j, l) -> (i, j)>
 
-// Two reductions: the longer is the depth of the cache tiles; the other,
+// Two reductions that cannot collapse into one (they are not adjacent
+// among the loops): the longer is the depth of the cache tiles; the other,
 // above 16 steps, is blocked for the caches too (8 at a time), so that a
 // register tile does not run through all of it over operand slices that
 // leave L2.
 // CHECK-LABEL: func.func @two_reductions
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8 iter_args
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args
 // CHECK: vector.contract
 func.func @two_reductions(%a: tensor<16x32x24xf64>, %b: tensor<32x24x16xf64>, %c: tensor<16x16xf64>) -> tensor<16x16xf64> {
-  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
       ins(%a, %b : tensor<16x32x24xf64>, tensor<32x24x16xf64>) outs(%c : tensor<16x16xf64>) {
   ^bb0(%x: f64, %y: f64, %acc: f64):
     %p = arith.mulf %x, %y : f64
@@ -252,6 +254,33 @@ func.func @two_reductions(%a: tensor<16x32x24xf64>, %b: tensor<32x24x16xf64>, %c
     linalg.yield %s : f64
   } -> tensor<16x16xf64>
   return %r : tensor<16x16xf64>
+}
+
+// -----
+
+#ra = affine_map<(i, j, k, l) -> (i, l, k)>
+#rb = affine_map<(i, j, k, l) -> (k, l, j)>
+#rc = affine_map<(i, j, k, l) -> (i, j)>
+
+// Adjacent reductions of 256 terms per element, over operands whose
+// elements are each used 256 times, collapse into one: a matrix product. A
+// is copied with them in loop order (k, then l), both operands are
+// collapsed, and the single reduction is tiled like a product's depth.
+// CHECK-LABEL: func.func @collapsed_reductions
+// CHECK-SAME: (%[[A:.*]]: tensor<256x16x16xf64>, %[[B:.*]]: tensor<16x16x256xf64>
+// CHECK: %[[AT:.*]] = linalg.transpose ins(%[[A]] : tensor<256x16x16xf64>) {{.*}} permutation = [0, 2, 1]
+// CHECK-DAG: tensor.collapse_shape %[[AT]] {{\[}}[0], [1, 2]] : tensor<256x16x16xf64> into tensor<256x256xf64>
+// CHECK-DAG: tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2]] : tensor<16x16x256xf64> into tensor<256x256xf64>
+// CHECK: vector.contract {{.*}} : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
+func.func @collapsed_reductions(%a: tensor<256x16x16xf64>, %b: tensor<16x16x256xf64>, %c: tensor<256x256xf64>) -> tensor<256x256xf64> {
+  %r = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : tensor<256x16x16xf64>, tensor<16x16x256xf64>) outs(%c : tensor<256x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<256x256xf64>
+  return %r : tensor<256x256xf64>
 }
 
 // -----
@@ -385,4 +414,27 @@ func.func @whole_depth(%a: tensor<8x24xf64>, %b: tensor<24x16xf64>) -> tensor<8x
     linalg.yield %t : f64
   } -> tensor<8x16xf64>
   return %r : tensor<8x16xf64>
+}
+
+// -----
+
+#ta = affine_map<(i, j) -> (i, j)>
+#tb = affine_map<(i, j) -> (j, i)>
+#ts = affine_map<(i, j) -> ()>
+
+// The trace of a product: two reductions, but each element is used once
+// and the result is a scalar: nothing is copied or collapsed (nor tiled).
+// CHECK-LABEL: func.func @trace_of_product
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic
+func.func @trace_of_product(%a: tensor<32x32xf64>, %b: tensor<32x32xf64>, %s: tensor<f64>) -> tensor<f64> {
+  %r = linalg.generic {indexing_maps = [#ta, #tb, #ts], iterator_types = ["reduction", "reduction"]}
+      ins(%a, %b : tensor<32x32xf64>, tensor<32x32xf64>) outs(%s : tensor<f64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %t = arith.addf %acc, %p : f64
+    linalg.yield %t : f64
+  } -> tensor<f64>
+  return %r : tensor<f64>
 }
