@@ -59,7 +59,8 @@ static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
   auto type = dyn_cast<MemRefType>(write.getBase().getType());
   VectorType vectorType = write.getVectorType();
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getRank() == 0 || vectorType.getRank() != 1 || write.getMask() ||
+      !type.getElementType().isIntOrFloat() || type.getRank() == 0 ||
+      vectorType.getRank() != 1 || write.getMask() ||
       !write.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
     return std::nullopt;
@@ -132,7 +133,8 @@ static void orderLoopsByLargestRead(affine::AffineForOp root) {
   int64_t largestBytes = 0;
   for (auto read : loops.back().getBody()->getOps<vector::TransferReadOp>()) {
     auto type = dyn_cast<MemRefType>(read.getBase().getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat())
       continue;
     int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
     if (bytes > largestBytes) {

@@ -209,3 +209,20 @@ func.func @parallel_transposition(%u: memref<4x6x8x16xf64>, %v: memref<4x8x6x16x
   }
   return
 }
+
+// -----
+
+// Elements without a bit width (index) are left alone, not measured.
+// CHECK-LABEL: func.func @index_elements
+// CHECK-NOT: scf.if
+// CHECK: vector.transfer_write
+func.func @index_elements(%x: memref<64x16xindex>, %z: memref<64x16xindex>) {
+  %pad = arith.constant 0 : index
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<64x16xindex>, vector<8xindex>
+      vector.transfer_write %v, %z[%i, %j] {in_bounds = [true]} : vector<8xindex>, memref<64x16xindex>
+    }
+  }
+  return
+}
