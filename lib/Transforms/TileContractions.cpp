@@ -308,6 +308,38 @@ planTiling(linalg::GenericOp op,
   return plan;
 }
 
+/// Makes `op` read `input` through a copy with its dimensions permuted
+/// (dimension i of the copy is dimension perm[i] of the operand), and
+/// updates its indexing map in `maps` (set on `op` by the caller). The copy
+/// is made once, where the operand is defined: not in every iteration of
+/// the batch loops around the contraction (tl-fuse-batches).
+static void readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
+                             OpOperand *input, ArrayRef<int64_t> perm,
+                             SmallVectorImpl<AffineMap> &maps) {
+  AffineMap map = maps[input->getOperandNumber()];
+  auto type = cast<RankedTensorType>(input->get().getType());
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> results;
+  for (int64_t i : perm) {
+    shape.push_back(type.getDimSize(i));
+    results.push_back(map.getResult(i));
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (auto argument = dyn_cast<BlockArgument>(input->get()))
+    rewriter.setInsertionPointToStart(argument.getOwner());
+  else
+    rewriter.setInsertionPointAfter(input->get().getDefiningOp());
+  Location loc = op.getLoc();
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  Value copy = linalg::TransposeOp::create(rewriter, loc, input->get(), init,
+                                           perm)
+                   ->getResult(0);
+  rewriter.modifyOpInPlace(op, [&] { input->set(copy); });
+  maps[input->getOperandNumber()] =
+      AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+}
+
 /// Copies each input that uses the column dimension other than as its last
 /// dimension into a transposed tensor where it is last (planTiling admits
 /// only small or much reused ones), and reads that instead.
@@ -330,29 +362,7 @@ static void transposeForColumns(RewriterBase &rewriter, linalg::GenericOp op,
       if (i != position)
         perm.push_back(i);
     perm.push_back(position);
-    auto type = cast<RankedTensorType>(input->get().getType());
-    SmallVector<int64_t> shape;
-    SmallVector<AffineExpr> results;
-    for (int64_t i : perm) {
-      shape.push_back(type.getDimSize(i));
-      results.push_back(map.getResult(i));
-    }
-    // Once, where the operand is defined: not in every iteration of the
-    // batch loops around the contraction (tl-fuse-batches).
-    OpBuilder::InsertionGuard guard(rewriter);
-    if (auto argument = dyn_cast<BlockArgument>(input->get()))
-      rewriter.setInsertionPointToStart(argument.getOwner());
-    else
-      rewriter.setInsertionPointAfter(input->get().getDefiningOp());
-    Location loc = op.getLoc();
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-    Value transposed =
-        linalg::TransposeOp::create(rewriter, loc, input->get(), init, perm)
-            ->getResult(0);
-    rewriter.modifyOpInPlace(op, [&] { input->set(transposed); });
-    maps[input->getOperandNumber()] =
-        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    readPermutedCopy(rewriter, op, input, perm, maps);
     changed = true;
   }
   if (changed)
@@ -652,7 +662,6 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
       continue;
 
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    OpBuilder::InsertionGuard guard(rewriter);
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = maps[input->getOperandNumber()];
       if (!map.isFunctionOfDim(reductions.front()))
@@ -677,28 +686,8 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
         perm.push_back(positionOf(dim));
       if (columnsLast)
         perm.push_back(rank - 1);
-      if (llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
-        continue;
-      auto type = cast<RankedTensorType>(input->get().getType());
-      SmallVector<int64_t> shape;
-      SmallVector<AffineExpr> results;
-      for (int64_t i : perm) {
-        shape.push_back(type.getDimSize(i));
-        results.push_back(map.getResult(i));
-      }
-      if (auto argument = dyn_cast<BlockArgument>(input->get()))
-        rewriter.setInsertionPointToStart(argument.getOwner());
-      else
-        rewriter.setInsertionPointAfter(input->get().getDefiningOp());
-      Location loc = op.getLoc();
-      Value init =
-          tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-      Value copy =
-          linalg::TransposeOp::create(rewriter, loc, input->get(), init, perm)
-              ->getResult(0);
-      rewriter.modifyOpInPlace(op, [&] { input->set(copy); });
-      maps[input->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+        readPermutedCopy(rewriter, op, input, perm, maps);
     }
     rewriter.modifyOpInPlace(op, [&] {
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
