@@ -705,6 +705,65 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
   }
 }
 
+/// Lines of doubles: a sum to a scalar that reads an operand across its
+/// rows steps this far along that operand's rows at a time.
+static constexpr int64_t kLineElements = 8;
+
+/// A sum to a scalar (the trace of a product, `sum_ij A[i,j] B[j,i]`) that
+/// reads an operand across its rows (B: each term from another line) is
+/// tiled along that operand's contiguous dimension, a line at a time: the
+/// lines of B then stay in cache while the inner loop runs over the block's
+/// other rows of A, and memory is read once instead of a line per term.
+/// It changes the order of the sum (as any tiling of a reduction), not
+/// which terms it adds.
+static void blockStridedSums(RewriterBase &rewriter, FunctionOpInterface func) {
+  SmallVector<linalg::GenericOp> sums;
+  func.walk([&](linalg::GenericOp op) {
+    if (op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
+        op.getNumParallelLoops() == 0 && op.getNumLoops() >= 2 &&
+        isMultiplyAccumulate(op) &&
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() ==
+            0)
+      sums.push_back(op);
+  });
+  for (linalg::GenericOp op : sums) {
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    if (llvm::any_of(extents, ShapedType::isDynamic) ||
+        llvm::any_of(op.getIndexingMapsArray(),
+                     [](AffineMap map) { return !map.isProjectedPermutation(); }))
+      continue;
+    unsigned innermost = op.getNumLoops() - 1;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0)
+        continue;
+      unsigned contiguous = map.getDimPosition(map.getNumResults() - 1);
+      if (contiguous != innermost && extents[contiguous] > kLineElements &&
+          extents[contiguous] % kLineElements == 0)
+        sizes[contiguous] = kLineElements;
+    }
+    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> block = tile(rewriter, op, sizes, {});
+    if (failed(block))
+      continue;
+    // Within a block, the line-wide dimensions innermost: each step of the
+    // others then reads one line of that operand and a few contiguous
+    // streams of the rest (a handful of pages, not one per term).
+    SmallVector<unsigned> order;
+    for (unsigned dim = 0; dim < sizes.size(); ++dim)
+      if (sizes[dim] == 0)
+        order.push_back(dim);
+    for (unsigned dim = 0; dim < sizes.size(); ++dim)
+      if (sizes[dim] != 0)
+        order.push_back(dim);
+    rewriter.setInsertionPoint(*block);
+    (void)linalg::interchangeGenericOp(rewriter, *block, order);
+  }
+}
+
 /// Gives every contraction its own zero-filled accumulator. CSE merges
 /// identical fills of identical empty tensors, so that consecutive
 /// statements share one; bufferization then keeps a zeroed copy for the
@@ -877,6 +936,7 @@ struct TileContractionsPass
     IRRewriter rewriter(&getContext());
     foldTranspositionsIntoContractions(rewriter, getOperation(), options);
     collapseReductions(rewriter, getOperation());
+    blockStridedSums(rewriter, getOperation());
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<TilingPlan> plan = planTiling(op, options))
         work.emplace_back(op, std::move(*plan));

@@ -423,11 +423,18 @@ func.func @whole_depth(%a: tensor<8x24xf64>, %b: tensor<24x16xf64>) -> tensor<8x
 #ts = affine_map<(i, j) -> ()>
 
 // The trace of a product: two reductions, but each element is used once
-// and the result is a scalar: nothing is copied or collapsed (nor tiled).
+// and the result is a scalar: nothing is copied or collapsed. B is read
+// across its rows, so the sum goes a line of B (8 of i) at a time, i
+// innermost in the block: one line of B and eight rows of A per step of j.
+// CHECK-DAG: #[[AMAP:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[BMAP:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @trace_of_product
 // CHECK-NOT: linalg.transpose
 // CHECK-NOT: tensor.collapse_shape
-// CHECK: linalg.generic
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args
+// CHECK: tensor.extract_slice {{.*}} : tensor<32x32xf64> to tensor<8x32xf64>
+// CHECK: tensor.extract_slice {{.*}} : tensor<32x32xf64> to tensor<32x8xf64>
+// CHECK: linalg.generic {indexing_maps = [#[[AMAP]], #[[BMAP]], #{{.*}}], iterator_types = ["reduction", "reduction"]}
 func.func @trace_of_product(%a: tensor<32x32xf64>, %b: tensor<32x32xf64>, %s: tensor<f64>) -> tensor<f64> {
   %r = linalg.generic {indexing_maps = [#ta, #tb, #ts], iterator_types = ["reduction", "reduction"]}
       ins(%a, %b : tensor<32x32xf64>, tensor<32x32xf64>) outs(%s : tensor<f64>) {
