@@ -91,6 +91,12 @@ CASES = {
         "var input A : [11 5]\nvar input B : [5 13]\nvar output C : [13 11]\n"
         "C = A # B . [2 3] ^ [1 2]\n",
         {"A": (11, 5), "B": (5, 13)}, lambda v: (v["A"] @ v["B"]).T),
+    # A sum to a scalar that reads B across its rows: blocked a line of B
+    # at a time (the order of the sum changes, not its terms).
+    "trace-blocked": (
+        "var input A : [64 48]\nvar input B : [48 64]\nvar output s : []\n"
+        "s = A # B . [2 3] . [1 2]\n",
+        {"A": (64, 48), "B": (48, 64)}, lambda v: np.trace(v["A"] @ v["B"])),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",
