@@ -143,17 +143,40 @@ static bool isReduction(linalg::GenericOp op, unsigned dim) {
   return linalg::isReductionIterator(op.getIteratorTypesArray()[dim]);
 }
 
+/// The loop extents of `op` when all are static and every indexing map is a
+/// projected permutation: the loop nests the rewrites here understand.
+static std::optional<SmallVector<int64_t>>
+staticLoopExtents(linalg::GenericOp op) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (llvm::any_of(extents, ShapedType::isDynamic) ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  return extents;
+}
+
+/// The iterations of `op` (all loops) or, with `reductionsOnly`, the terms
+/// each element of its result sums.
+static int64_t productOfExtents(linalg::GenericOp op,
+                                ArrayRef<int64_t> extents,
+                                bool reductionsOnly) {
+  int64_t product = 1;
+  for (auto [dim, extent] : llvm::enumerate(extents))
+    if (!reductionsOnly || isReduction(op, dim))
+      product *= extent;
+  return product;
+}
+
 static std::optional<TilingPlan>
 planTiling(linalg::GenericOp op,
            const tensorlang::TileContractionsOptions &options) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
       !isMultiplyAccumulate(op))
     return std::nullopt;
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (llvm::any_of(extents, ShapedType::isDynamic) ||
-      llvm::any_of(op.getIndexingMapsArray(),
-                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+  std::optional<SmallVector<int64_t>> staticExtents = staticLoopExtents(op);
+  if (!staticExtents)
     return std::nullopt;
+  ArrayRef<int64_t> extents = *staticExtents;
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   unsigned resultRank = result.getNumResults();
   if (resultRank == 0)
@@ -166,9 +189,7 @@ planTiling(linalg::GenericOp op,
   // elsewhere is transposed first where that is cheap: it is small (a
   // matrix of the CFD kernels), or each of its elements is used many times
   // (TCCG ccsd_t0: a 1.7 MB operand used 4096 times per element).
-  int64_t iterations = 1;
-  for (int64_t extent : extents)
-    iterations *= extent;
+  int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     int64_t elements =
@@ -563,15 +584,10 @@ foldTranspositionsIntoContractions(RewriterBase &rewriter,
         !isMultiplyAccumulate(contraction))
       continue;
     auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
-    if (!fill)
-      continue;
-    SmallVector<int64_t> extents = contraction.getStaticLoopRanges();
-    int64_t summands = 1;
-    for (unsigned dim = 0; dim < contraction.getNumLoops(); ++dim)
-      if (isReduction(contraction, dim))
-        summands *= extents[dim];
-    if (ShapedType::isDynamic(summands) ||
-        summands > kMaxSummandsToFoldTransposition)
+    std::optional<SmallVector<int64_t>> extents = staticLoopExtents(contraction);
+    if (!fill || !extents ||
+        productOfExtents(contraction, *extents, /*reductionsOnly=*/true) >
+            kMaxSummandsToFoldTransposition)
       continue;
 
     // Result index of the contraction -> iteration of the copy -> index of
@@ -619,16 +635,12 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
       candidates.push_back(op);
   });
   for (linalg::GenericOp op : candidates) {
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    if (llvm::any_of(extents, ShapedType::isDynamic) ||
-        llvm::any_of(op.getIndexingMapsArray(),
-                     [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
+    if (!extents)
       continue;
     SmallVector<unsigned> reductions;
     op.getReductionDims(reductions);
-    int64_t summands = 1;
-    for (unsigned dim : reductions)
-      summands *= extents[dim];
+    int64_t summands = productOfExtents(op, *extents, /*reductionsOnly=*/true);
     bool consecutive = true;
     for (size_t i = 1; i < reductions.size(); ++i)
       consecutive &= reductions[i] == reductions[i - 1] + 1;
@@ -640,9 +652,8 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
     unsigned columnDim = result.getDimPosition(result.getNumResults() - 1);
     // A copy pays only where each element is used many times (not in the
     // trace of a product: once).
-    int64_t iterations = 1;
-    for (int64_t extent : extents)
-      iterations *= extent;
+    int64_t iterations =
+        productOfExtents(op, *extents, /*reductionsOnly=*/false);
     bool muchReused = llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
       int64_t elements =
           cast<RankedTensorType>(input->get().getType()).getNumElements();
@@ -727,10 +738,8 @@ static void blockStridedSums(RewriterBase &rewriter, FunctionOpInterface func) {
       sums.push_back(op);
   });
   for (linalg::GenericOp op : sums) {
-    SmallVector<int64_t> extents = op.getStaticLoopRanges();
-    if (llvm::any_of(extents, ShapedType::isDynamic) ||
-        llvm::any_of(op.getIndexingMapsArray(),
-                     [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
+    if (!extents)
       continue;
     unsigned innermost = op.getNumLoops() - 1;
     SmallVector<int64_t> sizes(op.getNumLoops(), 0);
@@ -739,8 +748,9 @@ static void blockStridedSums(RewriterBase &rewriter, FunctionOpInterface func) {
       if (map.getNumResults() == 0)
         continue;
       unsigned contiguous = map.getDimPosition(map.getNumResults() - 1);
-      if (contiguous != innermost && extents[contiguous] > kLineElements &&
-          extents[contiguous] % kLineElements == 0)
+      int64_t extent = (*extents)[contiguous];
+      if (contiguous != innermost && extent > kLineElements &&
+          extent % kLineElements == 0)
         sizes[contiguous] = kLineElements;
     }
     if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
@@ -881,16 +891,19 @@ struct TileContractionsPass
     // Where the cache tiles leave every reduction whole, each register
     // tile sums its elements from start to end: it zeroes its own slice of
     // the result, in cache, right before (the fill is fused into the loops
-    // of the register tiles, which are tiled in two steps for it: the
-    // result's dimensions, then the reductions inside).
+    // of the cache tiles, then into those of the register tiles, which are
+    // tiled in two steps for it: the result's dimensions, then the
+    // reductions inside).
     bool fillsPerTile = canFillPerTile(op, plan.cacheTiles);
     FailureOr<linalg::GenericOp> cacheTile =
-        tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
+        fillsPerTile
+            ? tileFillingPerTile(rewriter, op, plan.cacheTiles, plan.cacheOrder)
+            : tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
     if (failed(cacheTile))
       return;
     rewriter.setInsertionPoint(*cacheTile);
     FailureOr<linalg::GenericOp> registerTile;
-    if (fillsPerTile && canFillPerTile(*cacheTile, plan.cacheTiles)) {
+    if (fillsPerTile) {
       SmallVector<int64_t> resultTiles = plan.registerTiles;
       SmallVector<int64_t> reductionTiles(resultTiles.size(), 0);
       for (unsigned dim = 0; dim < resultTiles.size(); ++dim)

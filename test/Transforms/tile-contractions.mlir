@@ -294,11 +294,14 @@ func.func @collapsed_reductions(%a: tensor<256x16x16xf64>, %b: tensor<16x16x256x
 // A product of few terms (k = 8) whose only use transposes it is computed
 // straight into the transposed layout, tiled with its columns along i (the
 // result's last dimension) and its rows along j, the rows operand first:
-// no temporary, no second loop nest.
+// no temporary, no second loop nest. The whole reduction is in each tile,
+// so each register tile zeroes its own slice of the result.
 // CHECK-LABEL: func.func @transposed_product
 // CHECK-SAME: (%{{.*}}: tensor<32x8xf64>, %{{.*}}: tensor<8x16xf64>, %[[OUT:.*]]: tensor<16x32xf64>)
-// CHECK: %[[ZEROED:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[OUT]] : tensor<16x32xf64>)
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROED]])
+// CHECK-NOT: linalg.fill {{.*}} -> tensor<16x32xf64>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[OUT]])
+// CHECK: %[[ZEROED:.*]] = linalg.fill {{.*}} -> tensor<4x8xf64>
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROED]])
 // CHECK: vector.contract {{.*}} : vector<1x4xf64>, vector<1x8xf64> into vector<4x8xf64>
 // CHECK-NOT: linalg.generic
 func.func @transposed_product(%a: tensor<32x8xf64>, %b: tensor<8x16xf64>, %out: tensor<16x32xf64>) -> tensor<16x32xf64> {

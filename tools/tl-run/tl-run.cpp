@@ -120,14 +120,17 @@ cl::opt<double> maxWork(
              "more element evaluations than this"),
     cl::init(InterpreterOptions().maxWork), cl::cat(category));
 
+/// A byte count from the command line, as the compiler's options hold it.
+int64_t byteCount(uint64_t bytes) {
+  return int64_t(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
+}
+
 CompileOptions compileOptions() {
   CompileOptions options;
   options.optimize = !noOptimize;
   options.tileContractions = !noTile;
-  options.fuseBatchesMinBytes = int64_t(
-      std::min<uint64_t>(fuseMinBytes, std::numeric_limits<int64_t>::max()));
-  options.streamingMinBytes = int64_t(
-      std::min<uint64_t>(streamMinBytes, std::numeric_limits<int64_t>::max()));
+  options.fuseBatchesMinBytes = byteCount(fuseMinBytes);
+  options.streamingMinBytes = byteCount(streamMinBytes);
   options.threads = threads;
   return options;
 }

@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 //
 // tl --convert-tl-to-linalg--> linalg on tensors --tl-tile-linalg--> batch
-// loops around chains of statements, tiled and vectorized contractions --tl-bufferize--> linalg on
-// memrefs --tl-lower-to-loops--> affine loops with vector ops
-// --tl-lower-to-llvm--> LLVM dialect. `tl-to-llvm` runs all four.
+// loops around chains of statements, tiled and vectorized contractions
+// --tl-bufferize--> linalg on memrefs --tl-lower-to-loops--> affine loops
+// with vector ops --tl-lower-to-llvm--> LLVM dialect. `tl-to-llvm` runs all
+// four.
 //
 //===----------------------------------------------------------------------===//
 
