@@ -88,6 +88,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   addPipeline(pm, "canonicalize,cse");
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
+  tiling.vectorLanes = options.vectorLanes;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   // No CSE until bufferization: it would merge the accumulator fills that
   // tl-tile-contractions gave each contraction.
@@ -101,7 +102,10 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   // reduction loops.
   if (tilesContractions(options)) {
     addPipeline(pm, "func.func(fold-memref-alias-ops),canonicalize,cse");
-    pm.addNestedPass<func::FuncOp>(createLowerContractionVectors());
+    LowerContractionVectorsOptions registerTiles;
+    registerTiles.vectorLanes = options.vectorLanes;
+    pm.addNestedPass<func::FuncOp>(
+        createLowerContractionVectors(registerTiles));
     addPipeline(pm, "canonicalize,cse");
   }
   pm.addNestedPass<func::FuncOp>(createStridedCopiesToLoops());

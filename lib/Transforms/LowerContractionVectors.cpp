@@ -17,14 +17,18 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -105,11 +109,14 @@ static Value rootBuffer(Value memref) {
 }
 
 /// Whether nothing in `loop` other than `read` and `write` may touch the
-/// buffer they access. Distinct buffers do not alias: allocations, and the
-/// arguments of a statement's function, which are distinct variables (read
-/// `restrict`, see TLToLinalg).
+/// elements they access: nothing else touches their buffer, or only
+/// transfers of elements provably elsewhere in it (the other pieces of a
+/// tile of several registers' width). Distinct buffers do not alias:
+/// allocations, and the arguments of a statement's function, which are
+/// distinct variables (read `restrict`, see TLToLinalg).
 static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
-                                 Operation *read, Operation *write) {
+                                 vector::TransferReadOp read,
+                                 Operation *write) {
   if (!buffer.getDefiningOp<memref::AllocOp>() &&
       !(isa<BlockArgument>(buffer) &&
         isa<FunctionOpInterface>(
@@ -119,6 +126,12 @@ static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
     if (op == read || op == write)
       return WalkResult::advance();
     if (isa<ViewLikeOpInterface>(op) || isMemoryEffectFree(op))
+      return WalkResult::advance();
+    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+    if (transfer && transfer.getBase() == read.getBase() &&
+        vector::isDisjointTransferSet(
+            transfer, cast<VectorTransferOpInterface>(read.getOperation()),
+            /*testDynamicValueUsingBounds=*/true))
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects && !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -132,65 +145,133 @@ static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
   return !result.wasInterrupted();
 }
 
-/// Whether `fill` writes exactly the elements `read` reads: a unit-stride
-/// subview of the read's buffer at the read's indices, of unit sizes but
-/// for the vector's trailing ones.
-static bool fillsExactlyTheTile(linalg::FillOp fill,
-                                vector::TransferReadOp read) {
+namespace {
+/// The fills whose zeros some tile reads were replaced by (startFromFill):
+/// per fill, the boxes of elements those reads covered, as offsets from
+/// the fill's (per dimension of the buffer) and sizes.
+struct ForwardedFills {
+  struct Box {
+    SmallVector<int64_t> offsets, sizes;
+  };
+  llvm::MapVector<linalg::FillOp, SmallVector<Box>> boxes;
+};
+} // namespace
+
+/// The box of elements of `fill`'s buffer that `read` reads, relative to
+/// the fill's subview, where the fill writes all of them: a unit-stride
+/// subview of the read's buffer, and indices at constant distances from
+/// its offsets (the pieces of a tile several registers wide read parts of
+/// the tile that the fill zeroes).
+static std::optional<ForwardedFills::Box>
+boxWithinFill(linalg::FillOp fill, vector::TransferReadOp read) {
   auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
   if (!subview || subview.getSource() != read.getBase() || read.getMask() ||
       !read.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
-    return false;
+    return std::nullopt;
   ArrayRef<int64_t> shape = read.getVectorType().getShape();
   SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
   SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
   SmallVector<OpFoldResult> strides = subview.getMixedStrides();
   if (offsets.size() != read.getIndices().size() ||
       offsets.size() < shape.size())
-    return false;
+    return std::nullopt;
+  ForwardedFills::Box box;
   size_t leading = offsets.size() - shape.size();
   for (size_t i = 0; i < offsets.size(); ++i) {
     int64_t size = i < leading ? 1 : shape[i - leading];
-    if (!isConstantIntValue(strides[i], 1) ||
-        !isConstantIntValue(sizes[i], size) ||
-        !isEqualConstantIntOrValue(offsets[i],
-                                   getAsOpFoldResult(read.getIndices()[i])))
-      return false;
+    std::optional<int64_t> fillSize = getConstantIntValue(sizes[i]);
+    Value index = read.getIndices()[i];
+    FailureOr<int64_t> delta = failure();
+    std::optional<int64_t> constantIndex = getConstantIntValue(index);
+    std::optional<int64_t> constantOffset = getConstantIntValue(offsets[i]);
+    if (isEqualConstantIntOrValue(offsets[i], getAsOpFoldResult(index)))
+      delta = 0;
+    else if (constantIndex && constantOffset)
+      delta = *constantIndex - *constantOffset;
+    else if (auto offset = dyn_cast<Value>(offsets[i]))
+      delta = ValueBoundsConstraintSet::computeConstantDelta(index, offset);
+    if (!isConstantIntValue(strides[i], 1) || !fillSize || failed(delta) ||
+        *delta < 0 || *delta + size > *fillSize)
+      return std::nullopt;
+    box.offsets.push_back(*delta);
+    box.sizes.push_back(size);
   }
+  return box;
+}
+
+/// Whether two boxes of elements overlap.
+static bool overlap(const ForwardedFills::Box &a,
+                    const ForwardedFills::Box &b) {
+  for (size_t i = 0; i < a.offsets.size(); ++i)
+    if (a.offsets[i] + a.sizes[i] <= b.offsets[i] ||
+        b.offsets[i] + b.sizes[i] <= a.offsets[i])
+      return false;
   return true;
 }
 
-/// A tile read (hoisted before its loop) right after a fill of exactly its
-/// elements, as tl-tile-contractions zeroes each register tile's slice of
-/// the result, starts from the fill value in registers instead: the write
-/// after the loop covers the same elements, so neither the fill's stores
-/// nor the read's loads are needed. A result much larger than the caches
-/// is then only written, never read (TCCG ccsd_t0: 302 MB).
-static void startFromFill(RewriterBase &rewriter,
-                          vector::TransferReadOp read) {
+/// A tile read (hoisted before its loop) of elements that a fill just
+/// before wrote, as tl-tile-contractions zeroes each register tile's slice
+/// of the result, starts from the fill value in registers instead. Only
+/// reads of other buffers may be between them (the tile's other pieces
+/// were replaced already). The fill is erased by
+/// eraseForwardedFills once the reads replaced cover it: the writes after
+/// the loops then write all of its elements, so neither the fill's stores
+/// nor the reads' loads are needed, and a result much larger than the
+/// caches is only written, never read (TCCG ccsd_t0: 302 MB).
+static void startFromFill(RewriterBase &rewriter, vector::TransferReadOp read,
+                          ForwardedFills &forwarded) {
+  Value buffer = rootBuffer(read.getBase());
   Operation *previous = read->getPrevNode();
-  while (previous && isMemoryEffectFree(previous))
+  auto isReadOfOtherBuffer = [&](Operation *op) {
+    auto other = dyn_cast<vector::TransferReadOp>(op);
+    return other && rootBuffer(other.getBase()) != buffer;
+  };
+  while (previous &&
+         (isMemoryEffectFree(previous) || isReadOfOtherBuffer(previous)))
     previous = previous->getPrevNode();
   auto fill = dyn_cast_or_null<linalg::FillOp>(previous);
   Attribute value;
   if (!fill || !fill.hasPureBufferSemantics() ||
-      !fillsExactlyTheTile(fill, read) ||
       !matchPattern(fill.getInputs().front(), m_Constant(&value)))
     return;
+  std::optional<ForwardedFills::Box> box = boxWithinFill(fill, read);
+  if (!box)
+    return;
+  SmallVector<ForwardedFills::Box> &boxes = forwarded.boxes[fill];
+  if (llvm::any_of(boxes, [&](const ForwardedFills::Box &other) {
+        return overlap(*box, other);
+      }))
+    return;
+  boxes.push_back(*box);
   rewriter.setInsertionPoint(read);
   Value splat = arith::ConstantOp::create(
       rewriter, read.getLoc(),
       DenseElementsAttr::get(read.getVectorType(), value));
   rewriter.replaceOp(read, splat);
-  rewriter.eraseOp(fill);
+}
+
+/// Erases the fills whose elements the tile reads replaced by
+/// startFromFill cover (disjoint boxes as many elements as the fill).
+static void eraseForwardedFills(RewriterBase &rewriter,
+                                ForwardedFills &forwarded) {
+  for (auto &[fill, boxes] : forwarded.boxes) {
+    int64_t covered = 0;
+    for (const ForwardedFills::Box &box : boxes)
+      covered += llvm::product_of(box.sizes);
+    auto type = cast<MemRefType>(fill.getDpsInits().front().getType());
+    if (type.hasStaticShape() && covered == type.getNumElements())
+      rewriter.eraseOp(fill);
+  }
+  forwarded.boxes.clear();
 }
 
 /// Keeps a register tile in registers across `loop`: a transfer_read and a
 /// transfer_write of the same loop-invariant place, with nothing else in
 /// the loop touching that buffer, become a read before the loop, a carried
 /// vector and a write after it. Returns whether it hoisted a pair.
-static bool hoistTilePair(RewriterBase &rewriter, scf::ForOp &loop) {
+static bool hoistTilePair(RewriterBase &rewriter, scf::ForOp &loop,
+                          ForwardedFills &forwarded) {
   for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
     if (!loop.isDefinedOutsideOfLoop(read.getBase()) ||
         !llvm::all_of(read.getIndices(), [&](Value index) {
@@ -226,16 +307,175 @@ static bool hoistTilePair(RewriterBase &rewriter, scf::ForOp &loop) {
     rewriter.modifyOpInPlace(write, [&] {
       write.getValueToStoreMutable().assign(loop.getResults().back());
     });
-    startFromFill(rewriter, read);
+    startFromFill(rewriter, read, forwarded);
     return true;
   }
   return false;
+}
+
+/// The pieces a register tile's contraction or transfer is unrolled into:
+/// one vector register's width (`lanes`) of the result's columns, where the
+/// tile is several registers wide. LLVM widens a vector that is not a power
+/// of two wide (24 doubles: three AVX-512 registers) to the next power of
+/// two and assembles its loads, stores and loop-carried copies lane by
+/// lane; vectors of one register's width are taken as they are.
+static std::optional<SmallVector<int64_t>> registerWidePieces(Operation *op,
+                                                              int64_t lanes) {
+  if (!isa<vector::ContractionOp, vector::TransferReadOp,
+           vector::TransferWriteOp>(op))
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> shape =
+      cast<VectorUnrollOpInterface>(op).getShapeForUnroll();
+  if (!shape || shape->empty())
+    return std::nullopt;
+  // The columns: the last dimension of a transfer's vector, the iteration
+  // dimension of the accumulator's last one for a contraction.
+  unsigned columns = shape->size() - 1;
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    AffineMap acc = contract.getIndexingMapsArray().back();
+    if (acc.getNumResults() == 0)
+      return std::nullopt;
+    columns = acc.getDimPosition(acc.getNumResults() - 1);
+  }
+  int64_t width = (*shape)[columns];
+  if (width <= lanes || width % lanes != 0 ||
+      llvm::isPowerOf2_64(width / lanes))
+    return std::nullopt;
+  SmallVector<int64_t> pieces = *shape;
+  pieces[columns] = lanes;
+  return pieces;
+}
+
+/// Unrolls register tiles more than one vector register wide into tiles of
+/// one register's width of columns (registerWidePieces), which are then
+/// hoisted, carried and lowered each on its own.
+static LogicalResult unrollToRegisterWidth(func::FuncOp func, int64_t lanes) {
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  vector::populateVectorUnrollPatterns(
+      patterns, vector::UnrollVectorOptions().setNativeShapeFn(
+                    [lanes](Operation *op) {
+                      return registerWidePieces(op, lanes);
+                    }));
+  // The pieces of a read go straight to the pieces of the contraction, and
+  // those to the pieces of the write (extract of insert).
+  vector::ExtractStridedSliceOp::getCanonicalizationPatterns(patterns,
+                                                             context);
+  vector::InsertStridedSliceOp::getCanonicalizationPatterns(patterns,
+                                                            context);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return failure();
+  // The pieces of a tile's read and write compute their indices each: one
+  // index per piece lets hoistTilePair pair them.
+  IRRewriter rewriter(context);
+  DominanceInfo dominance(func);
+  eliminateCommonSubExpressions(rewriter, dominance, func);
+  return success();
+}
+
+/// Cache line size the prefetches of addTileAfterLoop step by.
+static constexpr int64_t kCacheLineBytes = 64;
+
+/// Reduction loops of at least this many steps give the loads of the
+/// tile's elements, issued as prefetches before the loop, the time to
+/// complete (a miss to memory: a few hundred cycles); shorter ones (the
+/// CFD kernels' p = 11) keep reading the tile before the loop.
+static constexpr int64_t kMinStepsToHideTileLoads = 32;
+
+/// Makes a register tile row carried by `loop` (hoisted by hoistTilePair:
+/// read before the loop, written after it) start from zeros, with the
+/// row's elements read and added after the loop, and prefetched for
+/// writing before it. The loads of a tile of a result larger than the
+/// caches (read once per depth block of the reduction) then no longer hold
+/// up the loop's first FMAs: they complete while it runs (TCCG ccsd6:
+/// 16% of the time in those loads).
+static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
+  std::optional<APInt> steps = loop.getStaticTripCount();
+  if (steps && steps->getSExtValue() < kMinStepsToHideTileLoads)
+    return;
+  DenseMap<Type, Value> zerosOfType;
+  for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+    auto read = loop.getInitArgs()[i].getDefiningOp<vector::TransferReadOp>();
+    Value result = loop.getResult(i);
+    if (!read || !read->hasOneUse() || !result.hasOneUse() || read.getMask() ||
+        read.getVectorType().getRank() != 1 ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        !read.getVectorType().getElementType().isIntOrFloat() ||
+        !isa<FloatType>(read.getVectorType().getElementType()))
+      continue;
+    auto write = dyn_cast<vector::TransferWriteOp>(*result.getUsers().begin());
+    if (!write || write->getBlock() != loop->getBlock() ||
+        write.getBase() != read.getBase() ||
+        write.getIndices() != read.getIndices() ||
+        write.getPermutationMap() != read.getPermutationMap() ||
+        write.getInBoundsAttr() != read.getInBoundsAttr() || write.getMask())
+      continue;
+    // Nothing between the read's old and new places may write the row:
+    // there are only the reads and writes of the other rows, and the loop,
+    // which must not touch it.
+    auto doesNotWrite = [&](Operation &op) {
+      if (isMemoryEffectFree(&op) ||
+          isa<vector::TransferReadOp, memref::PrefetchOp>(op))
+        return true;
+      auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+      return transfer &&
+             vector::isDisjointTransferSet(
+                 transfer,
+                 cast<VectorTransferOpInterface>(read.getOperation()),
+                 /*testDynamicValueUsingBounds=*/true);
+    };
+    if (read->getBlock() != loop->getBlock() ||
+        !llvm::all_of(llvm::make_range(std::next(read->getIterator()),
+                                       loop->getIterator()),
+                      doesNotWrite) ||
+        !llvm::all_of(llvm::make_range(std::next(loop->getIterator()),
+                                       write->getIterator()),
+                      doesNotWrite) ||
+        !onlyAccessesOfBuffer(loop, rootBuffer(read.getBase()), read, write))
+      continue;
+    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    if (!memrefType)
+      continue;
+
+    Location loc = read.getLoc();
+    VectorType type = read.getVectorType();
+    rewriter.setInsertionPoint(loop);
+    Value &zeros = zerosOfType[type];
+    if (!zeros)
+      zeros = arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getZeroAttr(type));
+    rewriter.modifyOpInPlace(
+        loop, [&] { loop.getInitArgsMutable()[i].assign(zeros); });
+    // One prefetch per cache line of the row.
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
+    SmallVector<Value> indices(read.getIndices());
+    Value column = indices.back();
+    for (int64_t offset = 0; offset < type.getNumElements();
+         offset += lineElements) {
+      if (offset > 0)
+        indices.back() = arith::AddIOp::create(
+            rewriter, loc, column,
+            arith::ConstantIndexOp::create(rewriter, loc, offset));
+      memref::PrefetchOp::create(rewriter, loc, read.getBase(), indices,
+                                 /*isWrite=*/true, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+    rewriter.moveOpBefore(read, write);
+    rewriter.setInsertionPoint(write);
+    Value sum = arith::AddFOp::create(rewriter, loc, result, read.getResult());
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getValueToStoreMutable().assign(sum); });
+  }
 }
 
 namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
           LowerContractionVectorsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     bool hasContractions = func.walk([](vector::ContractionOp) {
@@ -248,16 +488,20 @@ struct LowerContractionVectorsPass
     // the tile through the loop as one 2-D vector, innermost loops first
     // (upstream's hoistRedundantVectorTransfers gives up on a function
     // argument that a fill's subview also uses).
+    if (vectorLanes > 1 && failed(unrollToRegisterWidth(func, vectorLanes)))
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
+    ForwardedFills forwarded;
     SmallVector<scf::ForOp> innermostFirst;
     func.walk([&](scf::ForOp loop) { innermostFirst.push_back(loop); });
     for (scf::ForOp loop : innermostFirst) {
       // The tile's indices are computed in the loop body, from outer
       // induction variables.
       moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
-      while (hoistTilePair(rewriter, loop)) {
+      while (hoistTilePair(rewriter, loop, forwarded)) {
       }
     }
+    eraseForwardedFills(rewriter, forwarded);
 
     MLIRContext *context = &getContext();
     RewritePatternSet lowering(context);
@@ -289,6 +533,10 @@ struct LowerContractionVectorsPass
     scf::ForOp::getCanonicalizationPatterns(rows, context);
     if (failed(applyPatternsGreedily(func, std::move(rows))))
       return signalPassFailure();
+    // The rows' reads and writes compute their indices each.
+    DominanceInfo dominance(func);
+    eliminateCommonSubExpressions(rewriter, dominance, func);
+    func.walk([&](scf::ForOp loop) { addTileAfterLoop(rewriter, loop); });
   }
 };
 } // namespace

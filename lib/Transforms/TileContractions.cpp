@@ -99,13 +99,23 @@ static int64_t largestMultipleDividing(int64_t extent, int64_t step,
   return best;
 }
 
-/// The register tile's width along the columns: the preferred width, or
-/// the widest power of two down to a quarter of it that divides the
-/// extent; all of an extent shorter than half of it (one vector, p = 5 or
-/// 7); 0 where the extent has to be split first.
-static int64_t columnWidth(int64_t columns, int64_t preferred) {
+/// The register tile's width along the columns: the preferred width; or,
+/// where that is two vector registers of `lanes`, three that divide the
+/// extent; or the widest power of two down to a quarter of the preferred
+/// width that divides it; all of an extent shorter than half of it (one
+/// vector, p = 5 or 7); 0 where the extent has to be split first.
+static int64_t columnWidth(int64_t columns, int64_t preferred,
+                           int64_t lanes) {
   if (columns % preferred == 0)
     return preferred;
+  // 72 = 3 x 24 rather than 64 + 8 (a second pass over the operand without
+  // the columns, and a part of one vector per row: as many broadcasts as
+  // FMAs); 24 = 24 rather than 3 x 8. Rows of three registers still leave
+  // room for the broadcasts among AVX-512's 32 (at most 8 rows, see
+  // planTiling); tl-lower-contraction-vectors unrolls them to one register
+  // each.
+  if (lanes > 1 && preferred == 2 * lanes && columns % (3 * lanes) == 0)
+    return 3 * lanes;
   // Above the preferred width, the bulk gets the preferred width (split
   // off first: 72 = 64 + 8 rather than nine tiles of 8, which halves the
   // FMAs per broadcast).
@@ -231,7 +241,8 @@ planTiling(linalg::GenericOp op,
       reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
 
   int64_t columns = extents[plan.columnDim];
-  int64_t registerColumns = columnWidth(columns, options.registerColumns);
+  int64_t registerColumns =
+      columnWidth(columns, options.registerColumns, options.vectorLanes);
   // Splitting off the remainder reads the operands without the columns a
   // second time. That pays where each of their elements is used many
   // times (TCCG ccsd6: 1600), not where the contraction streams them
@@ -261,13 +272,17 @@ planTiling(linalg::GenericOp op,
     return plan;
   }
   // Rows: a divisor of the extent, or all of a short odd extent (p = 11
-  // rows of two vectors still fit AVX-512's 32 registers).
+  // rows of two vectors still fit AVX-512's 32 registers; rows of three
+  // vectors do not).
   int64_t registerRows = 1;
   if (plan.hasRows) {
     int64_t rows = extents[plan.rowDim];
-    registerRows = rows <= options.registerRows * 3 / 2
+    bool threeVectors = registerColumns > options.registerColumns;
+    int64_t allRowsUpTo = threeVectors ? options.registerRows * 3 / 4
+                                       : options.registerRows * 3 / 2;
+    registerRows = rows <= allRowsUpTo
                        ? rows
-                       : largestDivisorAtMost(rows, options.registerRows);
+                       : largestDivisorAtMost(rows, threeVectors ? options.registerRows * 3 / 4 : options.registerRows);
   }
 
   unsigned numLoops = op.getNumLoops();
@@ -944,8 +959,8 @@ struct TileContractionsPass
     }
     std::vector<std::pair<linalg::GenericOp, TilingPlan>> work;
     tensorlang::TileContractionsOptions options{
-        registerRows, registerColumns,      cacheRows, cacheColumns,
-        cacheDepth,   wholeDepthPanelBytes, parallel};
+        registerRows, registerColumns,      cacheRows,   cacheColumns,
+        cacheDepth,   wholeDepthPanelBytes, parallel,    vectorLanes};
     IRRewriter rewriter(&getContext());
     foldTranspositionsIntoContractions(rewriter, getOperation(), options);
     collapseReductions(rewriter, getOperation());

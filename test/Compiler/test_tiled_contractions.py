@@ -97,6 +97,18 @@ CASES = {
         "var input A : [64 48]\nvar input B : [48 64]\nvar output s : []\n"
         "s = A # B . [2 3] . [1 2]\n",
         {"A": (64, 48), "B": (48, 64)}, lambda v: np.trace(v["A"] @ v["B"])),
+    # Columns that three vector registers divide (72 = 3 x 24, 24) take
+    # register tiles of three registers and at most 6 rows (14 rows: tiles
+    # of 2); a depth blocked for the caches (600 = 3 x 200) re-reads each
+    # tile of the result, which the loop adds after its FMAs.
+    "three-register-columns": (
+        "var input A : [14 600]\nvar input B : [600 72]\nvar output C : [14 72]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (14, 600), "B": (600, 72)}, lambda v: v["A"] @ v["B"]),
+    "three-register-columns-short": (
+        "var input A : [9 40]\nvar input B : [40 24]\nvar output C : [9 24]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (9, 40), "B": (40, 24)}, lambda v: v["A"] @ v["B"]),
     "two-reductions": (
         "var input A : [16 6 5]\nvar input B : [6 5 24]\nvar output C : [16 24]\n"
         "C = A # B . [2 4] . [2 3]\n",

@@ -173,3 +173,41 @@ func.func @tile_from_fill(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<4
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A reduction loop long enough to hide a miss (64 steps): the tile's rows
+// start from zeros, are prefetched for writing before the loop, and are
+// read and added after it, off the path of the loop's first FMAs.
+// CHECK-LABEL: func.func @tile_added_after_loop
+// CHECK-SAME: (%{{.*}}: memref<2x64xf64>, %{{.*}}: memref<64x8xf64>, %[[C:.*]]: memref<2x8xf64>)
+// CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf64>
+// CHECK-DAG: memref.prefetch %[[C]][%[[C0:.*]], %[[C0]]], write, locality<3>, data
+// CHECK-DAG: memref.prefetch %[[C]][%[[C1:.*]], %[[C0]]], write, locality<3>, data
+// CHECK-NOT: vector.transfer_read %[[C]]
+// CHECK: %[[SUM:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
+// CHECK: scf.yield
+// CHECK: %[[ROW0:.*]] = vector.transfer_read %[[C]][%[[C0]], %[[C0]]]
+// CHECK: %[[NEW0:.*]] = arith.addf %[[SUM]]#0, %[[ROW0]] : vector<8xf64>
+// CHECK: vector.transfer_write %[[NEW0]], %[[C]][%[[C0]], %[[C0]]]
+// CHECK: %[[ROW1:.*]] = vector.transfer_read %[[C]][%[[C1]], %[[C0]]]
+// CHECK: %[[NEW1:.*]] = arith.addf %[[SUM]]#1, %[[ROW1]] : vector<8xf64>
+// CHECK: vector.transfer_write %[[NEW1]], %[[C]][%[[C1]], %[[C0]]]
+func.func @tile_added_after_loop(%a: memref<2x64xf64>, %b: memref<64x8xf64>, %c: memref<2x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c64 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x64xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<64x8xf64>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<2x8xf64>
+  }
+  return
+}

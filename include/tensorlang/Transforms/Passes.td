@@ -218,6 +218,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost parallel loop of cache tiles over "
            "threads (an scf.forall)">,
+    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
+           "Elements per vector register: where `register-columns` is two "
+           "registers and does not divide the columns, three may (0: "
+           "unknown)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
@@ -245,9 +249,16 @@ def LowerContractionVectors
     guarantee (their variables are read `restrict`): on IR of your own,
     run it only on functions whose memref arguments do not alias.
   }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
+           "Elements per vector register: register tiles several registers "
+           "wide are unrolled into one tile per register's width of columns "
+           "first (0: they are not)">,
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD
