@@ -175,7 +175,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
 
     0. gives the contraction its own zero-filled accumulator, and splits
        column extents with no power-of-two register width (p = 11: 8, then
-       3; 72: 64, then 8) into contractions of their own;
+       3; 37: 32, then 4 and 1) into contractions of their own, unless
+       three vector registers (`vector-lanes`) divide them where
+       `register-columns` is two (72 = 3 x 24: tiles 24 wide, at most
+       three quarters of `register-rows` deep);
     1. tiles the loop nest for the caches (`cache-rows` x `cache-columns`
        of the result, `cache-depth` of the longest reduction, blocks of 8
        of any other reduction above 16), the column blocks outermost and
@@ -237,11 +240,16 @@ def LowerContractionVectors
   let description = [{
     Runs after bufferization on what `tl-tile-contractions` produced
     (`fold-memref-alias-ops` first, so that transfers index the buffers
-    themselves): lowers each `vector.contract` to outer products and those
-    to one broadcast and `vector.fma` per row, unrolls the register tile's
-    transfers into one per row, and hoists each row's read and write out
-    of the reduction loops, so that the tile stays in registers (one
-    loop-carried vector per row).
+    themselves): with `vector-lanes`, unrolls register tiles a number of
+    registers wide that is not a power of two (three) into tiles one
+    register wide; hoists each tile's read and write out of the reduction
+    loops, so that the tile stays in registers (a fill that zeroed it
+    just before is forwarded instead of read); lowers each
+    `vector.contract` to outer products and those to one broadcast and
+    `vector.fma` per row; unrolls the tile's transfers into one per row
+    (one loop-carried vector per row); and, for reduction loops of at
+    least 32 steps, starts the rows from zeros and adds the result's rows
+    after the loop, prefetched before it.
 
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct
