@@ -11,6 +11,8 @@
 // (the outer-product lowering), the tile's transfers become one per row,
 // and since those no longer depend on the reduction loop once subviews are
 // folded into them, hoisting keeps each row in a register across it.
+// Tiles three registers wide are unrolled into pieces one register wide
+// first; rows summed over long loops are added to the result after them.
 //
 //===----------------------------------------------------------------------===//
 
