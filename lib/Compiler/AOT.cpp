@@ -8,6 +8,7 @@
 
 #include "tensorlang/Compiler/Compiler.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Pipelines/Pipelines.h"
 #include "tensorlang/Support/AtomicOutput.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -131,6 +132,10 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
   if (temporaryBytes >= 0)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs.\n";
+  if (temporaryBytes >= kHugePageTemporaryBytes &&
+      advisesHugePagesForTemporaries())
+    os << "   Blocks of 4 MiB or more are advised to use transparent huge\n"
+       << "   pages (madvise).\n";
   bool padded = llvm::any_of(program.getVars(), [](tl::VarOp var) {
     return var.getType().getShape() != var.getRealShapeOrShape();
   });

@@ -123,6 +123,11 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
 }
 
+bool tensorlang::advisesHugePagesForTemporaries() {
+  // madvise(MADV_HUGEPAGE) is Linux's.
+  return llvm::Triple(llvm::sys::getProcessTriple()).isOSLinux();
+}
+
 void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LoweringOptions &options) {
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
@@ -147,6 +152,11 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.threads > 1)
     addPipeline(pm, "convert-openmp-to-llvm");
   addPipeline(pm, "reconcile-unrealized-casts");
+  if (advisesHugePagesForTemporaries()) {
+    HugePageTemporariesOptions hugePages;
+    hugePages.minBytes = kHugePageTemporaryBytes;
+    pm.addPass(createHugePageTemporaries(hugePages));
+  }
 }
 
 void tensorlang::buildTLToBuffersPipeline(OpPassManager &pm,

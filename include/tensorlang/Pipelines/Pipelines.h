@@ -64,6 +64,13 @@ void buildTileContractionsPipeline(mlir::OpPassManager &pm,
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);
+/// Whether the lowering advises transparent huge pages for temporaries of
+/// at least 4 MiB (tl-huge-page-temporaries): on Linux hosts, which the
+/// code runs on (JIT) or on one of the kind of (AOT objects).
+bool advisesHugePagesForTemporaries();
+/// The smallest temporary it advises huge pages for.
+inline constexpr int64_t kHugePageTemporaryBytes = int64_t(4) << 20;
+
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);
 
