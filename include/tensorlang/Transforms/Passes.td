@@ -55,7 +55,8 @@ def HugePageTemporaries
     Runs on the LLVM dialect, after `finalize-memref-to-llvm`. A temporary
     far larger than the caches is `malloc`ed per call, and glibc maps each
     such block afresh: every 4 KB page of it faults on first touch (TCCG
-    ccsd6: 645 MB of temporaries, 157 000 faults, 5% of the time). Each
+    ccsd6: 645 MB of temporaries, 157 000 faults), and the kernels then
+    miss the TLB on it. Each
     call of `malloc` whose size is not a constant below `min-bytes` is
     redirected to a helper defined in the module (internal linkage, so
     that every object file has its own) that calls `malloc` and then, for
