@@ -22,14 +22,14 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -110,6 +110,17 @@ static Value rootBuffer(Value memref) {
   return memref;
 }
 
+/// Whether `op` is a transfer of the buffer `read` reads that provably
+/// touches none of its elements (another piece of a tile several registers
+/// wide, another row).
+static bool isTransferElsewhere(Operation *op, vector::TransferReadOp read) {
+  auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+  return transfer && transfer.getBase() == read.getBase() &&
+         vector::isDisjointTransferSet(
+             transfer, cast<VectorTransferOpInterface>(read.getOperation()),
+             /*testDynamicValueUsingBounds=*/true);
+}
+
 /// Whether nothing in `loop` other than `read` and `write` may touch the
 /// elements they access: nothing else touches their buffer, or only
 /// transfers of elements provably elsewhere in it (the other pieces of a
@@ -127,13 +138,8 @@ static bool onlyAccessesOfBuffer(scf::ForOp loop, Value buffer,
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
     if (op == read || op == write)
       return WalkResult::advance();
-    if (isa<ViewLikeOpInterface>(op) || isMemoryEffectFree(op))
-      return WalkResult::advance();
-    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
-    if (transfer && transfer.getBase() == read.getBase() &&
-        vector::isDisjointTransferSet(
-            transfer, cast<VectorTransferOpInterface>(read.getOperation()),
-            /*testDynamicValueUsingBounds=*/true))
+    if (isa<ViewLikeOpInterface>(op) || isMemoryEffectFree(op) ||
+        isTransferElsewhere(op, read))
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects && !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -402,8 +408,8 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
     if (!read || !read->hasOneUse() || !result.hasOneUse() || read.getMask() ||
         read.getVectorType().getRank() != 1 ||
         !read.getPermutationMap().isMinorIdentity() ||
-        !read.getVectorType().getElementType().isIntOrFloat() ||
-        !isa<FloatType>(read.getVectorType().getElementType()))
+        !isa<FloatType>(read.getVectorType().getElementType()) ||
+        !isa<MemRefType>(read.getBase().getType()))
       continue;
     auto write = dyn_cast<vector::TransferWriteOp>(*result.getUsers().begin());
     if (!write || write->getBlock() != loop->getBlock() ||
@@ -416,15 +422,9 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
     // there are only the reads and writes of the other rows, and the loop,
     // which must not touch it.
     auto doesNotWrite = [&](Operation &op) {
-      if (isMemoryEffectFree(&op) ||
-          isa<vector::TransferReadOp, memref::PrefetchOp>(op))
-        return true;
-      auto transfer = dyn_cast<VectorTransferOpInterface>(op);
-      return transfer &&
-             vector::isDisjointTransferSet(
-                 transfer,
-                 cast<VectorTransferOpInterface>(read.getOperation()),
-                 /*testDynamicValueUsingBounds=*/true);
+      return isMemoryEffectFree(&op) ||
+             isa<vector::TransferReadOp, memref::PrefetchOp>(op) ||
+             isTransferElsewhere(&op, read);
     };
     if (read->getBlock() != loop->getBlock() ||
         !llvm::all_of(llvm::make_range(std::next(read->getIterator()),
@@ -434,9 +434,6 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
                                        write->getIterator()),
                       doesNotWrite) ||
         !onlyAccessesOfBuffer(loop, rootBuffer(read.getBase()), read, write))
-      continue;
-    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
-    if (!memrefType)
       continue;
 
     Location loc = read.getLoc();

@@ -111,9 +111,9 @@ static int64_t columnWidth(int64_t columns, int64_t preferred,
   // 72 = 3 x 24 rather than 64 + 8 (a second pass over the operand without
   // the columns, and a part of one vector per row: as many broadcasts as
   // FMAs); 24 = 24 rather than 3 x 8. Rows of three registers still leave
-  // room for the broadcasts among AVX-512's 32 (at most 8 rows, see
-  // planTiling); tl-lower-contraction-vectors unrolls them to one register
-  // each.
+  // room for the broadcasts among AVX-512's 32 at three quarters of
+  // register-rows (6; see planTiling); tl-lower-contraction-vectors unrolls
+  // them to one register each.
   if (lanes > 1 && preferred == 2 * lanes && columns % (3 * lanes) == 0)
     return 3 * lanes;
   // Above the preferred width, the bulk gets the preferred width (split
@@ -177,6 +177,13 @@ static int64_t productOfExtents(linalg::GenericOp op,
   return product;
 }
 
+/// How many times `op` uses each element of `input`, on average.
+static int64_t usesPerElement(int64_t iterations, OpOperand *input) {
+  int64_t elements =
+      cast<RankedTensorType>(input->get().getType()).getNumElements();
+  return iterations / std::max<int64_t>(1, elements);
+}
+
 static std::optional<TilingPlan>
 planTiling(linalg::GenericOp op,
            const tensorlang::TileContractionsOptions &options) {
@@ -207,7 +214,7 @@ planTiling(linalg::GenericOp op,
     if (map.isFunctionOfDim(plan.columnDim) &&
         map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
         elements > kMaxTransposedElements &&
-        iterations / std::max<int64_t>(1, elements) < kManyUses)
+        usesPerElement(iterations, input) < kManyUses)
       return std::nullopt;
   }
   // Rows: a register tile is an outer product of a column of one operand
@@ -278,11 +285,12 @@ planTiling(linalg::GenericOp op,
   if (plan.hasRows) {
     int64_t rows = extents[plan.rowDim];
     bool threeVectors = registerColumns > options.registerColumns;
-    int64_t allRowsUpTo = threeVectors ? options.registerRows * 3 / 4
-                                       : options.registerRows * 3 / 2;
-    registerRows = rows <= allRowsUpTo
-                       ? rows
-                       : largestDivisorAtMost(rows, threeVectors ? options.registerRows * 3 / 4 : options.registerRows);
+    int64_t maxRows = threeVectors ? std::max<int64_t>(
+                                         1, options.registerRows * 3 / 4)
+                                   : options.registerRows;
+    int64_t allRowsUpTo = threeVectors ? maxRows : maxRows * 3 / 2;
+    registerRows = rows <= allRowsUpTo ? rows
+                                       : largestDivisorAtMost(rows, maxRows);
   }
 
   unsigned numLoops = op.getNumLoops();
@@ -670,9 +678,7 @@ static void collapseReductions(RewriterBase &rewriter, FunctionOpInterface func)
     int64_t iterations =
         productOfExtents(op, *extents, /*reductionsOnly=*/false);
     bool muchReused = llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-      int64_t elements =
-          cast<RankedTensorType>(input->get().getType()).getNumElements();
-      return iterations / std::max<int64_t>(1, elements) >= kManyUses;
+      return usesPerElement(iterations, input) >= kManyUses;
     });
     if (!muchReused)
       continue;

@@ -26,26 +26,35 @@ def both_engines(tl_run, source, inputs, outputs, **kwargs):
     return jit, ref
 
 
+def live_outs_match_reference(tl_run, generator_seed, qualifiers, extra,
+                              max_rank, max_extent):
+    """Compiles a generated program with `extra` flags and checks what the
+    caller sees of it (its live-out variables) against the reference."""
+    gen = tlgen.Generator(generator_seed, max_rank=max_rank,
+                          max_extent=max_extent)
+    program = gen.program(qualifiers=qualifiers)
+    store = gen.values(program)
+    names = [name for name, _, _ in program.decls]
+    jit = tl_run(program.source(), store, names, engine="jit", extra=extra)
+    ref = tl_run(program.source(), store, names, engine="reference")
+    for name in program.live_out:
+        same(jit[name], ref[name])
+
+
 @pytest.mark.parametrize("seed", range(120))
 def test_random_programs_batch_fused(tl_run, seed):
     # tl-fuse-batches wherever a chain of statements allows it
     # (--fuse-min-bytes=0: about one program in nine has such a chain), on
     # one thread and on two (the batch loop as an scf.forall), with and
     # without padding.
-    gen = tlgen.Generator(13000 + seed, max_rank=5 if seed % 4 == 0 else 3,
-                          max_extent=5)
-    program = gen.program(qualifiers=(seed % 3 == 0))
-    store = gen.values(program)
-    names = [name for name, _, _ in program.decls]
     extra = ["--fuse-min-bytes=0"]
     if seed % 2:
         extra.append("--threads=2")
     if seed % 3 == 1:
         extra.append("--pad=4")
-    jit = tl_run(program.source(), store, names, engine="jit", extra=extra)
-    ref = tl_run(program.source(), store, names, engine="reference")
-    for name in program.live_out:
-        same(jit[name], ref[name])
+    live_outs_match_reference(tl_run, 13000 + seed, seed % 3 == 0, extra,
+                              max_rank=5 if seed % 4 == 0 else 3,
+                              max_extent=5)
 
 
 @pytest.mark.parametrize("example,inputs", [
@@ -156,18 +165,12 @@ def test_random_programs_streaming_stores(tl_run, seed):
     # Non-temporal stores wherever a nest writes whole rows of a variable
     # (--stream-min-bytes=0; padding to 8 makes rows whole lines), on one
     # thread and on two (a fence per parallel iteration).
-    gen = tlgen.Generator(17000 + seed, max_rank=4 if seed % 4 == 0 else 3,
-                          max_extent=6)
-    program = gen.program(qualifiers=(seed % 3 == 0))
-    store = gen.values(program)
-    names = [name for name, _, _ in program.decls]
     extra = ["--stream-min-bytes=0", "--pad=8"]
     if seed % 2:
         extra.append("--threads=2")
-    jit = tl_run(program.source(), store, names, engine="jit", extra=extra)
-    ref = tl_run(program.source(), store, names, engine="reference")
-    for name in program.live_out:
-        same(jit[name], ref[name])
+    live_outs_match_reference(tl_run, 17000 + seed, seed % 3 == 0, extra,
+                              max_rank=4 if seed % 4 == 0 else 3,
+                              max_extent=6)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -190,16 +193,10 @@ def test_streamed_transposition_and_elementwise(tl_run, threads):
 @pytest.mark.parametrize("seed", range(60))
 def test_random_programs_two_threads(tl_run, seed):
     # OpenMP work-sharing outer loops: same results as the reference.
-    gen = tlgen.Generator(9000 + seed, max_rank=5 if seed % 4 == 0 else 3,
-                          max_extent=6)
-    program = gen.program(qualifiers=(seed % 3 == 0))
-    store = gen.values(program)
-    names = [name for name, _, _ in program.decls]
-    jit = tl_run(program.source(), store, names, engine="jit",
-                 extra=["--threads=2"])
-    ref = tl_run(program.source(), store, names, engine="reference")
-    for name in program.live_out:
-        same(jit[name], ref[name])
+    live_outs_match_reference(tl_run, 9000 + seed, seed % 3 == 0,
+                              ["--threads=2"],
+                              max_rank=5 if seed % 4 == 0 else 3,
+                              max_extent=6)
 
 
 @pytest.mark.parametrize("example,inputs", [

@@ -100,13 +100,15 @@ cl::opt<uint64_t> fuseMinBytes(
     cl::desc("Compute chains of statements one batch slice at a time when "
              "their intermediates total at least N bytes (tl-fuse-batches; "
              "default 262144, 0: wherever possible)"),
-    cl::value_desc("N"), cl::init(262144), cl::cat(category));
+    cl::value_desc("N"), cl::init(CompileOptions().fuseBatchesMinBytes),
+    cl::cat(category));
 cl::opt<uint64_t> streamMinBytes(
     "stream-min-bytes",
     cl::desc("Write variables of at least N bytes that a loop nest writes "
              "whole rows of with non-temporal stores, where they are "
              "aligned (tl-streaming-stores; default 33554432)"),
-    cl::value_desc("N"), cl::init(33554432), cl::cat(category));
+    cl::value_desc("N"), cl::init(CompileOptions().streamingMinBytes),
+    cl::cat(category));
 cl::opt<bool> noOptimize(
     "no-optimize",
     cl::desc("With --engine=jit: compile the program as written, without "
