@@ -23,6 +23,7 @@
 
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Interpreter/Interpreter.h"
+#include "tensorlang/Transforms/Defaults.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -54,11 +55,11 @@ struct CompileOptions {
   /// With tileContractions: a chain of statements whose intermediates total
   /// at least this many bytes is computed one batch slice at a time
   /// (tl-fuse-batches), its intermediates allocated once, in cache.
-  int64_t fuseBatchesMinBytes = 262144;
+  int64_t fuseBatchesMinBytes = kFuseBatchesMinBytes;
   /// Loop nests that write whole rows of a variable of at least this many
   /// bytes write it with non-temporal stores when it is 64-byte aligned
   /// (tl-streaming-stores): no read for ownership, no cache pollution.
-  int64_t streamingMinBytes = 33554432;
+  int64_t streamingMinBytes = kStreamingMinBytes;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

@@ -17,6 +17,8 @@
 #ifndef TENSORLANG_PIPELINES_PIPELINES_H
 #define TENSORLANG_PIPELINES_PIPELINES_H
 
+#include "tensorlang/Transforms/Defaults.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -43,13 +45,13 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("With tile-contractions: compute a chain of statements "
                      "one batch slice at a time when its intermediates "
                      "total at least this many bytes (tl-fuse-batches)"),
-      llvm::cl::init(262144)};
+      llvm::cl::init(kFuseBatchesMinBytes)};
   Option<int64_t> streamingMinBytes{
       *this, "streaming-min-bytes",
       llvm::cl::desc("Write arguments of at least this many bytes that a "
                      "loop nest writes whole rows of with non-temporal "
                      "stores (tl-streaming-stores)"),
-      llvm::cl::init(33554432)};
+      llvm::cl::init(kStreamingMinBytes)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
@@ -68,8 +70,6 @@ void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
 /// at least 4 MiB (tl-huge-page-temporaries): on Linux hosts, which the
 /// code runs on (JIT) or on one of the kind of (AOT objects).
 bool advisesHugePagesForTemporaries();
-/// The smallest temporary it advises huge pages for.
-inline constexpr int64_t kHugePageTemporaryBytes = int64_t(4) << 20;
 
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);

@@ -9,6 +9,8 @@
 #ifndef TENSORLANG_TRANSFORMS_PASSES_H
 #define TENSORLANG_TRANSFORMS_PASSES_H
 
+#include "tensorlang/Transforms/Defaults.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

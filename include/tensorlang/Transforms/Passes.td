@@ -67,7 +67,8 @@ def HugePageTemporaries
     it only for Linux targets.
   }];
   let options = [
-    Option<"minBytes", "min-bytes", "int64_t", "4194304",
+    Option<"minBytes", "min-bytes", "int64_t",
+           "::tensorlang::kHugePageTemporaryBytes",
            "Advise blocks of at least this many bytes (by default 4 MiB: "
            "at least one whole 2 MiB page)">,
   ];
@@ -108,7 +109,8 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     effects.
   }];
   let options = [
-    Option<"minBytes", "min-bytes", "int64_t", "33554432",
+    Option<"minBytes", "min-bytes", "int64_t",
+           "::tensorlang::kStreamingMinBytes",
            "Stream only buffers of at least this many bytes (by default "
            "32 MiB, beyond the last-level cache of current machines)">,
     Option<"x86Sfence", "x86-sfence", "bool", "false",
@@ -174,10 +176,11 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     of the batches per thread comes first, the batch loop inside it.
   }];
   let options = [
-    Option<"tileBytes", "tile-bytes", "int64_t", "32768",
+    Option<"tileBytes", "tile-bytes", "int64_t",
+           "::tensorlang::kFuseBatchesTileBytes",
            "Most bytes of fused intermediates per batch tile">,
     Option<"minIntermediateBytes", "min-intermediate-bytes", "int64_t",
-           "262144",
+           "::tensorlang::kFuseBatchesMinBytes",
            "Fuse a chain only if its intermediates total at least this">,
     Option<"threads", "threads", "unsigned", "1",
            "Above 1: an scf.forall first gives each thread one contiguous "
@@ -241,7 +244,7 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     Option<"cacheDepth", "cache-depth", "int64_t", "256",
            "Reduction steps per cache tile">,
     Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t",
-           "262144",
+           "::tensorlang::kWholeDepthPanelBytes",
            "Leave the depth unblocked while the columns' operand panel over "
            "all of it (depth x columns) takes at most this many bytes">,
     Option<"parallel", "parallel", "bool", "false",
