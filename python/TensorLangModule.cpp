@@ -6,26 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A thin pybind11 layer over the project's C++ API (frontend, padding pass,
-// JIT, reference interpreter). Argument checking that is easier in Python
-// (shapes, dtypes, names) lives in tensorlang/__init__.py; this layer checks
-// again what it relies on, so that no call can crash the interpreter.
+// A thin pybind11 layer over the program API (API/Program.h), which checks
+// the bindings by the report's rules as tl-run does. Python's own
+// conventions (conversion to arrays of the dtype, TypeError for an unknown
+// keyword) live in tensorlang/__init__.py; this layer checks again what the
+// copy relies on, so that no call can crash the interpreter.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Compiler/Compiler.h"
-#include "tensorlang/Dialect/TL/IR/TLDialect.h"
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
-#include "tensorlang/Frontend/MLIRGen.h"
-#include "tensorlang/Interpreter/Interpreter.h"
+#include "tensorlang/API/Program.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -93,170 +84,152 @@ private:
   int line = 0, column = 0;
 };
 
-ElementKind kindOf(const std::string &dtype) {
+ElementType elementTypeOf(const std::string &dtype) {
   if (dtype == "float64")
-    return ElementKind::F64;
+    return ElementType::F64;
   if (dtype == "float32")
-    return ElementKind::F32;
+    return ElementType::F32;
   throw py::value_error("dtype must be 'float64' or 'float32', got '" +
                         dtype + "'");
 }
 
-/// A compiled program: its context and IR, and the JIT-compiled code.
-class Program {
+/// A program, through the program API (API/Program.h): what is checked and
+/// run is the same as in tl-run and tl-compile.
+class PyProgram {
 public:
-  Program(const std::string &text, const std::string &filename, bool isIR,
-          int64_t pad, const std::string &dtype, int64_t threads)
-      : kind(kindOf(dtype)) {
-    if (threads < 1 || threads > 1024)
-      throw py::value_error("threads must be from 1 to 1024, got " +
-                            std::to_string(threads));
-    options.threads = unsigned(threads);
-    if (pad < 0)
-      throw py::value_error("pad must be 0 (no padding) or a positive "
-                            "multiple, got " + std::to_string(pad));
-    context.loadDialect<tl::TLDialect>();
-    context.printOpOnDiagnostic(false);
-    DiagnosticCollector diagnostics(context);
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
-    if (isIR) {
-      module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    } else {
-      ImportOptions options;
-      options.elementType =
-          kind == ElementKind::F32 ? ElementType::F32 : ElementType::F64;
-      module = importSource(sourceMgr, &context, options);
-    }
-    if (!module)
+  PyProgram(const std::string &text, const std::string &filename, bool isIR,
+            int64_t pad, const std::string &dtype, int64_t threads,
+            const std::vector<std::string> &keep)
+      : program(makeOptions(pad, dtype, threads),
+                [this](const std::string &message) { problem = message; }) {
+    DiagnosticCollector diagnostics(program.getContext());
+    if (failed(program.loadText(text, filename, isIR))) {
+      if (!problem.empty())
+        diagnostics.raise(takeProblem());
       diagnostics.raise("cannot read the program");
-    llvm::SmallVector<tl::ProgramOp> programs(module->getOps<tl::ProgramOp>());
-    if (programs.size() != 1) {
-      CompileError error;
-      error.message = "expected exactly one tl.program, found " +
-                      std::to_string(programs.size());
-      throw error;
     }
-    program = programs.front();
-    if (getElementKind(program) != kind)
-      throw py::value_error("the program's element type is " +
-                            getElementKindName(getElementKind(program)).str() +
-                            " but dtype is '" + dtype + "'");
-    if (pad > 0 && failed(tl::padProgram(program, pad)))
-      diagnostics.raise("padding failed");
+    for (const std::string &name : keep)
+      if (failed(program.keepResult(name)))
+        throw py::value_error(takeProblem());
   }
 
-  /// Compiles once; later calls reuse the code.
-  JitProgram &jit() {
-    if (!compiled) {
-      DiagnosticCollector diagnostics(context);
-      FailureOr<std::unique_ptr<JitProgram>> result =
-          JitProgram::compile(program, options);
-      if (failed(result))
-        diagnostics.raise("compilation failed");
-      compiled = std::move(*result);
-      ++compilations;
-    }
-    return *compiled;
+  void compile() {
+    DiagnosticCollector diagnostics(program.getContext());
+    if (failed(program.compile()))
+      diagnostics.raise(takeProblem("compilation failed"));
   }
 
   py::list signature() {
     py::list variables;
-    for (tl::VarOp var : program.getVars()) {
-      llvm::ArrayRef<int64_t> shape = var.getRealShapeOrShape();
-      variables.append(py::make_tuple(var.getSymName().str(),
-                                      py::tuple(py::cast(std::vector<int64_t>(
-                                          shape.begin(), shape.end()))),
-                                      bool(var.getInput()),
-                                      bool(var.getOutput())));
-    }
+    for (const VariableInfo &var : program.getVariables())
+      variables.append(py::make_tuple(
+          var.name, py::tuple(py::cast(std::vector<int64_t>(
+                        var.shape.begin(), var.shape.end()))),
+          var.input, var.output));
     return variables;
   }
 
-  /// Runs on `arrays` (name -> C-contiguous array of the program's dtype
-  /// and the variable's shape); returns every variable's final value.
+  py::list resultNames() {
+    py::list names;
+    for (llvm::StringRef name : program.getResultNames())
+      names.append(py::str(name.str()));
+    return names;
+  }
+
+  /// Runs on `arrays` (name -> C-contiguous array of the program's dtype);
+  /// returns the results' final values (getResultNames).
   py::dict run(const py::dict &arrays, bool reference, double maxWork) {
-    Store store;
-    for (tl::VarOp var : program.getVars()) {
-      std::optional<HostTensor> tensor =
-          HostTensor::allocateZero(kind, var.getType().getShape());
-      if (!tensor)
-        throw std::bad_alloc();
-      fillCornerUndefined(*tensor, var.getRealShapeOrShape());
-      store[var.getSymName()] = std::move(*tensor);
-    }
+    ElementKind kind = program.getElementKind();
+    std::vector<NamedInput> inputs;
+    std::vector<std::vector<int64_t>> shapes;
+    shapes.reserve(arrays.size());
     for (auto [key, value] : arrays) {
-      std::string name = py::cast<std::string>(key);
-      tl::VarOp var = program.lookupVar(name);
-      if (!var)
-        throw py::type_error("the program has no variable '" + name + "'");
       py::array array = py::cast<py::array>(value);
-      llvm::ArrayRef<int64_t> shape = var.getRealShapeOrShape();
       bool dtypeOk = kind == ElementKind::F64
                          ? array.dtype().is(py::dtype::of<double>())
                          : array.dtype().is(py::dtype::of<float>());
-      if (!dtypeOk || !(array.flags() & py::array::c_style) ||
-          size_t(array.ndim()) != shape.size() ||
-          !std::equal(shape.begin(), shape.end(), array.shape()))
-        throw py::value_error("variable '" + name +
+      // The Python layer converts; this checks what the copy relies on.
+      if (!dtypeOk || !(array.flags() & py::array::c_style))
+        throw py::value_error("variable '" + py::cast<std::string>(key) +
                               "' needs a C-contiguous array of the "
-                              "program's dtype and the declared shape");
-      copyIntoCorner(array.data(), shape, store[name]);
+                              "program's dtype");
+      shapes.emplace_back(array.shape(), array.shape() + array.ndim());
+      inputs.push_back({py::cast<std::string>(key),
+                        TensorView{kind, shapes.back(), array.data()}, ""});
     }
 
+    DiagnosticCollector diagnostics(program.getContext());
+    FailureOr<Store> store = program.bindInputs(inputs);
+    if (failed(store))
+      throw py::value_error(takeProblem("binding the inputs failed"));
     LogicalResult result = success();
-    {
-      DiagnosticCollector diagnostics(context);
-      if (reference) {
-        InterpreterOptions options;
-        options.maxWork = maxWork;
-        py::gil_scoped_release release;
-        result = interpret(program, store, options);
-      } else {
-        JitProgram &code = jit();
-        py::gil_scoped_release release;
-        result = code.run(store);
-      }
-      if (failed(result))
-        diagnostics.raise("running the program failed");
+    if (reference) {
+      InterpreterOptions options;
+      options.maxWork = maxWork;
+      program.setInterpreterOptions(options);
+      py::gil_scoped_release release;
+      result = program.run(*store, Engine::Reference);
+    } else {
+      if (failed(program.compile()))
+        diagnostics.raise(takeProblem("compilation failed"));
+      py::gil_scoped_release release;
+      result = program.run(*store, Engine::Jit);
     }
+    if (failed(result))
+      diagnostics.raise(takeProblem("running the program failed"));
 
     py::dict outputs;
-    for (tl::VarOp var : program.getVars()) {
-      llvm::ArrayRef<int64_t> shape = var.getRealShapeOrShape();
-      std::optional<HostTensor> real =
-          extractCorner(store[var.getSymName()], shape);
-      if (!real)
+    for (llvm::StringRef name : program.getResultNames()) {
+      FailureOr<HostTensor> value = program.getResult(*store, name);
+      if (failed(value))
         throw std::bad_alloc();
+      llvm::ArrayRef<int64_t> shape = value->getShape();
       std::vector<py::ssize_t> dims(shape.begin(), shape.end());
       py::array out = kind == ElementKind::F64
                           ? py::array(py::dtype::of<double>(), dims)
                           : py::array(py::dtype::of<float>(), dims);
-      std::memcpy(out.mutable_data(), real->getData(), real->getByteSize());
-      outputs[py::str(var.getSymName().str())] = out;
+      std::memcpy(out.mutable_data(), value->getData(), value->getByteSize());
+      outputs[py::str(name.str())] = out;
     }
     return outputs;
   }
 
   std::string ir(const std::string &stage) {
-    DiagnosticCollector diagnostics(context);
-    FailureOr<std::string> text = printStage(program, stage, options);
+    DiagnosticCollector diagnostics(program.getContext());
+    FailureOr<std::string> text = program.printStage(stage);
     if (failed(text))
       throw py::value_error("cannot print stage '" + stage +
                             "': expected 'tl', 'linalg', 'loops' or 'llvm'");
     return *text;
   }
 
-  int compilations = 0;
+  int compilations() const { return program.getCompilations(); }
 
 private:
-  MLIRContext context;
-  llvm::SourceMgr sourceMgr;
-  OwningOpRef<ModuleOp> module;
-  tl::ProgramOp program;
-  ElementKind kind;
-  CompileOptions options;
-  std::unique_ptr<JitProgram> compiled;
+  static ProgramOptions makeOptions(int64_t pad, const std::string &dtype,
+                                    int64_t threads) {
+    if (threads < 1 || threads > 1024)
+      throw py::value_error("threads must be from 1 to 1024, got " +
+                            std::to_string(threads));
+    if (pad < 0)
+      throw py::value_error("pad must be 0 (no padding) or a positive "
+                            "multiple, got " +
+                            std::to_string(pad));
+    ProgramOptions options;
+    options.elementType = elementTypeOf(dtype);
+    options.pad = unsigned(pad);
+    options.compile.threads = unsigned(threads);
+    return options;
+  }
+
+  std::string takeProblem(const std::string &fallback = "") {
+    std::string message = problem.empty() ? fallback : problem;
+    problem.clear();
+    return message;
+  }
+
+  std::string problem;
+  Program program;
 };
 
 } // namespace
@@ -281,15 +254,18 @@ PYBIND11_MODULE(_tensorlang, m) {
     }
   });
 
-  py::class_<Program>(m, "Program")
+  py::class_<PyProgram>(m, "Program")
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
-                    const std::string &, int64_t>(),
+                    const std::string &, int64_t,
+                    const std::vector<std::string> &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
-           py::arg("pad"), py::arg("dtype"), py::arg("threads"))
-      .def("compile", [](Program &self) { self.jit(); })
-      .def("signature", &Program::signature)
-      .def("run", &Program::run, py::arg("arrays"), py::arg("reference"),
+           py::arg("pad"), py::arg("dtype"), py::arg("threads"),
+           py::arg("keep"))
+      .def("compile", &PyProgram::compile)
+      .def("signature", &PyProgram::signature)
+      .def("result_names", &PyProgram::resultNames)
+      .def("run", &PyProgram::run, py::arg("arrays"), py::arg("reference"),
            py::arg("max_work"))
-      .def("ir", &Program::ir, py::arg("stage"))
-      .def_readonly("compilations", &Program::compilations);
+      .def("ir", &PyProgram::ir, py::arg("stage"))
+      .def_property_readonly("compilations", &PyProgram::compilations);
 }

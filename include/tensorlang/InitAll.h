@@ -6,32 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The public entry points a tool or an embedding compiler calls once at
-// start-up.
+// The dialects, the passes and the translations together; tools that need
+// less include InitAllDialects.h or InitAllPasses.h alone.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORLANG_INITALL_H
 #define TENSORLANG_INITALL_H
 
-namespace mlir {
-class DialectRegistry;
-} // namespace mlir
-
-namespace tensorlang {
-
-/// Adds the tl dialect to `registry`.
-void registerTensorLangDialects(mlir::DialectRegistry &registry);
-
-/// Registers the tl passes (`--convert-tl-to-linalg`, ...) and the lowering
-/// pipelines (`--tl-to-llvm`, ...).
-void registerTensorLangPasses();
-
-/// Registers the `--import-tl` and `--export-tl` translations (and their
-/// `--element-type` and `--program-name` options) for mlir-translate-like
-/// tools.
-void registerTensorLangTranslations();
-
-} // namespace tensorlang
+#include "tensorlang/InitAllDialects.h"
+#include "tensorlang/InitAllPasses.h"
+#include "tensorlang/InitAllTranslations.h"
 
 #endif // TENSORLANG_INITALL_H

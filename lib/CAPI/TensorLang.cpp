@@ -9,7 +9,7 @@
 #include "tensorlang-c/TensorLang.h"
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Frontend/MLIRGen.h"
-#include "tensorlang/InitAll.h"
+#include "tensorlang/InitAllPasses.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"

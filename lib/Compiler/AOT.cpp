@@ -60,6 +60,7 @@ createTargetMachine(const CompileOptions &options, std::string &error) {
 }
 
 LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
+                                         LoweredProgram &lowered,
                                          const CompileOptions &options,
                                          StringRef path) {
   std::string error;
@@ -72,20 +73,13 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
                                    machine->getTargetCPU()))
     return program.emitError("unknown CPU '") << options.cpu << "'";
 
-  CompileOptions lowering = options;
-  if (!lowering.vectorBits)
-    lowering.vectorBits = options.cpu == "host" ? getHostVectorBits() : 256;
-  FailureOr<LoweredProgram> lowered = lowerToLLVM(program, lowering);
-  if (failed(lowered))
-    return failure();
-
   MLIRContext *context = program.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
   registerOpenMPDialectTranslation(*context);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module =
-      translateModuleToLLVMIR(*lowered->module, llvmContext);
+      translateModuleToLLVMIR(*lowered.module, llvmContext);
   if (!module)
     return program.emitError("translation to LLVM IR failed");
   module->setTargetTriple(machine->getTargetTriple());

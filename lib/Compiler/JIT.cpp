@@ -59,6 +59,15 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   if (!machineBuilder)
     return program.emitError("cannot target the host CPU: ")
            << llvm::toString(machineBuilder.takeError());
+  if (options.cpu != "host") {
+    // Code for a named CPU (x86-64-v3, say) runs on this one when this one
+    // has its features: for measuring another target's code.
+    if (!getTargetVectorBits(options.cpu))
+      return program.emitError("unknown CPU '") << options.cpu << "'";
+    machineBuilder =
+        llvm::orc::JITTargetMachineBuilder(machineBuilder->getTargetTriple());
+    machineBuilder->setCPU(options.cpu);
+  }
   llvm::CodeGenOptLevel level =
       options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
       : options.optLevel == 0 ? llvm::CodeGenOptLevel::None
@@ -113,7 +122,9 @@ LogicalResult JitProgram::run(Store &store) {
            << "the compiled program needs " << temporaryBytes
            << " bytes of temporaries, more than this machine's memory";
   llvm::SmallVector<void *, 8> pointers;
-  ElementKind kind = getElementKind(program);
+  ElementKind kind = program.getElementType().getWidth() == 32
+                         ? ElementKind::F32
+                         : ElementKind::F64;
   for (auto [name, var] : llvm::zip(variables, program.getVars())) {
     auto it = store.find(name);
     if (it == store.end() || it->second.getKind() != kind ||

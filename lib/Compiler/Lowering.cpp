@@ -15,6 +15,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
@@ -25,6 +28,26 @@ unsigned tensorlang::getHostVectorBits() {
   if (features.lookup("avx512f"))
     return 512;
   if (features.lookup("avx"))
+    return 256;
+  return 128;
+}
+
+unsigned tensorlang::getTargetVectorBits(StringRef cpu) {
+  if (cpu == "host")
+    return getHostVectorBits();
+  llvm::InitializeNativeTarget();
+  std::string error;
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return 0;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, cpu, ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return 0;
+  if (subtarget->checkFeatures("+avx512f"))
+    return 512;
+  if (subtarget->checkFeatures("+avx"))
     return 256;
   return 128;
 }
@@ -47,7 +70,10 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
 /// Elements per vector: the target's vector width over the element width.
 static unsigned vectorLanes(tl::ProgramOp program,
                             const CompileOptions &options) {
-  unsigned bits = options.vectorBits ? options.vectorBits : getHostVectorBits();
+  unsigned bits =
+      options.vectorBits ? options.vectorBits : getTargetVectorBits(options.cpu);
+  if (!bits)
+    bits = 128;
   return bits / program.getElementType().getWidth();
 }
 

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Frontend/MLIRGen.h"
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Dialect/TL/Analysis/Definitions.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 #include "Parser.h"

@@ -9,7 +9,8 @@
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Frontend/Export.h"
 #include "tensorlang/Frontend/MLIRGen.h"
-#include "tensorlang/InitAll.h"
+#include "tensorlang/InitAllDialects.h"
+#include "tensorlang/InitAllTranslations.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"

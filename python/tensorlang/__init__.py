@@ -59,7 +59,7 @@ class Program:
     while the kernel runs."""
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
-                 threads=1, is_ir=False):
+                 threads=1, is_ir=False, keep=()):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -67,18 +67,25 @@ class Program:
         self._dtype = _check_dtype(dtype)
         if self._threads > 1024:
             raise ValueError("threads must be at most 1024, got %d" % self._threads)
+        if isinstance(keep, str):
+            keep = (keep,)
         self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
-                              self._threads)
+                              self._threads, [str(name) for name in keep])
         variables = [Variable(name, tuple(shape), bool(i), bool(o))
                      for name, shape, i, o in self._impl.signature()]
         self._signature = Signature(variables, self._dtype)
         self._by_name = {v.name: v for v in variables}
-        self._qualified = any(v.input or v.output for v in variables)
 
     @property
     def signature(self):
         """The variables (name, shape, input, output) and the dtype."""
         return self._signature
+
+    @property
+    def results(self):
+        """The variables whose final values a call returns: the output
+        variables (all, without qualifiers) and those asked for with keep."""
+        return tuple(self._impl.result_names())
 
     @property
     def pad(self):
@@ -104,30 +111,17 @@ class Program:
             except (TypeError, ValueError) as error:
                 raise TypeError("variable %r: cannot convert to %s: %s"
                                 % (name, self._dtype, error)) from None
-            if array.shape != var.shape:
-                raise ValueError("variable %r has shape %s, but %s was given"
-                                 % (name, var.shape, array.shape))
-            if var.input and not np.all(np.isfinite(array)):
-                raise ValueError("input variable %r holds undefined (NaN) or "
-                                 "infinite values (rule d-in-var)" % name)
+            # Shapes and rule d-in-var are checked by the program API, as in
+            # tl-run.
             arrays[name] = array
-        for var in self._signature.variables:
-            if var.input and var.name not in arrays:
-                raise ValueError("input variable %r must be given (rule d-in-var)"
-                                 % var.name)
         return arrays
 
-    def _results(self, outputs):
-        if not self._qualified:
-            return outputs
-        return {v.name: outputs[v.name] for v in self._signature.variables if v.output}
-
     def __call__(self, **values):
-        return self._results(self._impl.run(self._arrays(values), False, 0.0))
+        return self._impl.run(self._arrays(values), False, 0.0)
 
     def run_reference(self, max_work=3e10, **values):
         """Runs the program with the reference interpreter instead."""
-        return self._results(self._impl.run(self._arrays(values), True, float(max_work)))
+        return self._impl.run(self._arrays(values), True, float(max_work))
 
     def ir(self, stage="tl"):
         """The IR at a stage of the lowering, as text: 'tl', 'linalg',
@@ -142,27 +136,29 @@ class Program:
             "%s%s" % (v.name, list(v.shape)) for v in self._signature.variables)
 
 
-def compile(source, pad=0, dtype="float64", threads=1):
+def compile(source, pad=0, dtype="float64", threads=1, keep=()):
     """Compiles tensor language source text (or tl dialect IR, if it starts
-    with a module or tl.program) into a Program."""
+    with a module or tl.program) into a Program. `keep` names variables
+    whose final values calls return besides the outputs."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
-    program = Program(source, "<string>", pad, dtype, threads, is_ir)
+    program = Program(source, "<string>", pad, dtype, threads, is_ir, keep)
     program._impl.compile()
     return program
 
 
-def compile_file(path, pad=0, dtype="float64", threads=1):
+def compile_file(path, pad=0, dtype="float64", threads=1, keep=()):
     """Compiles a .tl source file or a .mlir file in the tl dialect."""
     path = os.fspath(path)
     with open(path) as f:
         text = f.read()
-    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"))
+    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"), keep)
     program._impl.compile()
     return program
 
 
-def run_reference(source, pad=0, dtype="float64", max_work=3e10, **values):
+def run_reference(source, pad=0, dtype="float64", max_work=3e10, keep=(),
+                  **values):
     """Runs source text with the reference interpreter (no compilation)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
-    return Program(source, "<string>", pad, dtype, 1, is_ir).run_reference(
+    return Program(source, "<string>", pad, dtype, 1, is_ir, keep).run_reference(
         max_work=max_work, **values)

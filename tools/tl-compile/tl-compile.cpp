@@ -16,17 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Compiler/Compiler.h"
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
-#include "tensorlang/Frontend/LoadProgram.h"
+#include "tensorlang/API/CommandLine.h"
+#include "tensorlang/API/Program.h"
 #include "tensorlang/Support/AtomicOutput.h"
 #include "tensorlang/Support/ThreadsFlag.h"
 
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -47,37 +44,8 @@ cl::opt<std::string> functionName(
     "name",
     cl::desc("Name of the C function (default: the program file's stem)"),
     cl::cat(category));
-cl::opt<ElementType> elementType(
-    "element-type", cl::desc("Element type of a .tl program"),
-    cl::values(clEnumValN(ElementType::F64, "f64", "double"),
-               clEnumValN(ElementType::F32, "f32", "float")),
-    cl::init(ElementType::F64), cl::cat(category));
-cl::opt<std::string> cpu("cpu",
-                         cl::desc("CPU to generate code for: host, or an LLVM "
-                                  "CPU name such as x86-64-v3"),
-                         cl::init("host"), cl::cat(category));
-cl::opt<unsigned> pad(
-    "pad",
-    cl::desc("Pad every extent to a multiple of M (0: none); the function "
-             "then takes padded buffers whose padding is zero"),
-    cl::value_desc("M"), cl::init(0), cl::cat(category));
-cl::opt<unsigned> vectorBits(
-    "vector-bits", cl::desc("Vector width in bits (0: the CPU's widest)"),
-    cl::init(0), cl::cat(category));
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
-cl::opt<bool> noTile(
-    "no-tile",
-    cl::desc("Do not tile and vectorize contractions into register-blocked "
-             "micro-kernels (tl-tile-contractions), and do not compute "
-             "statement chains per batch slice (tl-fuse-batches); for "
-             "comparisons"),
-    cl::init(false), cl::cat(category));
-cl::opt<bool> noOptimize(
-    "no-optimize",
-    cl::desc("Compile the program as written, without the tl-level "
-             "optimizations (contraction order)"),
-    cl::init(false), cl::cat(category));
 
 LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-compile") << message << "\n";
@@ -105,57 +73,42 @@ std::string chooseName(tl::ProgramOp program) {
     stem = "_" + stem;
   return stem;
 }
-} // namespace
 
-static LogicalResult compile() {
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+LogicalResult compile() {
+  llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
+  if (!options)
+    return error(llvm::toString(options.takeError()));
+  Program program(*options, [](const std::string &message) {
+    (void)error(message);
+  });
+  SourceMgrDiagnosticHandler diagnostics(program.getSourceMgr(),
+                                         &program.getContext());
+  if (failed(program.loadFile(programPath)))
+    return failure();
 
-  ImportOptions importOptions;
-  importOptions.elementType = elementType;
-  std::string message;
-  FailureOr<LoadedProgram> loaded = loadProgramFile(
-      programPath, sourceMgr, context, importOptions, message);
-  if (failed(loaded))
-    return message.empty() ? failure() : error(message);
-  tl::ProgramOp program = loaded->program;
-
-  std::string name = chooseName(program);
+  std::string name = chooseName(program.getOp());
   if (!isCIdentifier(name) || name == "main")
     return error("'" + name +
                  "' cannot be the name of the C function; choose one with "
                  "--name");
-  program.setSymName(name);
-  if (pad != 0 && failed(tl::padProgram(program, pad)))
+  if (failed(program.setName(name)))
     return failure();
 
-  CompileOptions options;
-  options.cpu = cpu;
-  options.vectorBits = vectorBits;
-  options.optimize = !noOptimize;
-  options.tileContractions = !noTile;
-  options.threads = threads;
-  if (failed(emitObjectFile(program, options, objectPath)))
+  // One lowering gives the object and the header's byte counts.
+  FailureOr<std::string> header = program.emitObjectFile(objectPath);
+  if (failed(header))
     return failure();
-
-  if (!headerPath.empty()) {
-    // The header documents the temporaries the function allocates.
-    FailureOr<LoweredProgram> lowered = lowerToLLVM(program, options);
-    if (failed(lowered))
-      return failure();
-    std::string text = emitCHeader(program, lowered->temporaryBytes);
-    if (llvm::Error err =
-            writeFileAtomically(headerPath, [&](llvm::raw_pwrite_stream &os)
-                                                -> llvm::Error {
-              os << text;
-              return llvm::Error::success();
-            }))
-      return error(llvm::toString(std::move(err)));
-  }
+  if (headerPath.empty())
+    return success();
+  if (llvm::Error err = writeFileAtomically(
+          headerPath, [&](llvm::raw_pwrite_stream &os) -> llvm::Error {
+            os << *header;
+            return llvm::Error::success();
+          }))
+    return error(llvm::toString(std::move(err)));
   return success();
 }
+} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -164,6 +117,7 @@ int main(int argc, char **argv) {
     (void)error(threadsError);
     return 1;
   }
+  registerProgramCLOptions(category, /*runFlags=*/false);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/InitAll.h"
+#include "tensorlang/InitAllTranslations.h"
 #include "tensorlang/Support/AtomicOutput.h"
 
 #include "mlir/Support/LogicalResult.h"

@@ -22,7 +22,7 @@
 #define TENSORLANG_COMPILER_COMPILER_H
 
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
-#include "tensorlang/Interpreter/Interpreter.h"
+#include "tensorlang/Support/Store.h"
 #include "tensorlang/Transforms/Defaults.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,13 +38,13 @@ class ExecutionEngine;
 namespace tensorlang {
 
 struct CompileOptions {
-  /// Vector width in bits for the vectorizer; 0 picks the target's widest
+  /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128).
   unsigned vectorBits = 0;
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel = 3;
-  /// The CPU to generate code for (ahead of time): "host", or an LLVM CPU
-  /// name such as "x86-64-v3".
+  /// The CPU to generate code for: "host", or an LLVM CPU name such as
+  /// "x86-64-v3" (the JIT then runs code for that CPU on this one).
   std::string cpu = "host";
   /// Run the tl-level optimizations (contraction order) before lowering.
   bool optimize = true;
@@ -68,6 +68,9 @@ struct CompileOptions {
 
 /// The widest vector registers of the host CPU, in bits.
 unsigned getHostVectorBits();
+/// The widest vector registers of `cpu` ("host" or an LLVM CPU name), in
+/// bits, from LLVM's subtarget description; 0 for a CPU LLVM does not know.
+unsigned getTargetVectorBits(llvm::StringRef cpu);
 
 /// A compiled program in the LLVM dialect, with what is known about it.
 struct LoweredProgram {
@@ -120,10 +123,12 @@ private:
   void (*packed)(void **) = nullptr;
 };
 
-/// Compiles `program` ahead of time into a relocatable object file at
-/// `path`, written atomically. The object defines one function named after
-/// the program and needs only the C library (malloc and free).
+/// Compiles `lowered` (lowerToLLVM of `program` with `options`) ahead of
+/// time into a relocatable object file at `path`, written atomically. The
+/// object defines one function named after the program and needs only the
+/// C library (malloc and free).
 mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
+                                   LoweredProgram &lowered,
                                    const CompileOptions &options,
                                    llvm::StringRef path);
 

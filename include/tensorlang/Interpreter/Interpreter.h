@@ -26,14 +26,9 @@
 #define TENSORLANG_INTERPRETER_INTERPRETER_H
 
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
-#include "tensorlang/Support/HostTensor.h"
-
-#include "llvm/ADT/StringMap.h"
+#include "tensorlang/Support/Store.h"
 
 namespace tensorlang {
-
-/// The dynamic store: one tensor per declared variable, by name.
-using Store = llvm::StringMap<HostTensor>;
 
 struct InterpreterOptions {
   /// Programs estimated to need more element evaluations than this are

@@ -9,6 +9,8 @@
 #ifndef TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H
 #define TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H
 
+#include "tensorlang/Dialect/TL/Analysis/Definitions.h"
+#include "tensorlang/Dialect/TL/Analysis/ZeroPadding.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 
 #include "mlir/Pass/Pass.h"
@@ -27,15 +29,6 @@ namespace tensorlang::tl {
 mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
                                bool zeroPadding = true);
 
-/// Reports reads of variables before they are defined (see
-/// --tl-check-definitions): errors in a program with qualifiers, and,
-/// if `warnWithoutQualifiers`, warnings in one without. Fails on errors.
-mlir::LogicalResult checkDefinitions(ProgramOp program,
-                                     bool warnWithoutQualifiers);
-
-/// Whether `value`, computed from variables whose padding is zero, is zero
-/// in its padding too, whatever the values in the real regions.
-bool preservesZeroPadding(mlir::Value value);
 
 } // namespace tensorlang::tl
 

@@ -16,14 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Dialect/TL/Analysis/Definitions.h"
 
 #include "llvm/ADT/StringSet.h"
-
-namespace tensorlang::tl {
-#define GEN_PASS_DEF_TLCHECKDEFINITIONS
-#include "tensorlang/Dialect/TL/Transforms/Passes.h.inc"
-} // namespace tensorlang::tl
 
 using namespace mlir;
 using namespace tensorlang;
@@ -63,15 +58,3 @@ LogicalResult tl::checkDefinitions(ProgramOp program, bool warnWithoutQualifiers
   }
   return success(ok);
 }
-
-namespace {
-struct TLCheckDefinitionsPass
-    : public tl::impl::TLCheckDefinitionsBase<TLCheckDefinitionsPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    if (failed(checkDefinitions(getOperation(), /*warnWithoutQualifiers=*/true)))
-      signalPassFailure();
-    markAllAnalysesPreserved();
-  }
-};
-} // namespace

@@ -1,0 +1,205 @@
+//===- Program.h - Load, bind, run and compile a program -------*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The one program API every interface drives (tl-run, tl-compile, the
+// Python module, the C API): load a program from source or IR, bind the
+// caller's inputs by the report's rules, run it on either engine, read its
+// results, or compile it ahead of time. The models are StableHLO's
+// `reference/Api.h` (one entry point for the tools, Python and the tests)
+// and CIRCT's Firtool options library (one options struct the tools' flags
+// fill).
+//
+// The rules that used to live in each driver live here once:
+//  - rule d-in-var: every input variable is given, without undefined or
+//    infinite values, with the variable's declared shape and element type;
+//  - rules d-var and d-pad-var: variables not given start undefined, their
+//    padding (in a padded program) zero;
+//  - which final values a run reports: the output variables, or every
+//    variable of a program without qualifiers, plus any variable the caller
+//    asked to keep. Asking for another variable's value is refused on both
+//    engines alike: the optimizer may drop statements whose results no one
+//    reads, so compiled code would not have it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_API_PROGRAM_H
+#define TENSORLANG_API_PROGRAM_H
+
+#include "tensorlang/Compiler/Compiler.h"
+#include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Interpreter/Interpreter.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <functional>
+#include <optional>
+
+namespace tensorlang {
+
+/// Which engine runs a program.
+enum class Engine {
+  /// Native code compiled in this process (the JIT).
+  Jit,
+  /// The reference interpreter, the report's semantics literally.
+  Reference,
+};
+
+/// Every option of loading, compiling and running a program. tl-run,
+/// tl-compile, the Python module and the C API fill this one struct
+/// (API/CommandLine.h registers the tools' flags for it).
+struct ProgramOptions {
+  /// The element type of a source program. An IR program carries its own;
+  /// when this is set, it must agree.
+  std::optional<ElementType> elementType;
+  /// Pad every extent to a multiple of this (0: no padding).
+  unsigned pad = 0;
+  Engine engine = Engine::Jit;
+  /// Lowering and code generation (the JIT and ahead-of-time).
+  CompileOptions compile;
+  /// The reference engine.
+  InterpreterOptions interpreter;
+};
+
+/// Row-major elements the caller owns, of a kind and a shape.
+struct TensorView {
+  ElementKind kind = ElementKind::F64;
+  llvm::ArrayRef<int64_t> shape;
+  const void *data = nullptr;
+
+  static TensorView of(const HostTensor &tensor) {
+    return {tensor.getKind(), tensor.getShape(), tensor.getData()};
+  }
+};
+
+/// An initial value the caller gives for a variable. `origin` (a file name,
+/// say) prefixes messages about the value itself.
+struct NamedInput {
+  std::string name;
+  TensorView value;
+  std::string origin;
+};
+
+/// A variable as the program's interface shows it.
+struct VariableInfo {
+  std::string name;
+  /// The declared extents (the real region, in a padded program).
+  llvm::SmallVector<int64_t> shape;
+  /// The extents of its storage: padded, in a padded program.
+  llvm::SmallVector<int64_t> storageShape;
+  bool input = false;
+  bool output = false;
+};
+
+/// One tensor language program, loaded into a context of its own, with
+/// everything needed to run or compile it.
+class Program {
+public:
+  /// Receives the problems that have no place in a source file (arguments,
+  /// bindings, files, memory). Problems located in the program are MLIR
+  /// diagnostics on getContext(), with getSourceMgr()'s file:line:col.
+  using ErrorHandler = std::function<void(const std::string &message)>;
+
+  /// An empty program; install a diagnostic handler on getContext() if the
+  /// default (printing to stderr) does not suit, then load().
+  explicit Program(ProgramOptions options = {}, ErrorHandler onError = {});
+  ~Program();
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+
+  mlir::MLIRContext &getContext() { return context; }
+  llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
+  const ProgramOptions &getOptions() const { return options; }
+  /// The reference engine's options may change between runs.
+  void setInterpreterOptions(const InterpreterOptions &interpreter) {
+    options.interpreter = interpreter;
+  }
+
+  /// Reads `path`: source text if it ends in `.tl`, tl dialect IR if it ends
+  /// in `.mlir`. Then as loadText.
+  mlir::LogicalResult loadFile(llvm::StringRef path);
+  /// Reads `text` (named `bufferName` in messages) as source or as IR,
+  /// verifies it, finds its one tl.program, checks the element type against
+  /// the options, and pads it if the options say so.
+  mlir::LogicalResult loadText(llvm::StringRef text, llvm::StringRef bufferName,
+                               bool isIR);
+
+  /// The loaded program (padded, if padding was asked for).
+  tl::ProgramOp getOp() const { return program; }
+  ElementKind getElementKind() const;
+  /// The variables in declaration order, with their qualifiers as written.
+  llvm::ArrayRef<VariableInfo> getVariables() const { return variables; }
+  const VariableInfo *lookupVariable(llvm::StringRef name) const;
+  /// The variables whose final values a run reports: the output variables
+  /// (every variable, without qualifiers) and the kept ones, in declaration
+  /// order.
+  llvm::SmallVector<llvm::StringRef> getResultNames() const;
+  /// Whether a run reports `name`'s final value.
+  bool isResult(llvm::StringRef name) const;
+
+  /// Renames the program (the C function of an object file). Before
+  /// compiling.
+  mlir::LogicalResult setName(llvm::StringRef name);
+  /// Asks for `name`'s final value as well: compiled code then computes it
+  /// even where the program's qualifiers would let the optimizer drop it.
+  /// Before compiling.
+  mlir::LogicalResult keepResult(llvm::StringRef name);
+
+  /// A store holding `inputs` and, for every other variable, undefined
+  /// values (rules d-var, d-pad-var). Checks rule d-in-var and each value's
+  /// variable, element kind and shape; reports what is wrong.
+  mlir::FailureOr<Store> bindInputs(llvm::ArrayRef<NamedInput> inputs);
+
+  /// Compiles for the JIT engine now (a run with it compiles on first use).
+  mlir::LogicalResult compile();
+  /// Runs the program on `store` (from bindInputs) with the engine of the
+  /// options.
+  mlir::LogicalResult run(Store &store);
+  /// Runs the program on `store` with `engine`.
+  mlir::LogicalResult run(Store &store, Engine engine);
+  /// A result's final value in `store`: its real region, or its whole
+  /// storage with `keepPadding`. Refuses variables that are not results.
+  mlir::FailureOr<HostTensor> getResult(const Store &store,
+                                        llvm::StringRef name,
+                                        bool keepPadding = false);
+
+  /// The program in the LLVM dialect, lowered once with the options.
+  mlir::FailureOr<LoweredProgram> lower();
+  /// Compiles ahead of time into an object file at `path` (written
+  /// atomically) and returns the C header that declares its function,
+  /// both from one lowering.
+  mlir::FailureOr<std::string> emitObjectFile(llvm::StringRef path);
+  /// The IR at a stage of the lowering: "tl", "linalg", "loops" or "llvm".
+  mlir::FailureOr<std::string> printStage(llvm::StringRef stage);
+
+  /// How many times the JIT compiled this program (0 or 1).
+  int getCompilations() const { return compilations; }
+
+private:
+  mlir::LogicalResult finishLoading(mlir::OwningOpRef<mlir::ModuleOp> loaded);
+  mlir::LogicalResult error(const llvm::Twine &message);
+  mlir::LogicalResult checkNotCompiled(llvm::StringRef what);
+  /// Compile options with what the target decides filled in.
+  CompileOptions resolvedCompileOptions() const;
+
+  ProgramOptions options;
+  ErrorHandler onError;
+  mlir::MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mutable tl::ProgramOp program;
+  llvm::SmallVector<VariableInfo> variables;
+  llvm::StringSet<> kept;
+  std::unique_ptr<JitProgram> jit;
+  int compilations = 0;
+};
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_API_PROGRAM_H

@@ -1,0 +1,137 @@
+//===- CommandLine.cpp - The tools' flags for ProgramOptions --------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/API/CommandLine.h"
+
+#include <limits>
+
+using namespace tensorlang;
+namespace cl = llvm::cl;
+
+namespace {
+/// The flags, constructed when a tool registers them (a library must not
+/// register global options merely by being linked).
+struct ProgramCLOptions {
+  explicit ProgramCLOptions(cl::OptionCategory &category)
+      : elementType("element-type",
+                    cl::desc("Element type of a .tl program (an .mlir "
+                             "program has its own; if given, it must agree)"),
+                    cl::values(clEnumValN(ElementType::F64, "f64", "double"),
+                               clEnumValN(ElementType::F32, "f32", "float")),
+                    cl::init(ElementType::F64), cl::cat(category)),
+        pad("pad",
+            cl::desc("Pad every extent to a multiple of M (0: none); compiled "
+                     "functions then take padded buffers whose padding is "
+                     "zero"),
+            cl::value_desc("M"), cl::init(0), cl::cat(category)),
+        cpu("cpu",
+            cl::desc("CPU to generate code for: host, or an LLVM CPU name "
+                     "such as x86-64-v3"),
+            cl::init(CompileOptions().cpu), cl::cat(category)),
+        vectorBits("vector-bits",
+                   cl::desc("Vector width in bits (0: the CPU's widest)"),
+                   cl::init(0), cl::cat(category)),
+        optLevel("opt-level", cl::desc("LLVM optimization level, 0 to 3"),
+                 cl::init(CompileOptions().optLevel), cl::cat(category)),
+        noOptimize("no-optimize",
+                   cl::desc("Compile the program as written, without the "
+                            "tl-level optimizations (contraction order)"),
+                   cl::init(false), cl::cat(category)),
+        noTile("no-tile",
+               cl::desc("Do not tile and vectorize contractions into "
+                        "register-blocked micro-kernels "
+                        "(tl-tile-contractions), and do not compute "
+                        "statement chains per batch slice (tl-fuse-batches); "
+                        "for comparisons"),
+               cl::init(false), cl::cat(category)),
+        fuseMinBytes(
+            "fuse-min-bytes",
+            cl::desc("Compute chains of statements one batch slice at a time "
+                     "when their intermediates total at least N bytes "
+                     "(tl-fuse-batches; 0: wherever possible)"),
+            cl::value_desc("N"), cl::init(kFuseBatchesMinBytes),
+            cl::cat(category)),
+        streamMinBytes(
+            "stream-min-bytes",
+            cl::desc("Write variables of at least N bytes that a loop nest "
+                     "writes whole rows of with non-temporal stores, where "
+                     "they are aligned (tl-streaming-stores)"),
+            cl::value_desc("N"), cl::init(kStreamingMinBytes),
+            cl::cat(category)) {}
+
+  cl::opt<ElementType> elementType;
+  cl::opt<unsigned> pad;
+  cl::opt<std::string> cpu;
+  cl::opt<unsigned> vectorBits;
+  cl::opt<unsigned> optLevel;
+  cl::opt<bool> noOptimize;
+  cl::opt<bool> noTile;
+  cl::opt<uint64_t> fuseMinBytes;
+  cl::opt<uint64_t> streamMinBytes;
+};
+
+struct RunCLOptions {
+  explicit RunCLOptions(cl::OptionCategory &category)
+      : engine("engine", cl::desc("How to run the program"),
+               cl::values(clEnumValN(Engine::Reference, "reference",
+                                     "the reference interpreter"),
+                          clEnumValN(Engine::Jit, "jit",
+                                     "compiled native code")),
+               cl::init(Engine::Jit), cl::cat(category)),
+        maxWork("max-work",
+                cl::desc("With --engine=reference: refuse programs estimated "
+                         "to need more element evaluations than this"),
+                cl::init(InterpreterOptions().maxWork), cl::cat(category)) {}
+
+  cl::opt<Engine> engine;
+  cl::opt<double> maxWork;
+};
+
+std::unique_ptr<ProgramCLOptions> programFlags;
+std::unique_ptr<RunCLOptions> runFlags;
+
+/// A byte count from the command line, as the compiler's options hold it.
+int64_t byteCount(uint64_t bytes) {
+  return int64_t(
+      std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
+}
+} // namespace
+
+void tensorlang::registerProgramCLOptions(cl::OptionCategory &category,
+                                          bool withRunFlags) {
+  programFlags = std::make_unique<ProgramCLOptions>(category);
+  if (withRunFlags)
+    runFlags = std::make_unique<RunCLOptions>(category);
+}
+
+llvm::Expected<ProgramOptions>
+tensorlang::getProgramOptionsFromCL(unsigned threads) {
+  ProgramOptions options;
+  if (!programFlags)
+    return options;
+  if (programFlags->optLevel > 3)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--opt-level must be 0, 1, 2 or 3, got " +
+                                   std::to_string(programFlags->optLevel));
+  if (programFlags->elementType.getNumOccurrences())
+    options.elementType = programFlags->elementType;
+  options.pad = programFlags->pad;
+  CompileOptions &compile = options.compile;
+  compile.cpu = programFlags->cpu;
+  compile.vectorBits = programFlags->vectorBits;
+  compile.optLevel = programFlags->optLevel;
+  compile.optimize = !programFlags->noOptimize;
+  compile.tileContractions = !programFlags->noTile;
+  compile.fuseBatchesMinBytes = byteCount(programFlags->fuseMinBytes);
+  compile.streamingMinBytes = byteCount(programFlags->streamMinBytes);
+  compile.threads = threads;
+  if (runFlags) {
+    options.engine = runFlags->engine;
+    options.interpreter.maxWork = runFlags->maxWork;
+  }
+  return options;
+}

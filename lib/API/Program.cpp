@@ -1,0 +1,317 @@
+//===- Program.cpp - Load, bind, run and compile a program ----------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/API/Program.h"
+#include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tensorlang;
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (int64_t extent : shape)
+    text += std::to_string(extent) + (shape.size() == 1 ? "," : ", ");
+  if (shape.size() > 1)
+    text.resize(text.size() - 2);
+  return text + ")";
+}
+
+Program::Program(ProgramOptions options, ErrorHandler onError)
+    : options(std::move(options)), onError(std::move(onError)) {
+  context.loadDialect<tl::TLDialect>();
+  // Errors about a program speak of its source; the op dump is noise.
+  context.printOpOnDiagnostic(false);
+  if (!this->onError)
+    this->onError = [](const std::string &message) {
+      llvm::WithColor::error(llvm::errs()) << message << "\n";
+    };
+}
+
+Program::~Program() = default;
+
+LogicalResult Program::error(const llvm::Twine &message) {
+  onError(message.str());
+  return failure();
+}
+
+LogicalResult Program::loadFile(StringRef path) {
+  StringRef extension = llvm::sys::path::extension(path);
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file)
+    return error(message);
+  if (extension != ".tl" && extension != ".mlir")
+    return error("cannot tell the kind of '" + path +
+                 "': expected a .tl source file or a .mlir file");
+  return loadText(file->getBuffer(), path, extension == ".mlir");
+}
+
+LogicalResult Program::loadText(StringRef text, StringRef bufferName,
+                                bool isIR) {
+  if (program)
+    return error("a program is loaded already");
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  OwningOpRef<ModuleOp> loaded;
+  if (isIR) {
+    loaded = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  } else {
+    ImportOptions importOptions;
+    importOptions.elementType = options.elementType.value_or(ElementType::F64);
+    loaded = importSource(sourceMgr, &context, importOptions);
+  }
+  if (!loaded)
+    return failure();
+  return finishLoading(std::move(loaded));
+}
+
+LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
+  SmallVector<tl::ProgramOp> programs(loaded->getOps<tl::ProgramOp>());
+  StringRef bufferName =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  if (programs.size() != 1)
+    return error((bufferName + ": expected exactly one tl.program, found " +
+                  llvm::Twine(programs.size()))
+                     .str());
+  tl::ProgramOp found = programs.front();
+  ElementKind kind = found.getElementType().getWidth() == 32 ? ElementKind::F32
+                                                             : ElementKind::F64;
+  if (options.elementType) {
+    ElementKind expected = *options.elementType == ElementType::F32
+                               ? ElementKind::F32
+                               : ElementKind::F64;
+    if (kind != expected)
+      return error(bufferName + ": the program's element type is " +
+                   getElementKindName(kind) + " but " +
+                   getElementKindName(expected) + " was asked for");
+  }
+  if (options.pad != 0 && failed(tl::padProgram(found, options.pad)))
+    return failure();
+  module = std::move(loaded);
+  program = found;
+  for (tl::VarOp var : program.getVars()) {
+    VariableInfo info;
+    info.name = var.getSymName().str();
+    info.shape.assign(var.getRealShapeOrShape().begin(),
+                      var.getRealShapeOrShape().end());
+    info.storageShape.assign(var.getType().getShape().begin(),
+                             var.getType().getShape().end());
+    info.input = bool(var.getInput());
+    info.output = bool(var.getOutput());
+    variables.push_back(std::move(info));
+  }
+  return success();
+}
+
+ElementKind Program::getElementKind() const {
+  return program.getElementType().getWidth() == 32 ? ElementKind::F32
+                                                   : ElementKind::F64;
+}
+
+const VariableInfo *Program::lookupVariable(StringRef name) const {
+  for (const VariableInfo &var : variables)
+    if (var.name == name)
+      return &var;
+  return nullptr;
+}
+
+bool Program::isResult(StringRef name) const {
+  const VariableInfo *var = lookupVariable(name);
+  if (!var)
+    return false;
+  bool qualified = llvm::any_of(variables, [](const VariableInfo &v) {
+    return v.input || v.output;
+  });
+  return !qualified || var->output || kept.contains(name);
+}
+
+SmallVector<StringRef> Program::getResultNames() const {
+  SmallVector<StringRef> names;
+  for (const VariableInfo &var : variables)
+    if (isResult(var.name))
+      names.push_back(var.name);
+  return names;
+}
+
+LogicalResult Program::checkNotCompiled(StringRef what) {
+  if (jit)
+    return error(what + " after the program was compiled");
+  return success();
+}
+
+LogicalResult Program::setName(StringRef name) {
+  if (failed(checkNotCompiled("cannot rename the program")))
+    return failure();
+  program.setSymName(name);
+  return success();
+}
+
+LogicalResult Program::keepResult(StringRef name) {
+  if (!lookupVariable(name))
+    return error("the program has no variable '" + name + "'");
+  if (isResult(name))
+    return success();
+  if (failed(checkNotCompiled(("cannot keep variable '" + name + "'").str())))
+    return failure();
+  // An output qualifier is what every pass reads as "live at the end"; the
+  // interface (getVariables) keeps showing the qualifiers as written.
+  program.lookupVar(name).setOutput(true);
+  kept.insert(name);
+  return success();
+}
+
+/// Rule d-in-var: an input variable holds no undefined (or infinite) value.
+template <typename T>
+static std::optional<std::string> findUndefined(const T *data,
+                                                ArrayRef<int64_t> shape,
+                                                StringRef name) {
+  int64_t count = 1;
+  for (int64_t extent : shape)
+    count *= extent;
+  for (int64_t i = 0; i < count; ++i) {
+    double value = data[i];
+    if (std::isfinite(value))
+      continue;
+    SmallVector<int64_t> index(shape.size());
+    for (int64_t d = int64_t(index.size()) - 1, rest = i; d >= 0; --d) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    return ("input variable '" + name + "' holds " +
+            (std::isnan(value) ? "an undefined (NaN)" : "an infinite") +
+            " value at index " + formatShape(index) + " (rule d-in-var)")
+        .str();
+  }
+  return std::nullopt;
+}
+
+FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
+  ElementKind kind = getElementKind();
+  llvm::StringSet<> given;
+  for (const NamedInput &input : inputs) {
+    std::string prefix = input.origin.empty() ? "" : input.origin + ": ";
+    const VariableInfo *var = lookupVariable(input.name);
+    if (!var)
+      return error(prefix + "the program has no variable '" + input.name +
+                   "'");
+    if (!given.insert(input.name).second)
+      return error("variable '" + input.name + "' is given more than once");
+    if (input.value.kind != kind)
+      return error(prefix + "dtype is " +
+                   getElementKindName(input.value.kind) + " but variable '" +
+                   input.name + "' is " + getElementKindName(kind));
+    if (input.value.shape != ArrayRef<int64_t>(var->shape))
+      return error(prefix + "shape " + formatShape(input.value.shape) +
+                   " does not match variable '" + input.name + "' of type " +
+                   tl::formatType(RankedTensorType::get(
+                       var->shape, program.getElementType())) +
+                   ", shape " + formatShape(var->shape));
+    if (!var->input)
+      continue;
+    std::optional<std::string> problem =
+        kind == ElementKind::F32
+            ? findUndefined(static_cast<const float *>(input.value.data),
+                            input.value.shape, input.name)
+            : findUndefined(static_cast<const double *>(input.value.data),
+                            input.value.shape, input.name);
+    if (problem)
+      return error(*problem);
+  }
+  for (const VariableInfo &var : variables)
+    if (var.input && !given.contains(var.name))
+      return error("input variable '" + var.name +
+                   "' must be given (rule d-in-var)");
+
+  FailureOr<Store> store = makeUndefinedStore(program);
+  if (failed(store))
+    return failure();
+  for (const NamedInput &input : inputs)
+    copyIntoCorner(input.value.data, input.value.shape, (*store)[input.name]);
+  return store;
+}
+
+CompileOptions Program::resolvedCompileOptions() const {
+  CompileOptions resolved = options.compile;
+  if (!resolved.vectorBits)
+    resolved.vectorBits = getTargetVectorBits(resolved.cpu);
+  return resolved;
+}
+
+LogicalResult Program::compile() {
+  if (jit)
+    return success();
+  if (!program)
+    return error("no program is loaded");
+  FailureOr<std::unique_ptr<JitProgram>> compiled =
+      JitProgram::compile(program, resolvedCompileOptions());
+  if (failed(compiled))
+    return failure();
+  jit = std::move(*compiled);
+  ++compilations;
+  return success();
+}
+
+LogicalResult Program::run(Store &store) { return run(store, options.engine); }
+
+LogicalResult Program::run(Store &store, Engine engine) {
+  if (engine == Engine::Reference)
+    return interpret(program, store, options.interpreter);
+  if (failed(compile()))
+    return failure();
+  return jit->run(store);
+}
+
+FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
+                                         bool keepPadding) {
+  const VariableInfo *var = lookupVariable(name);
+  if (!var)
+    return error("the program has no variable '" + name + "'");
+  if (!isResult(name))
+    return error("variable '" + name +
+                 "' is neither an output variable nor kept, so the optimizer "
+                 "may drop its final value; ask for it before running (tl-run "
+                 "--out, Python keep=[...])");
+  auto it = store.find(name);
+  if (it == store.end())
+    return error("the store has no value for variable '" + name + "'");
+  std::optional<HostTensor> result = extractCorner(
+      it->second, keepPadding ? var->storageShape : var->shape);
+  if (!result)
+    return error("out of memory extracting variable '" + name + "'");
+  return std::move(*result);
+}
+
+FailureOr<LoweredProgram> Program::lower() {
+  return lowerToLLVM(program, resolvedCompileOptions());
+}
+
+FailureOr<std::string> Program::emitObjectFile(StringRef path) {
+  CompileOptions resolved = resolvedCompileOptions();
+  FailureOr<LoweredProgram> lowered = lowerToLLVM(program, resolved);
+  if (failed(lowered))
+    return failure();
+  if (failed(tensorlang::emitObjectFile(program, *lowered, resolved, path)))
+    return failure();
+  return emitCHeader(program, lowered->temporaryBytes,
+                     resolved.streamingMinBytes);
+}
+
+FailureOr<std::string> Program::printStage(StringRef stage) {
+  return tensorlang::printStage(program, stage, resolvedCompileOptions());
+}
