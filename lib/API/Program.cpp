@@ -285,8 +285,8 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
   if (!isResult(name))
     return error("variable '" + name +
                  "' is neither an output variable nor kept, so the optimizer "
-                 "may drop its final value; ask for it before running (tl-run "
-                 "--out, Python keep=[...])");
+                 "may drop its final value; keep it before running (tl-run "
+                 "--out, Python keep=[...], C tensorlangProgramKeepResult)");
   auto it = store.find(name);
   if (it == store.end())
     return error("the store has no value for variable '" + name + "'");

@@ -1,0 +1,93 @@
+/*===- Program.h - C API of the program API -----------------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the TensorLang project, under the Apache License v2.0 with LLVM    *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/* Load, run and read a program from C, through the same program API as
+   tl-run, tl-compile and Python (tensorlang/API/Program.h): the same rules
+   (d-in-var, shapes), the same options, the same results. */
+
+#ifndef TENSORLANG_C_PROGRAM_H
+#define TENSORLANG_C_PROGRAM_H
+
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TensorlangProgramImpl *TensorlangProgram;
+
+enum TensorlangEngine { TensorlangEngineJit = 0, TensorlangEngineReference = 1 };
+enum TensorlangElementType { TensorlangF64 = 0, TensorlangF32 = 1 };
+
+/* The options of ProgramOptions; tensorlangProgramOptionsInit sets the
+   defaults tl-run and Python use. */
+typedef struct {
+  enum TensorlangElementType elementType;
+  unsigned pad;
+  enum TensorlangEngine engine;
+  unsigned threads;
+  bool optimize;
+  bool tileContractions;
+  int64_t fuseBatchesMinBytes;
+  int64_t streamingMinBytes;
+  unsigned vectorBits;
+  unsigned optLevel;
+  double maxWork;
+} TensorlangProgramOptions;
+
+MLIR_CAPI_EXPORTED void
+tensorlangProgramOptionsInit(TensorlangProgramOptions *options);
+
+/* Reads source text (or tl dialect IR, with isIR) named `filename` in
+   messages. On failure returns NULL and, if `error` is not NULL, stores a
+   message (file:line:col: error: ..., one line per problem) that the caller
+   frees with free(). */
+MLIR_CAPI_EXPORTED TensorlangProgram tensorlangProgramCreate(
+    MlirStringRef text, MlirStringRef filename, bool isIR,
+    const TensorlangProgramOptions *options, char **error);
+MLIR_CAPI_EXPORTED void tensorlangProgramDestroy(TensorlangProgram program);
+
+/* The variables, in declaration order: name, declared rank and extents,
+   qualifiers. The strings live as long as the program. */
+MLIR_CAPI_EXPORTED intptr_t
+tensorlangProgramGetNumVariables(TensorlangProgram program);
+MLIR_CAPI_EXPORTED const char *
+tensorlangProgramGetVariableName(TensorlangProgram program, intptr_t index);
+MLIR_CAPI_EXPORTED intptr_t
+tensorlangProgramGetVariableRank(TensorlangProgram program, intptr_t index);
+MLIR_CAPI_EXPORTED int64_t tensorlangProgramGetVariableExtent(
+    TensorlangProgram program, intptr_t index, intptr_t dim);
+MLIR_CAPI_EXPORTED bool
+tensorlangProgramIsInput(TensorlangProgram program, intptr_t index);
+MLIR_CAPI_EXPORTED bool
+tensorlangProgramIsOutput(TensorlangProgram program, intptr_t index);
+
+/* Asks for a variable's final value besides the outputs (before the first
+   run). */
+MLIR_CAPI_EXPORTED bool tensorlangProgramKeepResult(TensorlangProgram program,
+                                                    const char *name,
+                                                    char **error);
+
+/* Runs the program with the engine of its options: `inputs[i]` holds
+   variable `inputNames[i]`'s elements, row-major, with its declared shape
+   and the program's element type. Then writes the final value of each
+   `resultNames[i]` (an output or kept variable) into `results[i]`. On
+   failure returns false and, if `error` is not NULL, a message to free(). */
+MLIR_CAPI_EXPORTED bool
+tensorlangProgramRun(TensorlangProgram program, intptr_t numInputs,
+                     const char *const *inputNames, const void *const *inputs,
+                     intptr_t numResults, const char *const *resultNames,
+                     void *const *results, char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TENSORLANG_C_PROGRAM_H */

@@ -1,0 +1,191 @@
+//===- Program.cpp - C API of the program API -----------------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang-c/Program.h"
+#include "tensorlang/API/Program.h"
+
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+using namespace tensorlang;
+
+/// A program and the messages of its last failing call.
+struct TensorlangProgramImpl {
+  explicit TensorlangProgramImpl(const ProgramOptions &options)
+      : program(options,
+                [this](const std::string &message) {
+                  record("error: " + message);
+                }),
+        handler(&program.getContext(), [this](Diagnostic &diagnostic) {
+          record(diagnostic);
+          return success();
+        }) {}
+
+  void record(const std::string &message) { messages += message + "\n"; }
+  void record(Diagnostic &diagnostic) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (auto loc = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn() << ": ";
+    os << (diagnostic.getSeverity() == DiagnosticSeverity::Error  ? "error: "
+           : diagnostic.getSeverity() == DiagnosticSeverity::Note ? "note: "
+                                                                  : "warning: ")
+       << diagnostic.str();
+    record(text);
+    for (Diagnostic &note : diagnostic.getNotes())
+      record(note);
+  }
+
+  /// Hands the messages to the caller (malloc'ed) and forgets them.
+  void takeMessages(char **error) {
+    if (error) {
+      if (messages.empty())
+        messages = "error: the call failed\n";
+      *error = static_cast<char *>(std::malloc(messages.size() + 1));
+      if (*error)
+        std::memcpy(*error, messages.c_str(), messages.size() + 1);
+    }
+    messages.clear();
+  }
+
+  Program program;
+  ScopedDiagnosticHandler handler;
+  std::string messages;
+};
+
+void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
+  ProgramOptions defaults;
+  options->elementType = TensorlangF64;
+  options->pad = defaults.pad;
+  options->engine = TensorlangEngineJit;
+  options->threads = defaults.compile.threads;
+  options->optimize = defaults.compile.optimize;
+  options->tileContractions = defaults.compile.tileContractions;
+  options->fuseBatchesMinBytes = defaults.compile.fuseBatchesMinBytes;
+  options->streamingMinBytes = defaults.compile.streamingMinBytes;
+  options->vectorBits = defaults.compile.vectorBits;
+  options->optLevel = defaults.compile.optLevel;
+  options->maxWork = defaults.interpreter.maxWork;
+}
+
+static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
+  TensorlangProgramOptions defaults;
+  tensorlangProgramOptionsInit(&defaults);
+  if (!c)
+    c = &defaults;
+  ProgramOptions options;
+  options.elementType =
+      c->elementType == TensorlangF32 ? ElementType::F32 : ElementType::F64;
+  options.pad = c->pad;
+  options.engine =
+      c->engine == TensorlangEngineReference ? Engine::Reference : Engine::Jit;
+  options.compile.threads = c->threads;
+  options.compile.optimize = c->optimize;
+  options.compile.tileContractions = c->tileContractions;
+  options.compile.fuseBatchesMinBytes = c->fuseBatchesMinBytes;
+  options.compile.streamingMinBytes = c->streamingMinBytes;
+  options.compile.vectorBits = c->vectorBits;
+  options.compile.optLevel = c->optLevel;
+  options.interpreter.maxWork = c->maxWork;
+  return options;
+}
+
+TensorlangProgram tensorlangProgramCreate(MlirStringRef text,
+                                          MlirStringRef filename, bool isIR,
+                                          const TensorlangProgramOptions *options,
+                                          char **error) {
+  ProgramOptions unwrapped = unwrapOptions(options);
+  auto impl = std::make_unique<TensorlangProgramImpl>(unwrapped);
+  if (unwrapped.compile.threads < 1 || unwrapped.compile.threads > 1024 ||
+      unwrapped.compile.optLevel > 3) {
+    impl->record("error: threads must be from 1 to 1024 and optLevel at "
+                 "most 3");
+    impl->takeMessages(error);
+    return nullptr;
+  }
+  if (failed(impl->program.loadText(unwrap(text), unwrap(filename), isIR))) {
+    impl->takeMessages(error);
+    return nullptr;
+  }
+  return impl.release();
+}
+
+void tensorlangProgramDestroy(TensorlangProgram program) { delete program; }
+
+intptr_t tensorlangProgramGetNumVariables(TensorlangProgram program) {
+  return program->program.getVariables().size();
+}
+
+const char *tensorlangProgramGetVariableName(TensorlangProgram program,
+                                             intptr_t index) {
+  return program->program.getVariables()[index].name.c_str();
+}
+
+intptr_t tensorlangProgramGetVariableRank(TensorlangProgram program,
+                                          intptr_t index) {
+  return program->program.getVariables()[index].shape.size();
+}
+
+int64_t tensorlangProgramGetVariableExtent(TensorlangProgram program,
+                                           intptr_t index, intptr_t dim) {
+  return program->program.getVariables()[index].shape[dim];
+}
+
+bool tensorlangProgramIsInput(TensorlangProgram program, intptr_t index) {
+  return program->program.getVariables()[index].input;
+}
+
+bool tensorlangProgramIsOutput(TensorlangProgram program, intptr_t index) {
+  return program->program.getVariables()[index].output;
+}
+
+bool tensorlangProgramKeepResult(TensorlangProgram program, const char *name,
+                                 char **error) {
+  if (succeeded(program->program.keepResult(name)))
+    return true;
+  program->takeMessages(error);
+  return false;
+}
+
+bool tensorlangProgramRun(TensorlangProgram program, intptr_t numInputs,
+                          const char *const *inputNames,
+                          const void *const *inputs, intptr_t numResults,
+                          const char *const *resultNames, void *const *results,
+                          char **error) {
+  Program &api = program->program;
+  std::vector<NamedInput> named;
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    // The caller's buffers have the declared shapes; an unknown name is
+    // reported by bindInputs.
+    const VariableInfo *var = api.lookupVariable(inputNames[i]);
+    llvm::ArrayRef<int64_t> shape;
+    if (var)
+      shape = var->shape;
+    named.push_back({inputNames[i],
+                     TensorView{api.getElementKind(), shape, inputs[i]}, ""});
+  }
+  FailureOr<Store> store = api.bindInputs(named);
+  if (failed(store) || failed(api.run(*store))) {
+    program->takeMessages(error);
+    return false;
+  }
+  for (intptr_t i = 0; i < numResults; ++i) {
+    FailureOr<HostTensor> value = api.getResult(*store, resultNames[i]);
+    if (failed(value)) {
+      program->takeMessages(error);
+      return false;
+    }
+    std::memcpy(results[i], value->getData(), value->getByteSize());
+  }
+  return true;
+}

@@ -1,0 +1,99 @@
+/* The program API from C: the same rules, engines and results as tl-run and
+   Python. Prints what it gets; program.test checks it. */
+#include "tensorlang-c/Program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *source =
+    "var input A : [2 2]\n"
+    "var t : [2 2]\n"
+    "var output B : [2 2]\n"
+    "t = A + A\n"
+    "B = t # A . [2 3]\n";
+
+static void printMatrix(const char *label, const double *m) {
+  printf("%s %g %g %g %g\n", label, m[0], m[1], m[2], m[3]);
+}
+
+static int runWith(enum TensorlangEngine engine, const char *label) {
+  TensorlangProgramOptions options;
+  tensorlangProgramOptionsInit(&options);
+  options.engine = engine;
+  char *error = NULL;
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(source),
+      mlirStringRefCreateFromCString("p.tl"), false, &options, &error);
+  if (!program) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  if (!tensorlangProgramKeepResult(program, "t", &error)) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  double a[4] = {1, 2, 3, 4}, b[4], t[4];
+  const char *inputNames[] = {"A"};
+  const void *inputs[] = {a};
+  const char *resultNames[] = {"B", "t"};
+  void *results[] = {b, t};
+  if (!tensorlangProgramRun(program, 1, inputNames, inputs, 2, resultNames,
+                            results, &error)) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  printf("%s:\n", label);
+  printMatrix("B", b);
+  printMatrix("t", t);
+
+  /* Rule d-in-var, as in tl-run and Python. */
+  if (!tensorlangProgramRun(program, 0, NULL, NULL, 0, NULL, NULL, &error)) {
+    printf("%s", error);
+    free(error);
+  }
+  tensorlangProgramDestroy(program);
+  return 0;
+}
+
+int main(void) {
+  TensorlangProgramOptions options;
+  tensorlangProgramOptionsInit(&options);
+  printf("variables of the signature:");
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(source),
+      mlirStringRefCreateFromCString("p.tl"), false, &options, NULL);
+  for (intptr_t i = 0; i < tensorlangProgramGetNumVariables(program); ++i)
+    printf(" %s[%lld]%s%s", tensorlangProgramGetVariableName(program, i),
+           (long long)tensorlangProgramGetVariableExtent(program, i, 0),
+           tensorlangProgramIsInput(program, i) ? " input" : "",
+           tensorlangProgramIsOutput(program, i) ? " output" : "");
+  printf("\n");
+  /* A variable that is neither output nor kept is refused. */
+  double t[4];
+  double a[4] = {1, 2, 3, 4};
+  const char *inputNames[] = {"A"};
+  const void *inputs[] = {a};
+  const char *resultNames[] = {"t"};
+  void *results[] = {t};
+  char *error = NULL;
+  if (!tensorlangProgramRun(program, 1, inputNames, inputs, 1, resultNames,
+                            results, &error)) {
+    printf("%s", error);
+    free(error);
+  }
+  tensorlangProgramDestroy(program);
+
+  /* A source error, with its location. */
+  program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString("var A : [2]\nA = B\n"),
+      mlirStringRefCreateFromCString("bad.tl"), false, &options, &error);
+  printf("bad program created: %s\n", program ? "yes" : "no");
+  printf("%s", error);
+  free(error);
+
+  return runWith(TensorlangEngineJit, "jit") ||
+         runWith(TensorlangEngineReference, "reference");
+}
