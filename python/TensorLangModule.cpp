@@ -84,7 +84,9 @@ private:
   int line = 0, column = 0;
 };
 
-ElementType elementTypeOf(const std::string &dtype) {
+} // namespace
+
+static ElementType elementTypeOf(const std::string &dtype) {
   if (dtype == "float64")
     return ElementType::F64;
   if (dtype == "float32")
@@ -93,6 +95,7 @@ ElementType elementTypeOf(const std::string &dtype) {
                         dtype + "'");
 }
 
+namespace {
 /// A program, through the program API (API/Program.h): what is checked and
 /// run is the same as in tl-run and tl-compile.
 class PyProgram {
@@ -122,10 +125,10 @@ public:
   py::list signature() {
     py::list variables;
     for (const VariableInfo &var : program.getVariables())
-      variables.append(py::make_tuple(
-          var.name, py::tuple(py::cast(std::vector<int64_t>(
-                        var.shape.begin(), var.shape.end()))),
-          var.input, var.output));
+      variables.append(py::make_tuple(var.name,
+                                      py::tuple(py::cast(std::vector<int64_t>(
+                                          var.shape.begin(), var.shape.end()))),
+                                      var.input, var.output));
     return variables;
   }
 

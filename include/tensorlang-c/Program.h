@@ -23,7 +23,10 @@ extern "C" {
 
 typedef struct TensorlangProgramImpl *TensorlangProgram;
 
-enum TensorlangEngine { TensorlangEngineJit = 0, TensorlangEngineReference = 1 };
+enum TensorlangEngine {
+  TensorlangEngineJit = 0,
+  TensorlangEngineReference = 1
+};
 enum TensorlangElementType { TensorlangF64 = 0, TensorlangF32 = 1 };
 
 /* The options of ProgramOptions; tensorlangProgramOptionsInit sets the
@@ -49,9 +52,9 @@ tensorlangProgramOptionsInit(TensorlangProgramOptions *options);
    messages. On failure returns NULL and, if `error` is not NULL, stores a
    message (file:line:col: error: ..., one line per problem) that the caller
    frees with free(). */
-MLIR_CAPI_EXPORTED TensorlangProgram tensorlangProgramCreate(
-    MlirStringRef text, MlirStringRef filename, bool isIR,
-    const TensorlangProgramOptions *options, char **error);
+MLIR_CAPI_EXPORTED TensorlangProgram
+tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
+                        const TensorlangProgramOptions *options, char **error);
 MLIR_CAPI_EXPORTED void tensorlangProgramDestroy(TensorlangProgram program);
 
 /* The variables, in declaration order: name, declared rank and extents,
@@ -64,10 +67,10 @@ MLIR_CAPI_EXPORTED intptr_t
 tensorlangProgramGetVariableRank(TensorlangProgram program, intptr_t index);
 MLIR_CAPI_EXPORTED int64_t tensorlangProgramGetVariableExtent(
     TensorlangProgram program, intptr_t index, intptr_t dim);
-MLIR_CAPI_EXPORTED bool
-tensorlangProgramIsInput(TensorlangProgram program, intptr_t index);
-MLIR_CAPI_EXPORTED bool
-tensorlangProgramIsOutput(TensorlangProgram program, intptr_t index);
+MLIR_CAPI_EXPORTED bool tensorlangProgramIsInput(TensorlangProgram program,
+                                                 intptr_t index);
+MLIR_CAPI_EXPORTED bool tensorlangProgramIsOutput(TensorlangProgram program,
+                                                  intptr_t index);
 
 /* Asks for a variable's final value besides the outputs (before the first
    run). */

@@ -1,4 +1,5 @@
-//===- InitAllTranslations.h - Register TensorLang's translations -*- C++ -*-===//
+//===- InitAllTranslations.h - Register TensorLang's translations -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

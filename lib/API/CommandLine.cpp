@@ -77,12 +77,12 @@ struct ProgramCLOptions {
 
 struct RunCLOptions {
   explicit RunCLOptions(cl::OptionCategory &category)
-      : engine("engine", cl::desc("How to run the program"),
-               cl::values(clEnumValN(Engine::Reference, "reference",
-                                     "the reference interpreter"),
-                          clEnumValN(Engine::Jit, "jit",
-                                     "compiled native code")),
-               cl::init(Engine::Jit), cl::cat(category)),
+      : engine(
+            "engine", cl::desc("How to run the program"),
+            cl::values(clEnumValN(Engine::Reference, "reference",
+                                  "the reference interpreter"),
+                       clEnumValN(Engine::Jit, "jit", "compiled native code")),
+            cl::init(Engine::Jit), cl::cat(category)),
         maxWork("max-work",
                 cl::desc("With --engine=reference: refuse programs estimated "
                          "to need more element evaluations than this"),
@@ -92,15 +92,16 @@ struct RunCLOptions {
   cl::opt<double> maxWork;
 };
 
-std::unique_ptr<ProgramCLOptions> programFlags;
-std::unique_ptr<RunCLOptions> runFlags;
+} // namespace
+
+static std::unique_ptr<ProgramCLOptions> programFlags;
+static std::unique_ptr<RunCLOptions> runFlags;
 
 /// A byte count from the command line, as the compiler's options hold it.
-int64_t byteCount(uint64_t bytes) {
+static int64_t byteCount(uint64_t bytes) {
   return int64_t(
       std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
-} // namespace
 
 void tensorlang::registerProgramCLOptions(cl::OptionCategory &category,
                                           bool withRunFlags) {
@@ -115,8 +116,9 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   if (!programFlags)
     return options;
   if (programFlags->optLevel > 3)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--opt-level must be 0, 1, 2 or 3, got " +
-                                   std::to_string(programFlags->optLevel));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--opt-level must be 0, 1, 2 or 3, got " +
+                                       std::to_string(programFlags->optLevel));
   if (programFlags->elementType.getNumOccurrences())
     options.elementType = programFlags->elementType;
   options.pad = programFlags->pad;

@@ -83,8 +83,8 @@ LogicalResult Program::loadText(StringRef text, StringRef bufferName,
 
 LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
   SmallVector<tl::ProgramOp> programs(loaded->getOps<tl::ProgramOp>());
-  StringRef bufferName =
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+  StringRef bufferName = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                             ->getBufferIdentifier();
   if (programs.size() != 1)
     return error((bufferName + ": expected exactly one tl.program, found " +
                   llvm::Twine(programs.size()))
@@ -135,9 +135,8 @@ bool Program::isResult(StringRef name) const {
   const VariableInfo *var = lookupVariable(name);
   if (!var)
     return false;
-  bool qualified = llvm::any_of(variables, [](const VariableInfo &v) {
-    return v.input || v.output;
-  });
+  bool qualified = llvm::any_of(
+      variables, [](const VariableInfo &v) { return v.input || v.output; });
   return !qualified || var->output || kept.contains(name);
 }
 
@@ -178,9 +177,8 @@ LogicalResult Program::keepResult(StringRef name) {
 
 /// Rule d-in-var: an input variable holds no undefined (or infinite) value.
 template <typename T>
-static std::optional<std::string> findUndefined(const T *data,
-                                                ArrayRef<int64_t> shape,
-                                                StringRef name) {
+static std::optional<std::string>
+findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
   int64_t count = 1;
   for (int64_t extent : shape)
     count *= extent;
@@ -208,14 +206,13 @@ FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
     std::string prefix = input.origin.empty() ? "" : input.origin + ": ";
     const VariableInfo *var = lookupVariable(input.name);
     if (!var)
-      return error(prefix + "the program has no variable '" + input.name +
-                   "'");
+      return error(prefix + "the program has no variable '" + input.name + "'");
     if (!given.insert(input.name).second)
       return error("variable '" + input.name + "' is given more than once");
     if (input.value.kind != kind)
-      return error(prefix + "dtype is " +
-                   getElementKindName(input.value.kind) + " but variable '" +
-                   input.name + "' is " + getElementKindName(kind));
+      return error(prefix + "dtype is " + getElementKindName(input.value.kind) +
+                   " but variable '" + input.name + "' is " +
+                   getElementKindName(kind));
     if (input.value.shape != ArrayRef<int64_t>(var->shape))
       return error(prefix + "shape " + formatShape(input.value.shape) +
                    " does not match variable '" + input.name + "' of type " +
@@ -290,8 +287,8 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
   auto it = store.find(name);
   if (it == store.end())
     return error("the store has no value for variable '" + name + "'");
-  std::optional<HostTensor> result = extractCorner(
-      it->second, keepPadding ? var->storageShape : var->shape);
+  std::optional<HostTensor> result =
+      extractCorner(it->second, keepPadding ? var->storageShape : var->shape);
   if (!result)
     return error("out of memory extracting variable '" + name + "'");
   return std::move(*result);

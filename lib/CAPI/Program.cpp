@@ -100,10 +100,9 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   return options;
 }
 
-TensorlangProgram tensorlangProgramCreate(MlirStringRef text,
-                                          MlirStringRef filename, bool isIR,
-                                          const TensorlangProgramOptions *options,
-                                          char **error) {
+TensorlangProgram
+tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
+                        const TensorlangProgramOptions *options, char **error) {
   ProgramOptions unwrapped = unwrapOptions(options);
   auto impl = std::make_unique<TensorlangProgramImpl>(unwrapped);
   if (unwrapped.compile.threads < 1 || unwrapped.compile.threads > 1024 ||

@@ -11,9 +11,9 @@
 #include "tensorlang/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -38,7 +38,8 @@ unsigned tensorlang::getTargetVectorBits(StringRef cpu) {
   llvm::InitializeNativeTarget();
   std::string error;
   llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return 0;
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
@@ -70,8 +71,8 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
 /// Elements per vector: the target's vector width over the element width.
 static unsigned vectorLanes(tl::ProgramOp program,
                             const CompileOptions &options) {
-  unsigned bits =
-      options.vectorBits ? options.vectorBits : getTargetVectorBits(options.cpu);
+  unsigned bits = options.vectorBits ? options.vectorBits
+                                     : getTargetVectorBits(options.cpu);
   if (!bits)
     bits = 128;
   return bits / program.getElementType().getWidth();

@@ -13,10 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Frontend/MLIRGen.h"
+#include "Parser.h"
 #include "tensorlang/Dialect/TL/Analysis/Definitions.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
-#include "Parser.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"

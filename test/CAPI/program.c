@@ -5,12 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *source =
-    "var input A : [2 2]\n"
-    "var t : [2 2]\n"
-    "var output B : [2 2]\n"
-    "t = A + A\n"
-    "B = t # A . [2 3]\n";
+static const char *source = "var input A : [2 2]\n"
+                            "var t : [2 2]\n"
+                            "var output B : [2 2]\n"
+                            "t = A + A\n"
+                            "B = t # A . [2 3]\n";
 
 static void printMatrix(const char *label, const double *m) {
   printf("%s %g %g %g %g\n", label, m[0], m[1], m[2], m[3]);

@@ -47,12 +47,14 @@ cl::opt<std::string> functionName(
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
-LogicalResult error(const llvm::Twine &message) {
+} // namespace
+
+static LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-compile") << message << "\n";
   return failure();
 }
 
-bool isCIdentifier(llvm::StringRef name) {
+static bool isCIdentifier(llvm::StringRef name) {
   if (name.empty() || !(std::isalpha(name[0]) || name[0] == '_'))
     return false;
   return llvm::all_of(name, [](char c) { return std::isalnum(c) || c == '_'; });
@@ -60,7 +62,7 @@ bool isCIdentifier(llvm::StringRef name) {
 
 /// The C name: --name, or for a .tl file its stem with other characters
 /// replaced by '_', or for a .mlir file the program's symbol name.
-std::string chooseName(tl::ProgramOp program) {
+static std::string chooseName(tl::ProgramOp program) {
   if (!functionName.empty())
     return functionName;
   if (llvm::sys::path::extension(programPath) == ".mlir")
@@ -74,13 +76,12 @@ std::string chooseName(tl::ProgramOp program) {
   return stem;
 }
 
-LogicalResult compile() {
+static LogicalResult compile() {
   llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
   if (!options)
     return error(llvm::toString(options.takeError()));
-  Program program(*options, [](const std::string &message) {
-    (void)error(message);
-  });
+  Program program(*options,
+                  [](const std::string &message) { (void)error(message); });
   SourceMgrDiagnosticHandler diagnostics(program.getSourceMgr(),
                                          &program.getContext());
   if (failed(program.loadFile(programPath)))
@@ -108,7 +109,6 @@ LogicalResult compile() {
     return error(llvm::toString(std::move(err)));
   return success();
 }
-} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);

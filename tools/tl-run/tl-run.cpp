@@ -67,20 +67,24 @@ cl::opt<unsigned> repeat(
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
-LogicalResult error(const llvm::Twine &message) {
+} // namespace
+
+static LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-run") << message << "\n";
   return failure();
 }
 
+namespace {
 /// A `--in`/`--out` argument.
 struct Binding {
   std::string variable;
   std::string path;
 };
+} // namespace
 
-FailureOr<std::vector<Binding>> parseBindings(const cl::list<std::string> &args,
-                                              llvm::StringRef flag,
-                                              const Program &program) {
+static FailureOr<std::vector<Binding>>
+parseBindings(const cl::list<std::string> &args, llvm::StringRef flag,
+              const Program &program) {
   std::vector<Binding> bindings;
   llvm::StringSet<> seen;
   for (const std::string &arg : args) {
@@ -100,7 +104,7 @@ FailureOr<std::vector<Binding>> parseBindings(const cl::list<std::string> &args,
 
 /// Reads the --in files and binds them: each file holds a variable's real
 /// region (its declared shape, before any padding).
-FailureOr<Store> loadInputs(Program &program) {
+static FailureOr<Store> loadInputs(Program &program) {
   FailureOr<std::vector<Binding>> bindings =
       parseBindings(inputs, "in", program);
   if (failed(bindings))
@@ -120,7 +124,7 @@ FailureOr<Store> loadInputs(Program &program) {
 
 /// One warm-up run and `repeat` timed runs, each starting from the initial
 /// store (restored outside the timed region); leaves the last run's store.
-LogicalResult timeRuns(Program &program, Store &store) {
+static LogicalResult timeRuns(Program &program, Store &store) {
   Store initial;
   for (auto &entry : store) {
     std::optional<HostTensor> copy = HostTensor::allocateUndefined(
@@ -154,13 +158,12 @@ LogicalResult timeRuns(Program &program, Store &store) {
   return success();
 }
 
-LogicalResult run() {
+static LogicalResult run() {
   llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
   if (!options)
     return error(llvm::toString(options.takeError()));
-  Program program(*options, [](const std::string &message) {
-    (void)error(message);
-  });
+  Program program(*options,
+                  [](const std::string &message) { (void)error(message); });
   SourceMgrDiagnosticHandler diagnostics(program.getSourceMgr(),
                                          &program.getContext());
   if (failed(program.loadFile(programPath)))
@@ -193,9 +196,8 @@ LogicalResult run() {
   if (outBindings->empty() || print) {
     // The outputs as declared: variables kept for --out are not printed.
     bool qualified =
-        llvm::any_of(program.getVariables(), [](const VariableInfo &v) {
-          return v.input || v.output;
-        });
+        llvm::any_of(program.getVariables(),
+                     [](const VariableInfo &v) { return v.input || v.output; });
     for (const VariableInfo &var : program.getVariables()) {
       if (qualified && !var.output)
         continue;
@@ -213,7 +215,6 @@ LogicalResult run() {
   }
   return success();
 }
-} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);

@@ -165,9 +165,8 @@ public:
   mlir::LogicalResult run(Store &store, Engine engine);
   /// A result's final value in `store`: its real region, or its whole
   /// storage with `keepPadding`. Refuses variables that are not results.
-  mlir::FailureOr<HostTensor> getResult(const Store &store,
-                                        llvm::StringRef name,
-                                        bool keepPadding = false);
+  mlir::FailureOr<HostTensor>
+  getResult(const Store &store, llvm::StringRef name, bool keepPadding = false);
 
   /// The program in the LLVM dialect, lowered once with the options.
   mlir::FailureOr<LoweredProgram> lower();

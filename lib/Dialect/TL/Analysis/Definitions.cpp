@@ -24,7 +24,8 @@ using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::tl;
 
-LogicalResult tl::checkDefinitions(ProgramOp program, bool warnWithoutQualifiers) {
+LogicalResult tl::checkDefinitions(ProgramOp program,
+                                   bool warnWithoutQualifiers) {
   bool qualified = program.hasQualifiers();
   if (!qualified && !warnWithoutQualifiers)
     return success();
@@ -41,8 +42,7 @@ LogicalResult tl::checkDefinitions(ProgramOp program, bool warnWithoutQualifiers
       if (defined.contains(name) || !reported.insert(name).second)
         return;
       VarOp var = program.lookupVar(name);
-      InFlightDiagnostic diag =
-          qualified ? use.emitError() : use.emitWarning();
+      InFlightDiagnostic diag = qualified ? use.emitError() : use.emitWarning();
       diag << "variable '" << name << "' is read before it is assigned";
       if (qualified) {
         diag << " and is not an input: its value is undefined (rules d-var, "

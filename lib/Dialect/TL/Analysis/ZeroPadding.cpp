@@ -26,8 +26,7 @@ bool tl::preservesZeroPadding(Value value) {
   // scalar s. But s * 0 is undefined for an undefined s, an outer product
   // multiplies padding by real elements, and a contraction sums products
   // at padded result indices: those can leave undefined values.
-  if (isa<AddOp, SubOp>(op) ||
-      (isa<MulOp>(op) && !isScalar(op->getOperand(0))))
+  if (isa<AddOp, SubOp>(op) || (isa<MulOp>(op) && !isScalar(op->getOperand(0))))
     return preservesZeroPadding(op->getOperand(0)) &&
            preservesZeroPadding(op->getOperand(1));
   if (auto div = dyn_cast<DivOp>(op))

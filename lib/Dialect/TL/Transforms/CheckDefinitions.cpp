@@ -23,7 +23,8 @@ struct TLCheckDefinitionsPass
     : public tl::impl::TLCheckDefinitionsBase<TLCheckDefinitionsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(checkDefinitions(getOperation(), /*warnWithoutQualifiers=*/true)))
+    if (failed(
+            checkDefinitions(getOperation(), /*warnWithoutQualifiers=*/true)))
       signalPassFailure();
     markAllAnalysesPreserved();
   }

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Dialect/TL/Analysis/ZeroPadding.h"
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"

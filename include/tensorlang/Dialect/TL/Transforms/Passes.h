@@ -29,7 +29,6 @@ namespace tensorlang::tl {
 mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
                                bool zeroPadding = true);
 
-
 } // namespace tensorlang::tl
 
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H
