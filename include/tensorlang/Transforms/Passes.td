@@ -112,6 +112,12 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     share it; reductions are never split, so results do not depend on the
     number of threads).
 
+    The plan (ContractionPlan.h) is computed apart from the rewrites
+    (TileContractions.h), from the options and the thresholds of
+    `tensorlang::TileContractionsConfig`; `emit-remarks` prints each plan
+    as a remark (`rows=d0 columns=d2 depth=d1 cache=[...] register=[...]
+    ... split=0`), and the reason for each contraction it does not tile.
+
     Tile sizes divide the extents (a smaller divisor, or the whole extent,
     is taken where the preferred size does not; the columns are split
     first), so that every tile is static and no masks are needed. After
@@ -141,6 +147,18 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
            "Elements per vector register: where `register-columns` is two "
            "registers and does not divide the columns, three may (0: "
            "unknown)">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Remark the plan of every contraction tiled or split, why each "
+           "other linalg.generic with a reduction is not, and every step "
+           "that fails after planning">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Contractions tiled">,
+    Statistic<"numVectorized", "num-vectorized",
+              "Register tiles vectorized">,
+    Statistic<"numSplit", "num-split", "Contractions split along columns">,
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Planned contractions left (partly) scalar: a step failed">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
