@@ -1,5 +1,5 @@
 """Contractions that tl-tile-contractions turns into cache and register
-tiles (see lib/Transforms/TileContractions.cpp), compiled with and without
+tiles (see lib/Transforms/Tensor/TileContractions.cpp), compiled with and without
 the tiling, against the reference interpreter and NumPy: divisible and odd
 extents, short extents taken whole, batches, several reductions, scalar
 factors, and programs where the tiled result feeds later statements; on

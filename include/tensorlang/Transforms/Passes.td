@@ -5,151 +5,38 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+//
+// The code generator's passes, grouped by the IR they work on; their sources
+// are in the matching subfolders of lib/Transforms (tests: test/Transforms).
+// Stage by stage (lib/Pipelines/Pipelines.cpp), the groups run in order:
+//
+//   Tensor/  linalg on tensors          tl-tile-linalg
+//            tl-fuse-batches, tl-tile-contractions
+//   Buffer/  linalg and vectors on      tl-lower-to-loops, after bufferization
+//            buffers                    (tl-bufferize)
+//            tl-lower-contraction-vectors, tl-strided-copies-to-loops
+//   Loops/   affine loops on buffers    tl-lower-to-loops, after
+//                                       convert-linalg-to-affine-loops
+//            tl-parallelize-outer-loops, tl-vectorize-parallel-loops,
+//            tl-streaming-stores
+//   LLVM/    the lowering to the LLVM   tl-lower-to-llvm
+//            dialect
+//            tl-strip-annotations (first: func.func attributes the LLVM IR
+//            translation does not know), tl-huge-page-temporaries (last: on
+//            the LLVM dialect)
+//
+// The definitions below follow that order.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TENSORLANG_TRANSFORMS_PASSES_TD
 #define TENSORLANG_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
-def VectorizeParallelLoops
-    : Pass<"tl-vectorize-parallel-loops", "::mlir::func::FuncOp"> {
-  let summary = "Vectorize the innermost affine loops that are parallel";
-  let description = [{
-    Vectorizes, with upstream's affine vectorizer, every innermost
-    `affine.for` that dependence analysis proves parallel, by `vector-lanes`
-    elements. Trip counts that are not a multiple of the width are handled
-    by masked transfers.
-
-    Upstream's `--affine-super-vectorize` picks its loops by memory access
-    pattern alone; given a reduction that accumulates through memory (a
-    contraction to a scalar, lowered from linalg) it vectorizes the
-    reduction loop and produces invalid IR. This pass only offers it loops
-    without loop-carried dependences.
-  }];
-  let options = [
-    Option<"vectorLanes", "vector-lanes", "unsigned", "8",
-           "Elements per vector">,
-  ];
-  let dependentDialects = ["::mlir::vector::VectorDialect"];
-}
-
-def StridedCopiesToLoops
-    : Pass<"tl-strided-copies-to-loops", "::mlir::func::FuncOp"> {
-  let summary = "Copy between strided views with loops, not a runtime call";
-  let description = [{
-    `finalize-memref-to-llvm` lowers a `memref.copy` whose source or target
-    is not contiguous (a block of a tile, as bufferization copies it) to a
-    call of `memrefCopy` in MLIR's C runner utilities: a library the JIT
-    does not load and that users of the object files would have to link.
-    This pass makes each such copy a `linalg.copy`, which the loop lowering
-    turns into loops like any other statement. Contiguous copies stay
-    `memref.copy` (an `llvm.memcpy`).
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
-def HugePageTemporaries
-    : Pass<"tl-huge-page-temporaries", "::mlir::ModuleOp"> {
-  let summary = "Back large temporaries with transparent huge pages";
-  let description = [{
-    Runs on the LLVM dialect, after `finalize-memref-to-llvm`. A temporary
-    far larger than the caches is `malloc`ed per call, and glibc maps each
-    such block afresh: every 4 KB page of it faults on first touch (TCCG
-    ccsd6: 645 MB of temporaries, 157 000 faults), and the kernels then
-    miss the TLB on it. Each
-    call of `malloc` whose size is not a constant below `min-bytes` is
-    redirected to a helper defined in the module (internal linkage, so
-    that every object file has its own) that calls `malloc` and then, for
-    blocks of at least `min-bytes`, `madvise(MADV_HUGEPAGE)` on their
-    whole pages: one fault per 2 MB where the system's transparent huge
-    pages are set to `madvise` or `always` (advice the kernel may ignore;
-    the block is used the same way either way). `madvise` is Linux's: run
-    it only for Linux targets.
-  }];
-  let options = [
-    Option<"minBytes", "min-bytes", "int64_t",
-           "::tensorlang::kHugePageTemporaryBytes",
-           "Advise blocks of at least this many bytes (by default 4 MiB: "
-           "at least one whole 2 MiB page)">,
-  ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
-
-def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
-  let summary = "Write large results with non-temporal (streaming) stores";
-  let description = [{
-    A loop nest that writes a buffer far larger than the caches, row after
-    whole row, gains nothing from caching it: each line it writes is first
-    read from memory (read for ownership) and later evicted. Non-temporal
-    stores skip both. A transposition then moves 2 bytes instead of 3 per
-    byte of result, an element-wise statement over five operands 6 instead
-    of 7; memcpy does the same for large copies.
-
-    For every loop nest at the top of a function (`affine.for` or
-    `affine.parallel`), a function argument of at least `min-bytes` bytes
-    is streamed when the nest only ever writes it, each time with an
-    in-bounds, unmasked 1-d `vector.transfer_write` along its last
-    dimension, at an index that steps through whole rows (an induction
-    variable from 0 to the extent by the vector width) of a multiple of 64
-    bytes each. The arguments are assumed not to alias one another, as in
-    every function the lowering produces.
-
-    Non-temporal stores need aligned addresses; the caller's buffers may
-    not be. The nest is therefore versioned: when every streamed argument
-    starts on a 64-byte boundary, a copy of it whose writes are
-    `vector.store {nontemporal = true}` with the vector's alignment runs;
-    otherwise the original. Streamed stores are weakly ordered: a fence
-    after the copy (and, in a parallel nest, at the end of each iteration,
-    before the threads join) makes them visible like ordinary stores. With
-    `x86-sfence` the fence is SSE's `sfence` (inline assembly), which
-    orders stores only; otherwise `llvm.fence seq_cst`, a full barrier on
-    any target, and parallel nests are left alone: a full barrier per
-    iteration costs more than streaming gains, and convert-scf-to-openmp
-    cannot lower a parallel body that holds an op without declared memory
-    effects.
-  }];
-  let options = [
-    Option<"minBytes", "min-bytes", "int64_t",
-           "::tensorlang::kStreamingMinBytes",
-           "Stream only buffers of at least this many bytes (by default "
-           "32 MiB, beyond the last-level cache of current machines)">,
-    Option<"x86Sfence", "x86-sfence", "bool", "false",
-           "Fence with x86 sfence instead of a target-independent "
-           "sequentially consistent fence">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
-def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
-  let summary = "Remove the tl.* attributes that document a function";
-  let description = [{
-    `--convert-tl-to-linalg` names each argument after its variable
-    (`tl.name`, `tl.input`, `tl.output`) so that the IR of every stage can
-    be read against the source. LLVM has no use for them, and the LLVM IR
-    translation warns about attributes it does not know; the lowering to
-    LLVM removes them first.
-  }];
-}
-
-def ParallelizeOuterLoops
-    : Pass<"tl-parallelize-outer-loops", "::mlir::func::FuncOp"> {
-  let summary = "Turn the outermost parallel loop of each nest into "
-                "affine.parallel";
-  let description = [{
-    For multi-threaded code: the outermost `affine.for` of every loop nest
-    of depth two or more becomes an `affine.parallel` when affine dependence
-    analysis proves its iterations independent (a loop over a result
-    dimension of a statement; never a reduction). Inner loops stay
-    sequential and are vectorized as before. `lower-affine` then gives
-    `scf.parallel`, which `convert-scf-to-openmp` turns into an OpenMP
-    work-sharing loop. Single loops are left alone: they are vectorized
-    instead.
-  }];
-}
+//===----------------------------------------------------------------------===//
+// Tensor/: linalg on tensors
+//===----------------------------------------------------------------------===//
 
 def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
   let summary = "Compute chains of statements one batch slice at a time, "
@@ -225,6 +112,12 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     share it; reductions are never split, so results do not depend on the
     number of threads).
 
+    The plan (ContractionPlan.h) is computed apart from the rewrites
+    (TileContractions.h), from the options and the thresholds of
+    `tensorlang::TileContractionsConfig`; `emit-remarks` prints each plan
+    as a remark (`rows=d0 columns=d2 depth=d1 cache=[...] register=[...]
+    ... split=0`), and the reason for each contraction it does not tile.
+
     Tile sizes divide the extents (a smaller divisor, or the whole extent,
     is taken where the preferred size does not; the columns are split
     first), so that every tile is static and no masks are needed. After
@@ -254,6 +147,18 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
            "Elements per vector register: where `register-columns` is two "
            "registers and does not divide the columns, three may (0: "
            "unknown)">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Remark the plan of every contraction tiled or split, why each "
+           "other linalg.generic with a reduction is not, and every step "
+           "that fails after planning">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Contractions tiled">,
+    Statistic<"numVectorized", "num-vectorized",
+              "Register tiles vectorized">,
+    Statistic<"numSplit", "num-split", "Contractions split along columns">,
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Planned contractions left (partly) scalar: a step failed">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
@@ -261,6 +166,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
 }
+
+//===----------------------------------------------------------------------===//
+// Buffer/: linalg and vectors on buffers
+//===----------------------------------------------------------------------===//
 
 def LowerContractionVectors
     : Pass<"tl-lower-contraction-vectors", "::mlir::func::FuncOp"> {
@@ -296,6 +205,154 @@ def LowerContractionVectors
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::affine::AffineDialect"];
+}
+
+def StridedCopiesToLoops
+    : Pass<"tl-strided-copies-to-loops", "::mlir::func::FuncOp"> {
+  let summary = "Copy between strided views with loops, not a runtime call";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a `memref.copy` whose source or target
+    is not contiguous (a block of a tile, as bufferization copies it) to a
+    call of `memrefCopy` in MLIR's C runner utilities: a library the JIT
+    does not load and that users of the object files would have to link.
+    This pass makes each such copy a `linalg.copy`, which the loop lowering
+    turns into loops like any other statement. Contiguous copies stay
+    `memref.copy` (an `llvm.memcpy`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Loops/: affine loops on buffers
+//===----------------------------------------------------------------------===//
+
+def ParallelizeOuterLoops
+    : Pass<"tl-parallelize-outer-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn the outermost parallel loop of each nest into "
+                "affine.parallel";
+  let description = [{
+    For multi-threaded code: the outermost `affine.for` of every loop nest
+    of depth two or more becomes an `affine.parallel` when affine dependence
+    analysis proves its iterations independent (a loop over a result
+    dimension of a statement; never a reduction). Inner loops stay
+    sequential and are vectorized as before. `lower-affine` then gives
+    `scf.parallel`, which `convert-scf-to-openmp` turns into an OpenMP
+    work-sharing loop. Single loops are left alone: they are vectorized
+    instead.
+  }];
+}
+
+def VectorizeParallelLoops
+    : Pass<"tl-vectorize-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize the innermost affine loops that are parallel";
+  let description = [{
+    Vectorizes, with upstream's affine vectorizer, every innermost
+    `affine.for` that dependence analysis proves parallel, by `vector-lanes`
+    elements. Trip counts that are not a multiple of the width are handled
+    by masked transfers.
+
+    Upstream's `--affine-super-vectorize` picks its loops by memory access
+    pattern alone; given a reduction that accumulates through memory (a
+    contraction to a scalar, lowered from linalg) it vectorizes the
+    reduction loop and produces invalid IR. This pass only offers it loops
+    without loop-carried dependences.
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "unsigned", "8",
+           "Elements per vector">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
+  let summary = "Write large results with non-temporal (streaming) stores";
+  let description = [{
+    A loop nest that writes a buffer far larger than the caches, row after
+    whole row, gains nothing from caching it: each line it writes is first
+    read from memory (read for ownership) and later evicted. Non-temporal
+    stores skip both. A transposition then moves 2 bytes instead of 3 per
+    byte of result, an element-wise statement over five operands 6 instead
+    of 7; memcpy does the same for large copies.
+
+    For every loop nest at the top of a function (`affine.for` or
+    `affine.parallel`), a function argument of at least `min-bytes` bytes
+    is streamed when the nest only ever writes it, each time with an
+    in-bounds, unmasked 1-d `vector.transfer_write` along its last
+    dimension, at an index that steps through whole rows (an induction
+    variable from 0 to the extent by the vector width) of a multiple of 64
+    bytes each. The arguments are assumed not to alias one another, as in
+    every function the lowering produces.
+
+    Non-temporal stores need aligned addresses; the caller's buffers may
+    not be. The nest is therefore versioned: when every streamed argument
+    starts on a 64-byte boundary, a copy of it whose writes are
+    `vector.store {nontemporal = true}` with the vector's alignment runs;
+    otherwise the original. Streamed stores are weakly ordered: a fence
+    after the copy (and, in a parallel nest, at the end of each iteration,
+    before the threads join) makes them visible like ordinary stores. With
+    `x86-sfence` the fence is SSE's `sfence` (inline assembly), which
+    orders stores only; otherwise `llvm.fence seq_cst`, a full barrier on
+    any target, and parallel nests are left alone: a full barrier per
+    iteration costs more than streaming gains, and convert-scf-to-openmp
+    cannot lower a parallel body that holds an op without declared memory
+    effects.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t",
+           "::tensorlang::kStreamingMinBytes",
+           "Stream only buffers of at least this many bytes (by default "
+           "32 MiB, beyond the last-level cache of current machines)">,
+    Option<"x86Sfence", "x86-sfence", "bool", "false",
+           "Fence with x86 sfence instead of a target-independent "
+           "sequentially consistent fence">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM/: the lowering to the LLVM dialect
+//===----------------------------------------------------------------------===//
+
+def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
+  let summary = "Remove the tl.* attributes that document a function";
+  let description = [{
+    `--convert-tl-to-linalg` names each argument after its variable
+    (`tl.name`, `tl.input`, `tl.output`) so that the IR of every stage can
+    be read against the source. LLVM has no use for them, and the LLVM IR
+    translation warns about attributes it does not know; the lowering to
+    LLVM removes them first.
+  }];
+}
+
+def HugePageTemporaries
+    : Pass<"tl-huge-page-temporaries", "::mlir::ModuleOp"> {
+  let summary = "Back large temporaries with transparent huge pages";
+  let description = [{
+    Runs on the LLVM dialect, after `finalize-memref-to-llvm`. A temporary
+    far larger than the caches is `malloc`ed per call, and glibc maps each
+    such block afresh: every 4 KB page of it faults on first touch (TCCG
+    ccsd6: 645 MB of temporaries, 157 000 faults), and the kernels then
+    miss the TLB on it. Each
+    call of `malloc` whose size is not a constant below `min-bytes` is
+    redirected to a helper defined in the module (internal linkage, so
+    that every object file has its own) that calls `malloc` and then, for
+    blocks of at least `min-bytes`, `madvise(MADV_HUGEPAGE)` on their
+    whole pages: one fault per 2 MB where the system's transparent huge
+    pages are set to `madvise` or `always` (advice the kernel may ignore;
+    the block is used the same way either way). `madvise` is Linux's: run
+    it only for Linux targets.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t",
+           "::tensorlang::kHugePageTemporaryBytes",
+           "Advise blocks of at least this many bytes (by default 4 MiB: "
+           "at least one whole 2 MiB page)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

@@ -1,0 +1,129 @@
+//===- ContractionPlan.h - Where the loops of a contraction go --*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The decision half of tl-tile-contractions: a pure function from a
+// contraction and a description of the target to the tiles it gets. The
+// rewrites (TileContractions.h) carry a plan out; keeping the two apart lets
+// a test (the pass's `emit-remarks`) check a plan without reading the IR the
+// rewrites make of it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_TRANSFORMS_CONTRACTIONPLAN_H
+#define TENSORLANG_TRANSFORMS_CONTRACTIONPLAN_H
+
+#include "tensorlang/Transforms/Defaults.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tensorlang {
+
+/// The target and the thresholds of the cost model. The tile sizes are
+/// tl-tile-contractions' options (with the same defaults); the thresholds
+/// below them were tuned on the TCCG and CFD kernels (docs/compiler.md) on
+/// x86-64 server cores with an L2 of at least 1 MiB.
+struct TileContractionsConfig {
+  /// Elements per vector register (0: unknown). Where `registerColumns` is
+  /// two registers and does not divide the columns, three may.
+  int64_t vectorLanes = 0;
+  /// Result rows x columns per register tile (columns: a multiple of the
+  /// vector width).
+  int64_t registerRows = 8;
+  int64_t registerColumns = 16;
+  /// Result rows x columns, and steps of the longest reduction (the depth),
+  /// per cache tile.
+  int64_t cacheRows = 64;
+  int64_t cacheColumns = 256;
+  int64_t cacheDepth = 256;
+  /// The depth stays whole while the panel of the columns' operand over all
+  /// of it (depth x columns) takes at most this many bytes: each register
+  /// tile then sums its elements from start to end.
+  int64_t wholeDepthPanelBytes = kWholeDepthPanelBytes;
+  /// Distribute the outermost parallel loop of cache tiles over threads.
+  bool parallel = false;
+
+  /// Reductions other than the depth longer than this are blocked for the
+  /// caches, in blocks of at most `otherReductionBlock` steps (TCCG ccsd6 at
+  /// 72: two 3 MB operand slices per register tile unblocked).
+  int64_t maxWholeOtherReduction = 16;
+  int64_t otherReductionBlock = 8;
+  /// Uses of each element of an operand from which on it is worth copying
+  /// it into the layout the register tiles want, or reading it a second
+  /// time (split-off columns; TCCG ccsd6: 1600 uses, intensli0: 24).
+  int64_t manyUses = 256;
+  /// Operands up to this many elements (32K doubles: L1/L2-resident) are
+  /// copied into the layout the register tiles want however often each
+  /// element is used.
+  int64_t maxTransposedElements = int64_t(1) << 15;
+  /// A contraction of at most this many terms per element computes straight
+  /// into the layout of the transposition that is its only use (TCCG
+  /// ccsd_t0: 24 terms, 0.31 s -> 0.09 s; ccsd6's 5184 gain nothing).
+  int64_t maxSummandsToFoldTransposition = 256;
+  /// Bytes per cache line: a sum to a scalar that reads an operand across
+  /// its rows is blocked a line of that operand at a time.
+  int64_t cacheLineBytes = 64;
+
+  /// Elements of `elementBytes` bytes per cache line (8 doubles).
+  int64_t lineElements(int64_t elementBytes) const {
+    return std::max<int64_t>(1, cacheLineBytes / std::max<int64_t>(1, elementBytes));
+  }
+  /// Whether every size is positive: the plan divides by them.
+  bool hasPositiveSizes() const {
+    return registerRows >= 1 && registerColumns >= 1 && cacheRows >= 1 &&
+           cacheColumns >= 1 && cacheDepth >= 1 && otherReductionBlock >= 1 &&
+           cacheLineBytes >= 1;
+  }
+};
+
+/// Where the loops of one contraction go. Dimensions are loop dimensions of
+/// the contraction (d0, d1, ... of its indexing maps).
+struct ContractionTilingPlan {
+  /// The register tile's columns (the result's last dimension), its rows
+  /// (when `hasRows`), and the depth: the longest reduction.
+  unsigned rowDim = 0, columnDim = 0, depthDim = 0;
+  bool hasRows = false;
+  /// Where the columns are split in two contractions first (0: they are
+  /// not): the extent has no power-of-two register width. A plan that
+  /// splits has no tiles; each part is planned again.
+  int64_t columnSplit = 0;
+  /// Per loop dimension; 0 leaves the dimension untiled at that level.
+  llvm::SmallVector<int64_t> cacheTiles, registerTiles;
+  /// Loop order of each level, outermost first.
+  llvm::SmallVector<int64_t> cacheOrder, registerOrder;
+
+  /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
+  /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
+  /// split=0` (tiles per loop dimension, 0: whole).
+  void print(llvm::raw_ostream &os) const;
+};
+
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     const ContractionTilingPlan &plan) {
+  plan.print(os);
+  return os;
+}
+
+/// Whether the body of `op` is `out + in0 * in1`: what a vector contraction
+/// of a register tile computes.
+bool isMultiplyAccumulate(mlir::linalg::GenericOp op);
+
+/// The tiles of contraction `op` on `config`'s target: cache tiles, register
+/// tiles and their loop orders, or a split of the columns. Fails for ops it
+/// does not tile, with the reason in `whyNot` when given. Reads `op` only.
+mlir::FailureOr<ContractionTilingPlan>
+planContractionTiling(mlir::linalg::GenericOp op,
+                      const TileContractionsConfig &config,
+                      std::string *whyNot = nullptr);
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_TRANSFORMS_CONTRACTIONPLAN_H

@@ -1,0 +1,108 @@
+//===- TileContractions.h - The rewrites of tl-tile-contractions -*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The rewrite half of tl-tile-contractions (the plan is ContractionPlan.h),
+// as functions a pass or a test can call one by one, and, where a rewrite
+// stands alone, as patterns. The pass runs them in this order:
+//
+//   1. foldTranspositionIntoContraction, collapseContractionReductions,
+//      blockStridedSum: reshape contractions so that they tile well (or,
+//      for sums to a scalar, block them);
+//   2. unshareAccumulatorFill: one zero-filled accumulator per contraction;
+//   3. splitContractionColumns where the plan says so, planning the parts
+//      again;
+//   4. tileAndVectorizeContraction.
+//
+// Every function says why it fails through `RewriterBase::notifyMatchFailure`
+// (a listener on the rewriter hears it; tl-tile-contractions' `emit-remarks`
+// turns it into a remark).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_TRANSFORMS_TILECONTRACTIONS_H
+#define TENSORLANG_TRANSFORMS_TILECONTRACTIONS_H
+
+#include "tensorlang/Transforms/ContractionPlan.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace tensorlang {
+
+/// Makes contraction `copy`'s producer compute straight into the layout of
+/// `copy`, a transposition that is its only use, where it sums few terms
+/// per element (`maxSummandsToFoldTransposition`) and the new layout can
+/// be tiled too. Returns the folded contraction that replaces `copy`.
+mlir::FailureOr<mlir::linalg::GenericOp>
+foldTranspositionIntoContraction(mlir::RewriterBase &rewriter,
+                                 mlir::linalg::GenericOp copy,
+                                 const TileContractionsConfig &config);
+
+/// Collapses the consecutive reductions of a contraction whose operands
+/// each are used many times per element into one, after copying the
+/// operands so that the reductions are adjacent. Returns the contraction
+/// that replaces `op`.
+mlir::FailureOr<mlir::linalg::GenericOp>
+collapseContractionReductions(mlir::RewriterBase &rewriter,
+                              mlir::linalg::GenericOp op,
+                              const TileContractionsConfig &config);
+
+/// Tiles a sum to a scalar that reads an operand across its rows a cache
+/// line of that operand at a time. Returns the sum inside the new loops.
+mlir::FailureOr<mlir::linalg::GenericOp>
+blockStridedSum(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                const TileContractionsConfig &config);
+
+/// Gives every user of `fill` but the first (as a destination) a fill of
+/// its own.
+mlir::LogicalResult unshareAccumulatorFill(mlir::RewriterBase &rewriter,
+                                           mlir::linalg::FillOp fill);
+
+/// Copies each input of `op` that uses `columnDim` other than as its last
+/// dimension into a transposed tensor where it is last, and reads that
+/// instead (the plan admits only small or much reused ones).
+void transposeForColumns(mlir::RewriterBase &rewriter,
+                         mlir::linalg::GenericOp op, unsigned columnDim);
+
+/// Splits the columns of `op` at `plan.columnSplit` into two contractions
+/// (a loop of tiles whose last, partial step is peeled).
+mlir::LogicalResult
+splitContractionColumns(mlir::RewriterBase &rewriter,
+                        mlir::linalg::GenericOp op,
+                        const ContractionTilingPlan &plan);
+
+/// What tileAndVectorizeContraction made.
+struct TiledContraction {
+  /// Whether the register tile became a vector contraction; where it did
+  /// not, it stays a (correct) scalar linalg.generic.
+  bool vectorized = false;
+};
+
+/// Cache tiles, register tiles and a vector contraction per register tile,
+/// as `plan` says; with `config.parallel`, the outermost parallel loop of
+/// cache tiles is an scf.forall. A failure of a tiling step leaves the
+/// steps before it done: correct loops, not the planned ones.
+mlir::FailureOr<TiledContraction>
+tileAndVectorizeContraction(mlir::RewriterBase &rewriter,
+                            mlir::linalg::GenericOp op,
+                            ContractionTilingPlan plan,
+                            const TileContractionsConfig &config);
+
+/// Patterns of the rewrites that stand alone: each of these populates one,
+/// to be applied on its own (they interact: a transposition folds only into
+/// a contraction whose reductions are not collapsed yet).
+void populateFoldTranspositionIntoContractionPatterns(
+    mlir::RewritePatternSet &patterns, const TileContractionsConfig &config);
+void populateCollapseContractionReductionsPatterns(
+    mlir::RewritePatternSet &patterns, const TileContractionsConfig &config);
+void populateBlockStridedSumPatterns(mlir::RewritePatternSet &patterns,
+                                     const TileContractionsConfig &config);
+void populateUnshareAccumulatorFillPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_TRANSFORMS_TILECONTRACTIONS_H

@@ -1,0 +1,114 @@
+//===- ColumnSplit.cpp - Contractions split along their columns -----------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Columns without a power-of-two register width (p = 11) are split first:
+// one vector's width of columns per step of a loop whose last, partial step
+// is peeled off, so that both parts have static widths (8, then 3). Each
+// part needs its own accumulator for that, which CSE may have shared.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/TileContractions.h"
+
+#include "ContractionUtils.h"
+
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+// CSE merges identical fills of identical empty tensors, so that
+// consecutive statements share one; bufferization then keeps a zeroed copy
+// for the second, and with the columns split (or in a batch loop) copies
+// strided blocks of it at run time.
+LogicalResult tensorlang::unshareAccumulatorFill(RewriterBase &rewriter,
+                                                 linalg::FillOp fill) {
+  if (!fill.hasPureTensorSemantics() || fill->getResult(0).hasOneUse())
+    return rewriter.notifyMatchFailure(fill, "not a shared fill of a tensor");
+  // An accumulator of undefined initial value (an empty tensor, or a slice
+  // of one, as batch fusion leaves it) gets an empty tensor of its own.
+  Value init = fill.getDpsInitOperand(0)->get();
+  while (auto slice = init.getDefiningOp<tensor::ExtractSliceOp>())
+    init = slice.getSource();
+  auto type = cast<RankedTensorType>(fill->getResult(0).getType());
+  bool fresh = init.getDefiningOp<tensor::EmptyOp>() && type.hasStaticShape();
+  bool changed = false;
+  for (OpOperand &use : llvm::make_early_inc_range(
+           llvm::drop_begin(fill->getResult(0).getUses()))) {
+    auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    if (!user || !user.isDpsInit(&use))
+      continue;
+    rewriter.setInsertionPoint(user);
+    Operation *copy = rewriter.clone(*fill);
+    if (fresh) {
+      rewriter.setInsertionPoint(copy);
+      Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
+                                            type.getShape(),
+                                            type.getElementType());
+      rewriter.modifyOpInPlace(copy, [&] {
+        cast<linalg::FillOp>(copy).getDpsInitOperand(0)->set(empty);
+      });
+    }
+    rewriter.modifyOpInPlace(user, [&] { use.set(copy->getResult(0)); });
+    changed = true;
+  }
+  return success(changed);
+}
+
+LogicalResult
+tensorlang::splitContractionColumns(RewriterBase &rewriter,
+                                    linalg::GenericOp op,
+                                    const ContractionTilingPlan &plan) {
+  if (plan.columnSplit <= 0)
+    return rewriter.notifyMatchFailure(op, "the plan splits no columns");
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  sizes[plan.columnDim] = plan.columnSplit;
+  Operation *loop;
+  // The fill goes into the loop with the parts, so that they can each
+  // fill per tile in turn (canFillPerTile).
+  if (canFillPerTile(op, sizes)) {
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        tileAndFuseFill(rewriter, op, sizes, {});
+    if (failed(fused) || fused->loops.size() != 1)
+      return rewriter.notifyMatchFailure(op, "tiling the columns with the "
+                                             "fill of the accumulator failed");
+    loop = fused->loops.front();
+  } else {
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    if (failed(tiled) || tiled->loops.size() != 1)
+      return rewriter.notifyMatchFailure(op, "tiling the columns failed");
+    rewriter.replaceOp(op, tiled->replacements);
+    loop = tiled->loops.front();
+  }
+  scf::ForOp partial;
+  if (failed(scf::peelForLoopAndSimplifyBounds(
+          rewriter, cast<scf::ForOp>(loop), partial)))
+    return rewriter.notifyMatchFailure(loop->getLoc(),
+                                       "peeling the partial column tile "
+                                       "failed");
+  return success();
+}
+
+namespace {
+struct UnshareAccumulatorFill : OpRewritePattern<linalg::FillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::FillOp fill,
+                                PatternRewriter &rewriter) const override {
+    return unshareAccumulatorFill(rewriter, fill);
+  }
+};
+} // namespace
+
+void tensorlang::populateUnshareAccumulatorFillPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<UnshareAccumulatorFill>(patterns.getContext());
+}

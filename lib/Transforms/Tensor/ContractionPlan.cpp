@@ -1,0 +1,371 @@
+//===- ContractionPlan.cpp - Where the loops of a contraction go ----------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The cost model of tl-tile-contractions. Two levels of tiles (Goto's GEMM):
+// a cache tile whose operand blocks stay in L1/L2 while it runs, and inside
+// it a register tile of the result, rows x columns, that accumulates in
+// vector registers over the whole reduction.
+//
+// The "columns" are the result's last dimension, which must also be the
+// last (unit-stride) dimension of every operand that uses it (small or much
+// reused operands are transposed to make it so); the "rows" a result
+// dimension that only the other operand uses (else the result's
+// second-to-last); the "depth" the longest reduction. Every other result
+// dimension is a loop of single steps around the tiles. Tile sizes divide
+// the extents, so that every tile is static and needs no mask.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/ContractionPlan.h"
+
+#include "ContractionUtils.h"
+#include "Divisors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+bool tensorlang::isMultiplyAccumulate(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul || &body.front() != mul.getOperation() ||
+      body.getOperations().size() != 3)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+std::optional<SmallVector<int64_t>>
+tensorlang::staticLoopExtents(linalg::GenericOp op) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (llvm::any_of(extents, ShapedType::isDynamic) ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  return extents;
+}
+
+int64_t tensorlang::productOfExtents(linalg::GenericOp op,
+                                     ArrayRef<int64_t> extents,
+                                     bool reductionsOnly) {
+  int64_t product = 1;
+  for (auto [dim, extent] : llvm::enumerate(extents))
+    if (!reductionsOnly || isReduction(op, dim))
+      product *= extent;
+  return product;
+}
+
+int64_t tensorlang::usesPerElement(int64_t iterations, OpOperand *input) {
+  int64_t elements =
+      cast<RankedTensorType>(input->get().getType()).getNumElements();
+  return iterations / std::max<int64_t>(1, elements);
+}
+
+/// The largest multiple of `step` that divides `extent` and is at most
+/// `preferred` (at least `step`, which divides `extent`).
+static int64_t largestMultipleDividing(int64_t extent, int64_t step,
+                                       int64_t preferred) {
+  int64_t best = step;
+  for (int64_t size = step; size <= std::min(extent, preferred); size += step)
+    if (extent % size == 0)
+      best = size;
+  return best;
+}
+
+/// The register tile's width along the columns: the preferred width; or,
+/// where that is two vector registers of `lanes`, three that divide the
+/// extent; or the widest power of two down to a quarter of the preferred
+/// width that divides it; all of an extent shorter than half of it (one
+/// vector, p = 5 or 7); 0 where the extent has to be split first.
+static int64_t columnWidth(int64_t columns, int64_t preferred,
+                           int64_t lanes) {
+  if (columns % preferred == 0)
+    return preferred;
+  // 72 = 3 x 24 rather than 64 + 8 (a second pass over the operand without
+  // the columns, and a part of one vector per row: as many broadcasts as
+  // FMAs); 24 = 24 rather than 3 x 8. Rows of three registers still leave
+  // room for the broadcasts among AVX-512's 32 at three quarters of
+  // register-rows (6; see registerRowsFor); tl-lower-contraction-vectors
+  // unrolls them to one register each.
+  if (lanes > 1 && preferred == 2 * lanes && columns % (3 * lanes) == 0)
+    return 3 * lanes;
+  // Above the preferred width, the bulk gets the preferred width (split
+  // off first: 72 = 64 + 8 rather than nine tiles of 8, which halves the
+  // FMAs per broadcast).
+  if (columns > preferred)
+    return 0;
+  for (int64_t width = preferred / 2;
+       width >= std::max<int64_t>(1, preferred / 4); width /= 2)
+    if (columns % width == 0 && (width & (width - 1)) == 0)
+      return width;
+  if (columns <= std::max<int64_t>(1, preferred / 2))
+    return columns;
+  return 0;
+}
+
+/// Result dimensions read by exactly one input, an input without the
+/// columns: each register tile is then an outer product of a column of
+/// that input (its rows) with a row of the other (its columns).
+static llvm::SmallDenseSet<unsigned> rowCandidates(linalg::GenericOp op,
+                                                   unsigned columnDim) {
+  auto readsColumns = [&](unsigned input) {
+    return op.getMatchingIndexingMap(op.getDpsInputOperand(input))
+        .isFunctionOfDim(columnDim);
+  };
+  llvm::SmallDenseSet<unsigned> candidates;
+  // m: the dimensions only the first input reads, n: only the second.
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (succeeded(dims)) {
+    if (!readsColumns(0))
+      candidates.insert(dims->m.begin(), dims->m.end());
+    if (!readsColumns(1))
+      candidates.insert(dims->n.begin(), dims->n.end());
+    return candidates;
+  }
+  // inferContractionDims wants m, n and k all present; the same rule by
+  // hand where one is missing (a reduction only one input reads).
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (AffineExpr expr : result.getResults()) {
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    SmallVector<unsigned> users;
+    for (unsigned input = 0; input < 2; ++input)
+      if (op.getMatchingIndexingMap(op.getDpsInputOperand(input))
+              .isFunctionOfDim(dim))
+        users.push_back(input);
+    if (users.size() == 1 && !readsColumns(users.front()))
+      candidates.insert(dim);
+  }
+  return candidates;
+}
+
+/// Register rows: a divisor of the extent, or all of a short odd extent
+/// (p = 11 rows of two vectors still fit AVX-512's 32 registers; rows of
+/// three vectors do not).
+static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
+                               const TileContractionsConfig &config) {
+  bool threeVectors = registerColumns > config.registerColumns;
+  int64_t maxRows = threeVectors
+                        ? std::max<int64_t>(1, config.registerRows * 3 / 4)
+                        : config.registerRows;
+  int64_t allRowsUpTo = threeVectors ? maxRows : maxRows * 3 / 2;
+  return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
+}
+
+/// Fills the tiles and loop orders of `plan` (columns and rows chosen).
+static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
+                      int64_t registerColumns,
+                      const TileContractionsConfig &config,
+                      ContractionTilingPlan &plan) {
+  int64_t columns = extents[plan.columnDim];
+  int64_t registerRows =
+      plan.hasRows
+          ? registerRowsFor(extents[plan.rowDim], registerColumns, config)
+          : 1;
+  unsigned numLoops = op.getNumLoops();
+  plan.cacheTiles.assign(numLoops, 0);
+  plan.registerTiles.assign(numLoops, 1);
+  auto cacheTile = [&](unsigned dim, int64_t tile) {
+    plan.cacheTiles[dim] = tile == extents[dim] ? 0 : tile;
+  };
+  cacheTile(plan.columnDim, largestMultipleDividing(columns, registerColumns,
+                                                    config.cacheColumns));
+  plan.registerTiles[plan.columnDim] = registerColumns;
+  if (plan.hasRows) {
+    cacheTile(plan.rowDim,
+              largestMultipleDividing(extents[plan.rowDim], registerRows,
+                                      config.cacheRows));
+    plan.registerTiles[plan.rowDim] = registerRows;
+  }
+  // The depth is blocked so that the panel of the columns' operand (depth x
+  // columns) stays in L2; a panel that fits whole (TCCG intensli0: 312 x 24
+  // doubles) is not, so that each register tile holds its whole reduction
+  // and starts from zeros (no fill of the result, no second pass over it).
+  int64_t depth = extents[plan.depthDim];
+  if (depth * columns * elementBytes(op) > config.wholeDepthPanelBytes)
+    cacheTile(plan.depthDim, largestDivisorAtMost(depth, config.cacheDepth));
+  // The other reductions in blocks as well: each register tile otherwise
+  // runs through all of them, over operand slices that leave L2 (TCCG
+  // ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s blocked).
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (isReduction(op, dim) && dim != plan.depthDim &&
+        extents[dim] > config.maxWholeOtherReduction)
+      cacheTile(dim,
+                largestDivisorAtMost(extents[dim], config.otherReductionBlock));
+
+  // Cache level: other dimensions, column blocks, depth blocks, row blocks.
+  // Register level: other dimensions, rows, columns, then the reductions,
+  // innermost, so that the accumulator tile stays in registers.
+  auto isTileDim = [&](unsigned dim) {
+    return dim == plan.columnDim || dim == plan.depthDim ||
+           (plan.hasRows && dim == plan.rowDim);
+  };
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (!isTileDim(dim))
+      plan.cacheOrder.push_back(dim);
+  plan.cacheOrder.push_back(plan.columnDim);
+  plan.cacheOrder.push_back(plan.depthDim);
+  if (plan.hasRows)
+    plan.cacheOrder.push_back(plan.rowDim);
+
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (!isTileDim(dim) && !isReduction(op, dim))
+      plan.registerOrder.push_back(dim);
+  if (plan.hasRows)
+    plan.registerOrder.push_back(plan.rowDim);
+  plan.registerOrder.push_back(plan.columnDim);
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (isReduction(op, dim) && dim != plan.depthDim)
+      plan.registerOrder.push_back(dim);
+  plan.registerOrder.push_back(plan.depthDim);
+}
+
+FailureOr<ContractionTilingPlan>
+tensorlang::planContractionTiling(linalg::GenericOp op,
+                                  const TileContractionsConfig &config,
+                                  std::string *whyNot) {
+  auto refuse = [&](const Twine &reason) -> FailureOr<ContractionTilingPlan> {
+    if (whyNot)
+      *whyNot = reason.str();
+    return failure();
+  };
+  if (!op.hasPureTensorSemantics())
+    return refuse("not on tensors");
+  if (op.getNumReductionLoops() == 0)
+    return refuse("no reduction");
+  if (!isMultiplyAccumulate(op))
+    return refuse("the body is not a multiply-accumulate (out + in0 * in1)");
+  std::optional<SmallVector<int64_t>> staticExtents = staticLoopExtents(op);
+  if (!staticExtents)
+    return refuse("not static: dynamic extents, or an indexing map that is "
+                  "not a projected permutation");
+  ArrayRef<int64_t> extents = *staticExtents;
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned resultRank = result.getNumResults();
+  if (resultRank == 0)
+    return refuse("the result is a scalar: no columns to tile");
+
+  ContractionTilingPlan plan;
+  plan.columnDim = result.getDimPosition(resultRank - 1);
+  // Each operand reads a register tile's columns as one contiguous vector,
+  // or not at all (it is broadcast along them). An operand that has them
+  // elsewhere is transposed first where that is cheap: it is small (a
+  // matrix of the CFD kernels), or each of its elements is used many times
+  // (TCCG ccsd_t0: a 1.7 MB operand used 4096 times per element).
+  int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    int64_t elements =
+        cast<RankedTensorType>(input->get().getType()).getNumElements();
+    if (map.isFunctionOfDim(plan.columnDim) &&
+        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
+        elements > config.maxTransposedElements &&
+        usesPerElement(iterations, input) < config.manyUses)
+      return refuse("no unit-stride column operand: input " +
+                    Twine(input->getOperandNumber()) +
+                    " has the columns (d" + Twine(plan.columnDim) +
+                    ") elsewhere than last and is too large (" +
+                    Twine(elements) + " elements) and too little reused (" +
+                    Twine(usesPerElement(iterations, input)) +
+                    " uses per element) to transpose");
+  }
+  llvm::SmallDenseSet<unsigned> rows = rowCandidates(op, plan.columnDim);
+  for (int position = resultRank - 2; position >= 0 && !plan.hasRows;
+       --position) {
+    unsigned dim = result.getDimPosition(position);
+    if (rows.contains(dim)) {
+      plan.hasRows = true;
+      plan.rowDim = dim;
+    }
+  }
+  if (!plan.hasRows && resultRank >= 2) {
+    plan.hasRows = true;
+    plan.rowDim = result.getDimPosition(resultRank - 2);
+  }
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  plan.depthDim = *llvm::max_element(
+      reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
+
+  int64_t columns = extents[plan.columnDim];
+  int64_t registerColumns =
+      columnWidth(columns, config.registerColumns, config.vectorLanes);
+  // Splitting off the remainder reads the operands without the columns a
+  // second time. That pays where each of their elements is used many
+  // times (TCCG ccsd6: 1600), not where the contraction streams them
+  // (intensli0: 24 uses of a 240 MB operand, 25% slower split); there a
+  // narrower width that divides is kept.
+  int64_t half = config.registerColumns / 2;
+  if (registerColumns == 0 && columns > config.registerColumns &&
+      half >= 2 && columns % half == 0 && (half & (half - 1)) == 0) {
+    int64_t largestInput = 1;
+    for (OpOperand *input : op.getDpsInputOperands())
+      largestInput = std::max<int64_t>(
+          largestInput,
+          cast<RankedTensorType>(input->get().getType()).getNumElements());
+    if (iterations / largestInput < config.manyUses)
+      registerColumns = half;
+  }
+  if (registerColumns == 0) {
+    // p = 11: 8 columns, then 3. A vector of 11 (or 13, ...) would be
+    // widened to 16 lanes by LLVM, and every load, store and loop-carried
+    // copy of it assembled lane by lane.
+    int64_t unit = columns > config.registerColumns
+                       ? config.registerColumns
+                       : config.registerColumns / 2;
+    if (unit < 2 || columns % unit == columns)
+      return refuse("no register width for " + Twine(columns) +
+                    " columns, and no split of them into parts of " +
+                    Twine(unit));
+    plan.columnSplit = columns - columns % unit;
+    return plan;
+  }
+  planTiles(op, extents, registerColumns, config, plan);
+  return plan;
+}
+
+void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
+  auto printDims = [&](ArrayRef<int64_t> dims) {
+    os << '[';
+    llvm::interleave(dims, os, [&](int64_t dim) { os << 'd' << dim; }, ",");
+    os << ']';
+  };
+  auto printSizes = [&](ArrayRef<int64_t> sizes) {
+    os << '[';
+    llvm::interleave(sizes, os, ",");
+    os << ']';
+  };
+  os << "rows=";
+  if (hasRows)
+    os << 'd' << rowDim;
+  else
+    os << "none";
+  os << " columns=d" << columnDim << " depth=d" << depthDim << " cache=";
+  printSizes(cacheTiles);
+  os << " register=";
+  printSizes(registerTiles);
+  os << " cache-order=";
+  printDims(cacheOrder);
+  os << " register-order=";
+  printDims(registerOrder);
+  os << " split=" << columnSplit;
+}

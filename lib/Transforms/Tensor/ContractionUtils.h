@@ -1,0 +1,78 @@
+//===- ContractionUtils.h - Helpers of the contraction tiler ----*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the plan and the rewrites of tl-tile-contractions share: questions
+// about a contraction's loops, and the tiling steps built on
+// scf::tileUsingSCF.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_LIB_TRANSFORMS_TENSOR_CONTRACTIONUTILS_H
+#define TENSORLANG_LIB_TRANSFORMS_TENSOR_CONTRACTIONUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace tensorlang {
+
+inline bool isReduction(mlir::linalg::GenericOp op, unsigned dim) {
+  return mlir::linalg::isReductionIterator(op.getIteratorTypesArray()[dim]);
+}
+
+/// Bytes per element of the result (at least 1).
+inline int64_t elementBytes(mlir::linalg::GenericOp op) {
+  auto type = mlir::cast<mlir::ShapedType>(op.getDpsInits().front().getType());
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+/// The loop extents of `op` when all are static and every indexing map is a
+/// projected permutation: the loop nests the rewrites here understand.
+std::optional<llvm::SmallVector<int64_t>>
+staticLoopExtents(mlir::linalg::GenericOp op);
+
+/// The iterations of `op` (all loops) or, with `reductionsOnly`, the terms
+/// each element of its result sums.
+int64_t productOfExtents(mlir::linalg::GenericOp op,
+                         llvm::ArrayRef<int64_t> extents, bool reductionsOnly);
+
+/// How many times `op` uses each element of `input`, on average.
+int64_t usesPerElement(int64_t iterations, mlir::OpOperand *input);
+
+/// Tiles `op` by `sizes` (0: untiled) with the loops in `order`, replaces
+/// it, and returns the tiled op inside the loops.
+mlir::FailureOr<mlir::linalg::GenericOp>
+tile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+     llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order,
+     mlir::scf::SCFTilingOptions::LoopType loopType =
+         mlir::scf::SCFTilingOptions::LoopType::ForOp);
+
+/// Whether the accumulator of `op` is a fill (of zeros), and the tiles
+/// `sizes` leave every reduction whole: each tile then sums its elements
+/// from start to end, and can fill its own slice first.
+bool canFillPerTile(mlir::linalg::GenericOp op, llvm::ArrayRef<int64_t> sizes);
+
+/// Tiles `op` like tile(), and fuses the fill of its accumulator into the
+/// tile loops (canFillPerTile must hold).
+mlir::FailureOr<mlir::scf::SCFTileAndFuseResult>
+tileAndFuseFill(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order);
+
+/// Makes `op` read `input` through a copy with its dimensions permuted
+/// (dimension i of the copy is dimension perm[i] of the operand), and
+/// updates its indexing map in `maps` (set on `op` by the caller).
+void readPermutedCopy(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                      mlir::OpOperand *input, llvm::ArrayRef<int64_t> perm,
+                      llvm::SmallVectorImpl<mlir::AffineMap> &maps);
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_LIB_TRANSFORMS_TENSOR_CONTRACTIONUTILS_H

@@ -1,0 +1,243 @@
+//===- TileAndVectorize.cpp - Cache tiles, register tiles, vectors --------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Carries out a ContractionTilingPlan: cache tiles, register tiles inside
+// them, and a vector contraction per register tile (per reduction step one
+// vector load per column vector, one broadcast per row, one FMA per row and
+// vector, after tl-lower-contraction-vectors).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/TileContractions.h"
+
+#include "ContractionUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tensorlang;
+
+FailureOr<linalg::GenericOp>
+tensorlang::tile(RewriterBase &rewriter, linalg::GenericOp op,
+                 ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                 scf::SCFTilingOptions::LoopType loopType) {
+  scf::SCFTilingOptions tiling;
+  tiling.setLoopType(loopType);
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  tiling.setInterchange(order);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  auto generic = dyn_cast<linalg::GenericOp>(tiled->tiledOps.back());
+  if (!generic)
+    return failure();
+  return generic;
+}
+
+bool tensorlang::canFillPerTile(linalg::GenericOp op, ArrayRef<int64_t> sizes) {
+  if (!op.getDpsInits().front().getDefiningOp<linalg::FillOp>())
+    return false;
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (isReduction(op, dim) && sizes[dim] != 0)
+      return false;
+  return true;
+}
+
+// Each tile zeroes its own slice just before summing into it, while it is
+// in cache, instead of the whole result being zeroed first and every tile
+// reading its zeros back from memory (TCCG ccsd_t0: a 302 MB result).
+FailureOr<scf::SCFTileAndFuseResult>
+tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
+                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> order) {
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.tilingOptions.setInterchange(order);
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(fused))
+    return failure();
+  for (OpResult result : op->getResults())
+    if (Value replacement = fused->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  return fused;
+}
+
+static FailureOr<linalg::GenericOp>
+tileFillingPerTile(RewriterBase &rewriter, linalg::GenericOp op,
+                   ArrayRef<int64_t> sizes, ArrayRef<int64_t> order) {
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      tileAndFuseFill(rewriter, op, sizes, order);
+  if (failed(fused))
+    return failure();
+  auto tiled = dyn_cast<linalg::GenericOp>(fused->tiledAndFusedOps.front());
+  if (!tiled)
+    return failure();
+  return tiled;
+}
+
+/// Drops the register tile's unit dimensions other than the depth (a
+/// contraction needs one), and orders the rest as a matrix product expects:
+/// rows, columns, depth.
+static FailureOr<linalg::GenericOp>
+toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
+             const ContractionTilingPlan &plan) {
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  SmallVector<int64_t> extents = tileOp.getStaticLoopRanges();
+  SmallVector<unsigned> droppable;
+  for (unsigned dim = 0; dim < tileOp.getNumLoops(); ++dim)
+    if (dim != plan.depthDim && dim != plan.columnDim &&
+        !(plan.hasRows && dim == plan.rowDim && extents[dim] != 1))
+      droppable.push_back(dim);
+  control.controlFn = [droppable](Operation *) { return droppable; };
+  linalg::GenericOp matmul = tileOp;
+  if (llvm::any_of(droppable,
+                   [&](unsigned dim) { return extents[dim] == 1; })) {
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, tileOp, control);
+    if (failed(dropped))
+      return failure();
+    rewriter.replaceOp(tileOp, dropped->replacements);
+    matmul = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  }
+  // Rows, columns (the result's last dimension, which need not be the last
+  // loop: a contraction folded into a transposition), then the depth.
+  AffineMap result = matmul.getMatchingIndexingMap(matmul.getDpsInitOperand(0));
+  unsigned columns = result.getDimPosition(result.getNumResults() - 1);
+  SmallVector<unsigned> order;
+  for (unsigned dim = 0; dim < matmul.getNumLoops(); ++dim)
+    if (!isReduction(matmul, dim) && dim != columns)
+      order.push_back(dim);
+  order.push_back(columns);
+  for (unsigned dim = 0; dim < matmul.getNumLoops(); ++dim)
+    if (isReduction(matmul, dim))
+      order.push_back(dim);
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, matmul, order);
+    if (failed(interchanged))
+      return failure();
+    matmul = *interchanged;
+  }
+  // The outer-product lowering of vector.contract reads the rows from its
+  // left operand; given them on the right it transposes the accumulator,
+  // element by element. So the operand with the rows goes first.
+  if (matmul.getNumParallelLoops() < 2 ||
+      matmul.getMatchingIndexingMap(matmul.getDpsInputOperand(0))
+          .isFunctionOfDim(0))
+    return matmul;
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  std::swap(maps[0], maps[1]);
+  Value lhs = matmul.getDpsInputs()[0], rhs = matmul.getDpsInputs()[1];
+  rewriter.setInsertionPoint(matmul);
+  auto swapped = linalg::GenericOp::create(
+      rewriter, matmul.getLoc(), matmul->getResultTypes(), ValueRange{rhs, lhs},
+      matmul.getDpsInits(), maps, matmul.getIteratorTypesArray(),
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        // isMultiplyAccumulate: the same sum and product, which commute
+        // exactly.
+        Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+        Value sum = arith::AddFOp::create(b, loc, args[2], product);
+        linalg::YieldOp::create(b, loc, sum);
+      });
+  rewriter.replaceOp(matmul, swapped->getResults());
+  return swapped;
+}
+
+FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
+    RewriterBase &rewriter, linalg::GenericOp op, ContractionTilingPlan plan,
+    const TileContractionsConfig &config) {
+  rewriter.setInsertionPoint(op);
+  if (config.parallel && !op->getParentOfType<scf::ForallOp>()) {
+    // Threads share the outermost parallel loop of cache tiles: a
+    // dimension without cache tiles (a batch, tiles of one) or the
+    // column blocks; unless they share a loop around it already
+    // (tl-fuse-batches).
+    unsigned dim = plan.cacheOrder.front();
+    int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
+    if (size > 0 && !isReduction(op, dim) &&
+        op.getStaticLoopRanges()[dim] > size) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[dim] = size;
+      FailureOr<linalg::GenericOp> distributed =
+          tile(rewriter, op, sizes, {},
+               scf::SCFTilingOptions::LoopType::ForallOp);
+      if (failed(distributed))
+        return rewriter.notifyMatchFailure(op, "distributing over threads "
+                                               "failed");
+      op = *distributed;
+      plan.cacheTiles[dim] = 0;
+      rewriter.setInsertionPoint(op);
+    }
+  }
+  // Where the cache tiles leave every reduction whole, each register
+  // tile sums its elements from start to end: it zeroes its own slice of
+  // the result, in cache, right before (the fill is fused into the loops
+  // of the cache tiles, then into those of the register tiles, which are
+  // tiled in two steps for it: the result's dimensions, then the
+  // reductions inside).
+  bool fillsPerTile = canFillPerTile(op, plan.cacheTiles);
+  Location loc = op.getLoc();
+  FailureOr<linalg::GenericOp> cacheTile =
+      fillsPerTile
+          ? tileFillingPerTile(rewriter, op, plan.cacheTiles, plan.cacheOrder)
+          : tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
+  if (failed(cacheTile))
+    return rewriter.notifyMatchFailure(loc, "cache tiling failed");
+  rewriter.setInsertionPoint(*cacheTile);
+  FailureOr<linalg::GenericOp> registerTile;
+  if (fillsPerTile) {
+    SmallVector<int64_t> resultTiles = plan.registerTiles;
+    SmallVector<int64_t> reductionTiles(resultTiles.size(), 0);
+    for (unsigned dim = 0; dim < resultTiles.size(); ++dim)
+      if (isReduction(*cacheTile, dim))
+        std::swap(resultTiles[dim], reductionTiles[dim]);
+    FailureOr<linalg::GenericOp> resultTile = tileFillingPerTile(
+        rewriter, *cacheTile, resultTiles, plan.registerOrder);
+    if (failed(resultTile))
+      return rewriter.notifyMatchFailure(loc, "register tiling failed");
+    rewriter.setInsertionPoint(*resultTile);
+    registerTile =
+        tile(rewriter, *resultTile, reductionTiles, plan.registerOrder);
+  } else {
+    registerTile =
+        tile(rewriter, *cacheTile, plan.registerTiles, plan.registerOrder);
+  }
+  if (failed(registerTile))
+    return rewriter.notifyMatchFailure(loc, "register tiling failed");
+  rewriter.setInsertionPoint(*registerTile);
+  FailureOr<linalg::GenericOp> matmul =
+      toMatmulForm(rewriter, *registerTile, plan);
+  if (failed(matmul))
+    return rewriter.notifyMatchFailure(
+        loc, "the register tile has no matrix product form");
+  rewriter.setInsertionPoint(*matmul);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, *matmul);
+  if (failed(vectorized))
+    return TiledContraction{/*vectorized=*/false};
+  rewriter.replaceOp(*matmul, vectorized->replacements);
+  return TiledContraction{/*vectorized=*/true};
+}

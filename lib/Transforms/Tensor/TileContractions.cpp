@@ -1,0 +1,221 @@
+//===- TileContractions.cpp - Cache and register tiles for contractions ---===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A contraction lowered as one loop nest streams its operands from memory
+// once per result element and keeps nothing in registers: it runs at a few
+// GFLOP/s. The classic answer (Goto's GEMM, and what IREE and the transform
+// dialect schedules of upstream MLIR do) is two levels of tiles, planned by
+// planContractionTiling (ContractionPlan.cpp) and carried out by the
+// rewrites of TileContractions.h. This pass only wires its options to them
+// and runs them in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TileContractions.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tl-tile-contractions"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_TILECONTRACTIONS
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+using namespace tensorlang;
+
+namespace {
+
+/// Says, as a remark, why a step failed after planning (with
+/// `emit-remarks`; always under -debug-only=tl-tile-contractions).
+struct FallbackRemarks : RewriterBase::Listener {
+  explicit FallbackRemarks(bool emit) : emit(emit) {}
+  void notifyMatchFailure(
+      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic reason(loc, DiagnosticSeverity::Remark);
+    reasonCallback(reason);
+    LLVM_DEBUG(llvm::dbgs() << "step failed: " << reason << "\n");
+    if (emit)
+      emitRemark(loc) << "left untiled: " << reason.str();
+  }
+  bool emit;
+};
+
+struct PlannedContraction {
+  linalg::GenericOp op;
+  ContractionTilingPlan plan;
+};
+
+struct TileContractionsPass
+    : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
+  using Base::Base;
+
+  TileContractionsConfig getConfig() {
+    TileContractionsConfig config;
+    config.vectorLanes = vectorLanes;
+    config.registerRows = registerRows;
+    config.registerColumns = registerColumns;
+    config.cacheRows = cacheRows;
+    config.cacheColumns = cacheColumns;
+    config.cacheDepth = cacheDepth;
+    config.wholeDepthPanelBytes = wholeDepthPanelBytes;
+    config.parallel = parallel;
+    return config;
+  }
+
+  /// Plans every contraction of the function. With `remarkRefusals`, says
+  /// why each other linalg.generic with a reduction is not tiled.
+  std::vector<PlannedContraction>
+  planAll(const TileContractionsConfig &config, bool remarkRefusals) {
+    std::vector<PlannedContraction> work;
+    getOperation().walk([&](linalg::GenericOp op) {
+      std::string whyNot;
+      FailureOr<ContractionTilingPlan> plan =
+          planContractionTiling(op, config, &whyNot);
+      if (succeeded(plan)) {
+        work.push_back({op, std::move(*plan)});
+        return;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "not planned: " << whyNot << "\n");
+      if (remarkRefusals && emitRemarks && op.getNumReductionLoops() > 0)
+        op->emitRemark() << "not tiled: " << whyNot;
+    });
+    return work;
+  }
+
+  void remarkPlan(linalg::GenericOp op, const ContractionTilingPlan &plan) {
+    LLVM_DEBUG(llvm::dbgs() << "plan: " << plan << "\n");
+    if (!emitRemarks)
+      return;
+    std::string summary;
+    llvm::raw_string_ostream(summary) << plan;
+    op->emitRemark() << "tiling plan: " << summary;
+  }
+
+  /// Folds the split parts' peeled loop bounds into static slices and
+  /// operand types: upstream's canonicalizer, with the greedy driver's
+  /// default (bottom-up) traversal that this pass has always used here.
+  LogicalResult canonicalize() {
+    OpPassManager pipeline(getOperation()->getName());
+    pipeline.addPass(createCanonicalizerPass(GreedyRewriteConfig()));
+    return runPipeline(pipeline, getOperation());
+  }
+
+  /// Applies the patterns that `populate` adds in one walk of the function.
+  template <typename PopulateFn>
+  void walkAndApply(PopulateFn populate) {
+    RewritePatternSet patterns(&getContext());
+    populate(patterns);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+
+  void tileOne(RewriterBase &rewriter, const PlannedContraction &planned,
+               const TileContractionsConfig &config) {
+    auto [op, plan] = planned;
+    if (plan.columnSplit) {
+      // Still to split after the last round: the scalar loops stay.
+      ++numFallbacks;
+      (void)rewriter.notifyMatchFailure(op, "columns still to split");
+      return;
+    }
+    remarkPlan(op, plan);
+    rewriter.setInsertionPoint(op);
+    transposeForColumns(rewriter, op, plan.columnDim);
+    FailureOr<TiledContraction> tiled =
+        tileAndVectorizeContraction(rewriter, op, plan, config);
+    if (failed(tiled)) {
+      ++numFallbacks;
+      return;
+    }
+    ++numTiled;
+    if (tiled->vectorized) {
+      ++numVectorized;
+      return;
+    }
+    ++numFallbacks;
+    (void)rewriter.notifyMatchFailure(planned.op->getLoc(),
+                                "the register tile stays scalar: "
+                                "vectorization failed");
+  }
+
+  void runOnOperation() override {
+    TileContractionsConfig config = getConfig();
+    if (!config.hasPositiveSizes()) {
+      getOperation().emitError("tl-tile-contractions: tile sizes must be "
+                               "positive");
+      return signalPassFailure();
+    }
+    // Each rewrite in a walk of its own, in this order: a transposition
+    // folds only into a contraction whose reductions are not collapsed yet.
+    walkAndApply([&](RewritePatternSet &patterns) {
+      populateFoldTranspositionIntoContractionPatterns(patterns, config);
+    });
+    walkAndApply([&](RewritePatternSet &patterns) {
+      populateCollapseContractionReductionsPatterns(patterns, config);
+    });
+    walkAndApply([&](RewritePatternSet &patterns) {
+      populateBlockStridedSumPatterns(patterns, config);
+    });
+    std::vector<PlannedContraction> work = planAll(config, false);
+    if (work.empty()) {
+      planAll(config, /*remarkRefusals=*/true);
+      return;
+    }
+    walkAndApply(populateUnshareAccumulatorFillPatterns);
+
+    FallbackRemarks fallbacks(emitRemarks);
+    IRRewriter rewriter(&getContext(), &fallbacks);
+    // A remainder may need a split of its own (13 = 8 + 5 = 8 + 4 + 1):
+    // each round halves the width, so a few rounds finish. Every
+    // contraction, parts included, is planned again after each.
+    for (unsigned round = 0; round < 4; ++round) {
+      bool split = false;
+      for (auto &[op, plan] : work) {
+        if (!plan.columnSplit)
+          continue;
+        remarkPlan(op, plan);
+        rewriter.setInsertionPoint(op);
+        transposeForColumns(rewriter, op, plan.columnDim);
+        if (succeeded(splitContractionColumns(rewriter, op, plan))) {
+          ++numSplit;
+          split = true;
+        }
+      }
+      if (!split)
+        break;
+      if (failed(canonicalize()))
+        return signalPassFailure();
+      work = planAll(config, /*remarkRefusals=*/false);
+    }
+    planAll(config, /*remarkRefusals=*/true);
+    for (const PlannedContraction &planned : work)
+      tileOne(rewriter, planned, config);
+
+    // Multiply-and-reduce becomes vector.contract; slices of slices fold.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorReductionToContractPatterns(patterns);
+    // Broadcasting reads become reads and broadcasts, which the contraction
+    // absorbs into its indexing maps.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

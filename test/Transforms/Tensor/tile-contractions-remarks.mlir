@@ -1,0 +1,122 @@
+// The plans of tl-tile-contractions, as its `emit-remarks` prints them (tiles
+// per loop dimension, 0: whole; loop orders outermost first), for AVX-512
+// (8 doubles, 16 floats per register) and AVX2 (4 doubles), and why it
+// leaves other reductions alone.
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 register-columns=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=16 register-columns=32 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+// Without emit-remarks, nothing is said.
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8}))" -o /dev/null 2>&1 | count 0
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// Extents that divide: 8 x 16 register tiles (on AVX2, 8 x 8), cache tiles of
+// 64 rows; all 256 columns and the whole depth (64 x 256 doubles, 128 KiB)
+// in one cache tile.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<128x64xf64>, tensor<64x256xf64>) outs(%c : tensor<128x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<128x256xf64>
+  return %r : tensor<128x256xf64>
+}
+
+// 71 x 23 x 37, all prime: the columns split into 32 and 5 (on AVX2, 32, then
+// 5 = 4 + 1), each part planned again; 71 rows have no divisor up to 8, so
+// the register tiles are one row deep.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] register=[] cache-order=[] register-order=[] split=32
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[1,0,0] register=[1,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[1,0,0] register=[1,1,5] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// AVX2: remark: tiling plan: {{.*}} split=32
+// AVX2: remark: tiling plan: {{.*}} split=4
+// AVX2: remark: tiling plan: {{.*}} register=[1,1,8] {{.*}} split=0
+// AVX2: remark: tiling plan: {{.*}} register=[1,1,4] {{.*}} split=0
+// AVX2: remark: tiling plan: {{.*}} register=[1,1,1] {{.*}} split=0
+func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<71x37xf64>
+  %c = linalg.fill ins(%zero : f64) outs(%e : tensor<71x37xf64>) -> tensor<71x37xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<71x23xf64>, tensor<23x37xf64>) outs(%c : tensor<71x37xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<71x37xf64>
+  return %r : tensor<71x37xf64>
+}
+
+// 72 columns: three AVX-512 registers (24) divide them, in tiles at most 6
+// rows deep; AVX2's two registers (8) divide them already.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[6,1,24] {{.*}} split=0
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,8] {{.*}} split=0
+func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: tensor<24x72xf64>) -> tensor<24x72xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<24x32xf64>, tensor<32x72xf64>) outs(%c : tensor<24x72xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<24x72xf64>
+  return %r : tensor<24x72xf64>
+}
+
+// f32 with 16 lanes: register tiles two registers (32 floats) wide; the
+// depth panel (512 x 128 floats, 256 KiB) still fits whole.
+// F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<96x128xf32>) -> tensor<96x128xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<96x512xf32>, tensor<512x128xf32>) outs(%c : tensor<96x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<96x128xf32>
+  return %r : tensor<96x128xf32>
+}
+
+// Refused: a reduction that does not multiply and add.
+// AVX512: remark: not tiled: the body is not a multiply-accumulate (out + in0 * in1)
+func.func @row_max(%a: tensor<16x32xf64>, %c: tensor<16xf64>) -> tensor<16xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<16x32xf64>) outs(%c : tensor<16xf64>) {
+  ^bb0(%x: f64, %acc: f64):
+    %s = arith.maximumf %acc, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<16xf64>
+  return %r : tensor<16xf64>
+}
+
+// Refused: dynamic extents.
+// AVX512: remark: not tiled: not static: dynamic extents
+func.func @dynamic(%a: tensor<?x32xf64>, %b: tensor<32x16xf64>, %c: tensor<?x16xf64>) -> tensor<?x16xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<?x32xf64>, tensor<32x16xf64>) outs(%c : tensor<?x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x16xf64>
+  return %r : tensor<?x16xf64>
+}
+
+// Refused: B has the columns (j) first, is too large to copy (65536
+// doubles), and each element is used only 4 times.
+// AVX512: remark: not tiled: no unit-stride column operand: input 1 has the columns (d2) elsewhere than last and is too large (65536 elements) and too little reused (4 uses per element) to transpose
+func.func @strided_columns(%a: tensor<4x16xf64>, %b: tensor<4096x16xf64>, %c: tensor<4x4096xf64>) -> tensor<4x4096xf64> {
+  %r = linalg.generic {indexing_maps = [#a, affine_map<(i, k, j) -> (j, k)>, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<4x16xf64>, tensor<4096x16xf64>) outs(%c : tensor<4x4096xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4096xf64>
+  return %r : tensor<4x4096xf64>
+}
