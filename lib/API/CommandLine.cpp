@@ -62,7 +62,11 @@ struct ProgramCLOptions {
                      "writes whole rows of with non-temporal stores, where "
                      "they are aligned (tl-streaming-stores)"),
             cl::value_desc("N"), cl::init(kStreamingMinBytes),
-            cl::cat(category)) {}
+            cl::cat(category)),
+        remarks("remarks",
+                cl::desc("Print each contraction's tiling plan, or why it "
+                         "is not tiled, as a remark on stderr"),
+                cl::init(false), cl::cat(category)) {}
 
   cl::opt<ElementType> elementType;
   cl::opt<unsigned> pad;
@@ -73,6 +77,7 @@ struct ProgramCLOptions {
   cl::opt<bool> noTile;
   cl::opt<uint64_t> fuseMinBytes;
   cl::opt<uint64_t> streamMinBytes;
+  cl::opt<bool> remarks;
 };
 
 struct RunCLOptions {
@@ -131,6 +136,7 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   compile.fuseBatchesMinBytes = byteCount(programFlags->fuseMinBytes);
   compile.streamingMinBytes = byteCount(programFlags->streamMinBytes);
   compile.threads = threads;
+  compile.remarks = programFlags->remarks;
   if (runFlags) {
     options.engine = runFlags->engine;
     options.interpreter.maxWork = runFlags->maxWork;

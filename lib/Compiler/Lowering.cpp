@@ -89,6 +89,7 @@ static void setLoweringOptions(LoweringOptions &lowering,
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.threads = options.threads;
+  lowering.remarks = options.remarks;
 }
 
 FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,

@@ -89,6 +89,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
   tiling.vectorLanes = options.vectorLanes;
+  tiling.emitRemarks = options.remarks;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   // No CSE until bufferization: it would merge the accumulator fills that
   // tl-tile-contractions gave each contraction.

@@ -5,9 +5,14 @@ extents, short extents taken whole, batches, several reductions, scalar
 factors, and programs where the tiled result feeds later statements; on
 one thread and on two (the outer loop of cache tiles as an scf.forall)."""
 
+import os
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
+from conftest import BIN_DIR
 from tlcompare import assert_same
 
 rng = np.random.default_rng(23)
@@ -136,3 +141,47 @@ def test_tiled_contractions_match(tl_run, name, tiling):
     assert_same(jit, ref, 1e-12, 1e-12)
     assert_same(jit, numpy(values), 1e-12, 1e-12)
 
+
+
+# The fast path, not only the right numbers: a silent fallback to scalar
+# loops would pass the test above. Every contraction here reaches a
+# register-tiled plan (tl-compile --remarks prints each plan, and why a
+# contraction is not tiled or a step fell back), except the trace, whose
+# scalar result has no columns (it is blocked by strided sums instead).
+NOT_TILED = {"trace-blocked": "not tiled: the result is a scalar"}
+# Cases built with a batch or several cache tiles of columns, which two
+# threads share: their objects must call the OpenMP runtime.
+SHARED_BY_THREADS = {
+    "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
+    "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
+    "tccg-ccsd-t0-transposed-operand"}
+
+
+def _compile(tmp_path, source, extra):
+    program, obj = tmp_path / "p.tl", tmp_path / "p.o"
+    program.write_text(source)
+    result = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), str(program), "-o", str(obj),
+         "--remarks"] + extra, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    nm = shutil.which("llvm-nm-22") or "/usr/lib/llvm-22/bin/llvm-nm"
+    symbols = subprocess.run([nm, str(obj)], capture_output=True,
+                             text=True).stdout
+    return result.stderr, symbols
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
+    remarks, symbols = _compile(tmp_path, CASES[name][0],
+                                ["--threads=%d" % threads])
+    assert "left untiled" not in remarks, remarks
+    if name in NOT_TILED:
+        assert NOT_TILED[name] in remarks, remarks
+    else:
+        assert "tiling plan:" in remarks, remarks
+        assert "not tiled" not in remarks, remarks
+    if threads == 2 and name in SHARED_BY_THREADS:
+        assert "__kmpc_fork_call" in symbols, name
+    if threads == 1:
+        assert "__kmpc_fork_call" not in symbols, name

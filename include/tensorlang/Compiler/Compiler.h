@@ -64,6 +64,9 @@ struct CompileOptions {
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).
   unsigned threads = 1;
+  /// Report each contraction's tiling plan, or why it is not tiled, as
+  /// remarks on the program (tl-tile-contractions emit-remarks).
+  bool remarks = false;
 };
 
 /// The widest vector registers of the host CPU, in bits.

@@ -52,6 +52,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "loop nest writes whole rows of with non-temporal "
                      "stores (tl-streaming-stores)"),
       llvm::cl::init(kStreamingMinBytes)};
+  Option<bool> remarks{
+      *this, "remarks",
+      llvm::cl::desc("Report each contraction's tiling plan, or why it is "
+                     "not tiled, as remarks (tl-tile-contractions "
+                     "emit-remarks)"),
+      llvm::cl::init(false)};
   Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
