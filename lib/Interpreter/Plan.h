@@ -6,6 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
+// The interpreter binds indices with its own walk on purpose, not with the
+// one the linalg lowering and the contraction optimizer use: it is the
+// oracle compiled code is tested against, so it shares no index logic with
+// that code.
+//
 // A statement's right-hand side becomes a tree of plan nodes over integer
 // loop variables. Every dimension of every subexpression is bound to a
 // variable: the result's dimensions to its own, a contracted pair to a fresh
