@@ -90,8 +90,7 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
                   llvm::Twine(programs.size()))
                      .str());
   tl::ProgramOp found = programs.front();
-  ElementKind kind = found.getElementType().getWidth() == 32 ? ElementKind::F32
-                                                             : ElementKind::F64;
+  ElementKind kind = tensorlang::getElementKind(found);
   if (options.elementType) {
     ElementKind expected = *options.elementType == ElementType::F32
                                ? ElementKind::F32
@@ -114,14 +113,14 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
                              var.getType().getShape().end());
     info.input = bool(var.getInput());
     info.output = bool(var.getOutput());
+    qualified |= info.input || info.output;
     variables.push_back(std::move(info));
   }
   return success();
 }
 
 ElementKind Program::getElementKind() const {
-  return program.getElementType().getWidth() == 32 ? ElementKind::F32
-                                                   : ElementKind::F64;
+  return tensorlang::getElementKind(program);
 }
 
 const VariableInfo *Program::lookupVariable(StringRef name) const {
@@ -135,8 +134,6 @@ bool Program::isResult(StringRef name) const {
   const VariableInfo *var = lookupVariable(name);
   if (!var)
     return false;
-  bool qualified = llvm::any_of(
-      variables, [](const VariableInfo &v) { return v.input || v.output; });
   return !qualified || var->output || kept.contains(name);
 }
 
@@ -292,10 +289,6 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
   if (!result)
     return error("out of memory extracting variable '" + name + "'");
   return std::move(*result);
-}
-
-FailureOr<LoweredProgram> Program::lower() {
-  return lowerToLLVM(program, resolvedCompileOptions());
 }
 
 FailureOr<std::string> Program::emitObjectFile(StringRef path) {

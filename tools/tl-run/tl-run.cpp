@@ -195,11 +195,8 @@ static LogicalResult run() {
 
   if (outBindings->empty() || print) {
     // The outputs as declared: variables kept for --out are not printed.
-    bool qualified =
-        llvm::any_of(program.getVariables(),
-                     [](const VariableInfo &v) { return v.input || v.output; });
     for (const VariableInfo &var : program.getVariables()) {
-      if (qualified && !var.output)
+      if (program.hasQualifiers() && !var.output)
         continue;
       FailureOr<HostTensor> result =
           program.getResult(*store, var.name, keepPadding);

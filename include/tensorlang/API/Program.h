@@ -136,6 +136,8 @@ public:
   /// The variables in declaration order, with their qualifiers as written.
   llvm::ArrayRef<VariableInfo> getVariables() const { return variables; }
   const VariableInfo *lookupVariable(llvm::StringRef name) const;
+  /// Whether any variable is declared `input` or `output` (as written).
+  bool hasQualifiers() const { return qualified; }
   /// The variables whose final values a run reports: the output variables
   /// (every variable, without qualifiers) and the kept ones, in declaration
   /// order.
@@ -168,8 +170,6 @@ public:
   mlir::FailureOr<HostTensor>
   getResult(const Store &store, llvm::StringRef name, bool keepPadding = false);
 
-  /// The program in the LLVM dialect, lowered once with the options.
-  mlir::FailureOr<LoweredProgram> lower();
   /// Compiles ahead of time into an object file at `path` (written
   /// atomically) and returns the C header that declares its function,
   /// both from one lowering.
@@ -194,6 +194,7 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mutable tl::ProgramOp program;
   llvm::SmallVector<VariableInfo> variables;
+  bool qualified = false;
   llvm::StringSet<> kept;
   std::unique_ptr<JitProgram> jit;
   int compilations = 0;
