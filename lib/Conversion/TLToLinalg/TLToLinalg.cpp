@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Conversion/Passes.h"
+#include "tensorlang/Dialect/TL/Analysis/IndexBinding.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
@@ -118,11 +119,9 @@ static bool isArith(Operation *op) {
   return isa<tl::AddOp, tl::SubOp, tl::MulOp, tl::DivOp>(op);
 }
 
-static ArrayRef<int64_t> shapeOf(Value value);
-
 static double numElements(Value value) {
   double count = 1;
-  for (int64_t extent : shapeOf(value))
+  for (int64_t extent : tl::getShapeOf(value))
     count *= double(extent);
   return count;
 }
@@ -130,7 +129,7 @@ static double numElements(Value value) {
 /// The number of terms of each sum a contraction computes.
 static double summandsOf(tl::ContractOp contract) {
   ArrayRef<int64_t> pairs = contract.getPairs();
-  ArrayRef<int64_t> shape = shapeOf(contract.getOperand());
+  ArrayRef<int64_t> shape = tl::getShapeOf(contract.getOperand());
   double summands = 1;
   for (size_t i = 0; i + 1 < pairs.size(); i += 2)
     summands *= double(shape[pairs[i]]);
@@ -168,10 +167,6 @@ static bool joinsGroup(Value value, bool isContraction, double requests,
   return isArith(op) && requests <= numElements(value);
 }
 
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
 int StatementLowering::collect(Group &group, Value value,
                                ArrayRef<unsigned> dims, double requests,
                                bool underArith) {
@@ -182,39 +177,26 @@ int StatementLowering::collect(Group &group, Value value,
     return addLeaf(group, lower(value), dims);
 
   if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
-    // Result dimension i is operand dimension permutation[i].
-    SmallVector<int64_t> permutation =
-        tl::getTranspositionPermutation(transpose.getPairs(), dims.size());
-    SmallVector<unsigned> operandDims(dims.size());
-    for (unsigned i = 0; i < dims.size(); ++i)
-      operandDims[permutation[i]] = dims[i];
-    return collect(group, transpose.getOperand(), operandDims, requests,
+    return collect(group, transpose.getOperand(),
+                   tl::bindTransposeOperand(transpose, dims), requests,
                    underArith);
   }
   if (auto outer = dyn_cast<tl::OuterOp>(op)) {
-    size_t lhsRank = shapeOf(outer.getLhs()).size();
+    auto [lhsDims, rhsDims] = tl::bindOuterOperands(outer, dims);
     ScalarNode node{ScalarNode::Kind::Multiply};
-    node.lhs = collect(group, outer.getLhs(), dims.take_front(lhsRank),
-                       requests, underArith);
-    node.rhs = collect(group, outer.getRhs(), dims.drop_front(lhsRank),
-                       requests, underArith);
+    node.lhs = collect(group, outer.getLhs(), lhsDims, requests, underArith);
+    node.rhs = collect(group, outer.getRhs(), rhsDims, requests, underArith);
     return addNode(group, node);
   }
   if (auto contract = dyn_cast<tl::ContractOp>(op)) {
-    ArrayRef<int64_t> pairs = contract.getPairs();
-    ArrayRef<int64_t> operandShape = shapeOf(contract.getOperand());
-    SmallVector<unsigned> operandDims(operandShape.size(), ~0u);
     double summands = 1;
-    for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
-      unsigned dim = group.numDims++;
-      group.reductionDims.push_back(dim);
-      operandDims[pairs[i]] = operandDims[pairs[i + 1]] = dim;
-      summands *= double(operandShape[pairs[i]]);
-    }
-    size_t next = 0;
-    for (unsigned &dim : operandDims)
-      if (dim == ~0u)
-        dim = dims[next++];
+    SmallVector<unsigned> operandDims =
+        tl::bindContractOperand(contract, dims, [&](int64_t extent) {
+          unsigned dim = group.numDims++;
+          group.reductionDims.push_back(dim);
+          summands *= double(extent);
+          return dim;
+        });
     return collect(group, contract.getOperand(), operandDims,
                    requests * summands, underArith);
   }
@@ -226,7 +208,7 @@ int StatementLowering::collect(Group &group, Value value,
                    .Default([](Operation *) { return tl::ArithKind::Div; });
   // The scalar operand of t-smul / t-sdiv is read at no index.
   auto dimsOf = [&](Value operand) {
-    return shapeOf(operand).empty() ? ArrayRef<unsigned>() : dims;
+    return tl::getShapeOf(operand).empty() ? ArrayRef<unsigned>() : dims;
   };
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   node.lhs = collect(group, lhs, dimsOf(lhs), requests, /*underArith=*/true);
@@ -342,7 +324,7 @@ Value StatementLowering::emit(Group &group, Location loc,
 Group StatementLowering::collectGroup(Value value) {
   Group group;
   group.isContraction = isa<tl::ContractOp>(value.getDefiningOp());
-  group.numOutputDims = shapeOf(value).size();
+  group.numOutputDims = tl::getShapeOf(value).size();
   group.numDims = group.numOutputDims;
   SmallVector<unsigned> dims;
   for (unsigned d = 0; d < group.numOutputDims; ++d)

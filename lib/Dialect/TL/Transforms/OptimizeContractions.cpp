@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
+#include "tensorlang/Dialect/TL/Analysis/IndexBinding.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
 #include "mlir/IR/Builders.h"
@@ -87,13 +88,9 @@ struct Plan {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 } // namespace
 
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
 static bool isScalarProduct(Operation *op) {
   auto mul = dyn_cast<MulOp>(op);
-  return mul && shapeOf(mul.getLhs()).empty() && !shapeOf(mul.getRhs()).empty();
+  return mul && getShapeOf(mul.getLhs()).empty() && !getShapeOf(mul.getRhs()).empty();
 }
 
 /// Whether `op` is an inner node of a contraction tree.
@@ -105,18 +102,13 @@ static bool isTreeNode(Operation *op) {
 /// `indices`.
 static void collect(Value value, ArrayRef<unsigned> indices, IndexForm &form) {
   Operation *op = value.getDefiningOp();
-  if (auto transpose = dyn_cast_or_null<TransposeOp>(op)) {
-    SmallVector<int64_t> permutation =
-        getTranspositionPermutation(transpose.getPairs(), indices.size());
-    SmallVector<unsigned> operandIndices(indices.size());
-    for (unsigned i = 0; i < indices.size(); ++i)
-      operandIndices[permutation[i]] = indices[i];
-    return collect(transpose.getOperand(), operandIndices, form);
-  }
+  if (auto transpose = dyn_cast_or_null<TransposeOp>(op))
+    return collect(transpose.getOperand(),
+                   bindTransposeOperand(transpose, indices), form);
   if (auto outer = dyn_cast_or_null<OuterOp>(op)) {
-    size_t lhsRank = shapeOf(outer.getLhs()).size();
-    collect(outer.getLhs(), indices.take_front(lhsRank), form);
-    return collect(outer.getRhs(), indices.drop_front(lhsRank), form);
+    auto [lhsIndices, rhsIndices] = bindOuterOperands(outer, indices);
+    collect(outer.getLhs(), lhsIndices, form);
+    return collect(outer.getRhs(), rhsIndices, form);
   }
   if (op && isScalarProduct(op)) {
     collect(op->getOperand(0), {}, form);
@@ -124,17 +116,12 @@ static void collect(Value value, ArrayRef<unsigned> indices, IndexForm &form) {
   }
   if (auto contract = dyn_cast_or_null<ContractOp>(op)) {
     ++form.numContractions;
-    ArrayRef<int64_t> pairs = contract.getPairs();
-    ArrayRef<int64_t> shape = shapeOf(contract.getOperand());
-    SmallVector<unsigned> operandIndices(shape.size(), ~0u);
-    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-      operandIndices[pairs[i]] = operandIndices[pairs[i + 1]] =
-          form.newIndex(shape[pairs[i]]);
-    size_t next = 0;
-    for (unsigned &index : operandIndices)
-      if (index == ~0u)
-        index = indices[next++];
-    return collect(contract.getOperand(), operandIndices, form);
+    return collect(contract.getOperand(),
+                   bindContractOperand(contract, indices,
+                                       [&](int64_t extent) {
+                                         return form.newIndex(extent);
+                                       }),
+                   form);
   }
   form.factors.push_back({value, SmallVector<unsigned>(indices)});
 }
@@ -423,8 +410,8 @@ Built PlanBuilder::build(int stepIndex, bool isRoot) {
     indices.append(rhs.indices);
     if (!isRoot)
       return arrange(value, indices,
-                     substitutedOrder(lhs, rhs, step.kept, shapeOf(lhs.value),
-                                      shapeOf(rhs.value)));
+                     substitutedOrder(lhs, rhs, step.kept, getShapeOf(lhs.value),
+                                      getShapeOf(rhs.value)));
   }
   // The root's dimensions are the free indices in order. A factor used as
   // an intermediate (it sums pairs of its own) keeps its other dimensions
@@ -470,9 +457,9 @@ struct OptimizeContractionsPass
 void OptimizeContractionsPass::optimizeTree(Operation *root) {
   Value rootValue = root->getResult(0);
   IndexForm form;
-  form.numFree = shapeOf(rootValue).size();
+  form.numFree = getShapeOf(rootValue).size();
   SmallVector<unsigned> freeIndices;
-  for (int64_t extent : shapeOf(rootValue))
+  for (int64_t extent : getShapeOf(rootValue))
     freeIndices.push_back(form.newIndex(extent));
   collect(rootValue, freeIndices, form);
   if (form.numContractions == 0 || form.factors.size() < 3)
@@ -490,7 +477,7 @@ void OptimizeContractionsPass::optimizeTree(Operation *root) {
   double cost = plan.steps[plan.root].cost;
   for (const Factor &factor : form.factors)
     if (keptIndices(form, factor).count() < factor.indices.size())
-      cost += double(ShapedType::getNumElements(shapeOf(factor.value)));
+      cost += double(ShapedType::getNumElements(getShapeOf(factor.value)));
   if (report)
     root->emitRemark() << llvm::formatv(
         "{0} factors: {1:e2} multiply-adds as written, {2:e2} as {3}",
