@@ -25,18 +25,29 @@
 
 namespace tensorlang::frontend {
 
-enum class ExprKind { Variable, Outer, Contract, Transpose, Arith };
+enum class ExprKind {
+  Variable,
+  Literal,
+  Outer,
+  Contract,
+  Transpose,
+  Arith, // binary: an operator (+ - * /) or a function (min max)
+  Unary, // negation or a function of one argument (sqrt abs exp log)
+};
 
 /// An expression node. Nodes are owned by their Program's arena, so that
 /// destroying a deep tree does not recurse.
 struct Expr {
   ExprKind kind;
-  /// The identifier for a variable, the operator's position otherwise.
+  /// The identifier for a variable, the literal's first character, the
+  /// function's name for a call, the operator's position otherwise.
   llvm::SMLoc loc;
-  llvm::StringRef name;           // Variable
+  llvm::StringRef name;           // Variable; Literal: its text
+  double value = 0;               // Literal
   Expr *lhs = nullptr;            // every operator; the operand if unary
   Expr *rhs = nullptr;            // Outer, Arith
   tl::ArithKind arith{};          // Arith
+  tl::UnaryKind unary{};          // Unary
   llvm::SmallVector<int64_t> pairs; // Contract, Transpose: 0-based pairs
   unsigned depth = 1;             // height of the tree rooted here
 };

@@ -13,12 +13,22 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 using namespace mlir;
 using namespace tensorlang;
 
 namespace {
 /// Binding strength of an expression form, as in the parser.
-enum Precedence { Additive = 1, Multiplicative = 2, Tensor = 3, Primary = 4 };
+enum Precedence {
+  Additive = 1,
+  Multiplicative = 2,
+  Negation = 3,
+  Tensor = 4,
+  Primary = 5
+};
 
 class Exporter {
 public:
@@ -42,9 +52,29 @@ static int precedenceOf(Operation *op) {
   return llvm::TypeSwitch<Operation *, int>(op)
       .Case<tl::AddOp, tl::SubOp>([](auto) { return Additive; })
       .Case<tl::MulOp, tl::DivOp>([](auto) { return Multiplicative; })
+      .Case<tl::NegOp>([](auto) { return Negation; })
+      .Case([](tl::ConstantOp constant) {
+        return constant.getValue().isNegative() ? Negation : Primary;
+      })
       .Case<tl::OuterOp, tl::ContractOp, tl::TransposeOp>(
           [](auto) { return Tensor; })
       .Default([](Operation *) { return Primary; });
+}
+
+/// The shortest decimal text that reads back as exactly `value`; whole
+/// numbers below 10^15 without an exponent (`10`, not `1e+01`).
+static std::string formatLiteral(double value) {
+  char text[32];
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
+    snprintf(text, sizeof(text), "%.0f", value);
+    return text;
+  }
+  for (int digits = 1; digits <= 17; ++digits) {
+    snprintf(text, sizeof(text), "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value)
+      break;
+  }
+  return text;
 }
 
 void Exporter::printPairs(ArrayRef<int64_t> pairs) {
@@ -102,6 +132,32 @@ LogicalResult Exporter::print(Value value, int minPrecedence, unsigned depth) {
           })
           .Case([&](tl::DivOp div) {
             return binary(div.getLhs(), div.getRhs(), "/");
+          })
+          .Case<tl::MinOp, tl::MaxOp>([&](auto minOrMax) {
+            os << tl::getArithSymbol(*tl::getArithKind(op)) << '(';
+            if (failed(print(minOrMax.getLhs(), Additive, depth + 1)))
+              return failure();
+            os << ", ";
+            if (failed(print(minOrMax.getRhs(), Additive, depth + 1)))
+              return failure();
+            os << ')';
+            return success();
+          })
+          .Case([&](tl::NegOp neg) {
+            // `- -x` would read back, but `-(-x)` is clearer.
+            os << '-';
+            return print(neg.getOperand(), Negation + 1, depth + 1);
+          })
+          .Case<tl::SqrtOp, tl::AbsOp, tl::ExpOp, tl::LogOp>([&](auto unary) {
+            os << tl::getUnarySymbol(*tl::getUnaryKind(op)) << '(';
+            if (failed(print(unary.getOperand(), Additive, depth + 1)))
+              return failure();
+            os << ')';
+            return success();
+          })
+          .Case([&](tl::ConstantOp constant) {
+            os << formatLiteral(constant.getValue().convertToDouble());
+            return success();
           })
           .Case<tl::ContractOp, tl::TransposeOp>([&](auto indexed) {
             if (failed(print(indexed.getOperand(), precedence, depth + 1)))

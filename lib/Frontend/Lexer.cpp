@@ -13,8 +13,9 @@
 
 using namespace tensorlang::frontend;
 
+/// Identifiers start with a letter or an underscore (as in CFDlang).
 static bool isLetter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -28,6 +29,16 @@ Token Lexer::next() {
     } else if (c == '/' && pos + 1 < buffer.size() && buffer[pos + 1] == '/') {
       while (pos < buffer.size() && buffer[pos] != '\n')
         ++pos;
+    } else if (c == '/' && pos + 1 < buffer.size() && buffer[pos + 1] == '*') {
+      // A block comment, not nested (as in C); unterminated, it is one
+      // token that the parser reports at its start.
+      size_t end = buffer.find("*/", pos + 2);
+      if (end == llvm::StringRef::npos) {
+        Token token{TokenKind::UnterminatedComment, buffer.slice(pos, pos + 2)};
+        pos = buffer.size();
+        return token;
+      }
+      pos = end + 2;
     } else {
       break;
     }
@@ -52,9 +63,33 @@ Token Lexer::next() {
                     .Default(TokenKind::Identifier));
   }
   if (isDigit(c)) {
-    while (pos < buffer.size() && isDigit(buffer[pos]))
+    auto skipDigits = [&] {
+      while (pos < buffer.size() && isDigit(buffer[pos]))
+        ++pos;
+    };
+    skipDigits();
+    bool real = false;
+    // A fraction needs a digit after the point: `2.[[1 2]]` stays the
+    // integer 2 followed by the contraction operator.
+    if (pos + 1 < buffer.size() && buffer[pos] == '.' &&
+        isDigit(buffer[pos + 1])) {
       ++pos;
-    return make(TokenKind::Integer);
+      skipDigits();
+      real = true;
+    }
+    // An exponent needs digits too: `2e` is 2 followed by the identifier e.
+    if (pos < buffer.size() && (buffer[pos] == 'e' || buffer[pos] == 'E')) {
+      size_t digits = pos + 1;
+      if (digits < buffer.size() &&
+          (buffer[digits] == '+' || buffer[digits] == '-'))
+        ++digits;
+      if (digits < buffer.size() && isDigit(buffer[digits])) {
+        pos = digits;
+        skipDigits();
+        real = true;
+      }
+    }
+    return make(real ? TokenKind::Real : TokenKind::Integer);
   }
   switch (c) {
   case ':':
@@ -100,6 +135,10 @@ llvm::StringRef Lexer::describe(TokenKind kind) {
     return "identifier";
   case TokenKind::Integer:
     return "integer";
+  case TokenKind::Real:
+    return "number";
+  case TokenKind::UnterminatedComment:
+    return "unterminated comment";
   case TokenKind::KwVar:
     return "'var'";
   case TokenKind::KwType:

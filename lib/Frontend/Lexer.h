@@ -17,8 +17,10 @@ namespace tensorlang::frontend {
 enum class TokenKind {
   Eof,
   Error, // An invalid character; the token's text is that character.
+  UnterminatedComment, // `/*` without `*/`; the text is the `/*`.
   Identifier,
-  Integer,
+  Integer, // Digits only: an extent, an index or a literal.
+  Real,    // A literal with a fraction or an exponent: 0.5, 1e-3, 2.5E+4.
   KwVar,
   KwType,
   KwInput,

@@ -22,6 +22,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cfloat>
+#include <cmath>
+
 using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::frontend;
@@ -50,6 +53,8 @@ private:
   LogicalResult assign(const Stmt &stmt);
   /// Emits the ops computing `expr` at the builder's insertion point.
   FailureOr<Value> generate(const Expr &expr);
+  /// A tl.constant of `value`, written as the literal `expr`.
+  FailureOr<Value> literal(const Expr &expr, double value);
 
   const llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
@@ -94,10 +99,19 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
         .getResult();
   }
 
+  if (expr.kind == ExprKind::Literal)
+    return literal(expr, expr.value);
+  // `-2` is the literal -2, not the negation of 2.
+  if (expr.kind == ExprKind::Unary && expr.unary == tl::UnaryKind::Neg &&
+      expr.lhs->kind == ExprKind::Literal)
+    return literal(*expr.lhs, -expr.lhs->value);
+
   FailureOr<Value> lhs = generate(*expr.lhs);
   if (failed(lhs))
     return failure();
   auto lhsType = cast<RankedTensorType>(lhs->getType());
+  if (expr.kind == ExprKind::Unary)
+    return tl::createUnary(builder, location, expr.unary, *lhs);
   if (expr.kind == ExprKind::Contract || expr.kind == ExprKind::Transpose) {
     bool contract = expr.kind == ExprKind::Contract;
     FailureOr<RankedTensorType> type =
@@ -128,21 +142,21 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
         .getResult();
   }
 
-  FailureOr<RankedTensorType> type =
-      tl::inferArithmeticType(expr.arith, lhsType, rhsType, emitHere);
-  if (failed(type))
+  if (failed(tl::inferArithmeticType(expr.arith, lhsType, rhsType, emitHere)))
     return failure();
-  switch (expr.arith) {
-  case tl::ArithKind::Add:
-    return tl::AddOp::create(builder, location, *type, *lhs, *rhs).getResult();
-  case tl::ArithKind::Sub:
-    return tl::SubOp::create(builder, location, *type, *lhs, *rhs).getResult();
-  case tl::ArithKind::Mul:
-    return tl::MulOp::create(builder, location, *type, *lhs, *rhs).getResult();
-  case tl::ArithKind::Div:
-    return tl::DivOp::create(builder, location, *type, *lhs, *rhs).getResult();
+  return tl::createArith(builder, location, expr.arith, *lhs, *rhs);
+}
+
+FailureOr<Value> MLIRGen::literal(const Expr &expr, double value) {
+  RankedTensorType type = tensorType({});
+  if (type.getElementType().isF32() && std::fabs(value) > double(FLT_MAX)) {
+    emitError(loc(expr.loc)) << "number " << expr.name
+                             << " is out of the range of f32 (rule t-lit)";
+    return failure();
   }
-  llvm_unreachable("unknown arithmetic kind");
+  return tl::ConstantOp::create(builder, loc(expr.loc), type,
+                                builder.getF64FloatAttr(value))
+      .getResult();
 }
 
 LogicalResult MLIRGen::assign(const Stmt &stmt) {

@@ -7,10 +7,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Recursive descent over the grammar of docs/language.md. Precedence, lowest
-// to highest: `+ -`, then `* /`, then `# . ^` together; all left-associative.
-// Left-associative chains are parsed by loops; only parentheses recurse, and
-// both their nesting and the height of the tree are bounded so that no input
-// can exhaust the stack here or in the passes that walk the tree.
+// to highest: `+ -`, then `* /`, then unary `-`, then `# . ^` together; the
+// binary operators are left-associative. Left-associative chains and runs
+// of unary minus are parsed by loops; only parentheses and function calls
+// recurse, and both their nesting and the height of the tree are bounded so
+// that no input can exhaust the stack here or in the passes that walk the
+// tree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +22,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -73,8 +78,15 @@ private:
 
   Expr *parseAdditive();
   Expr *parseMultiplicative();
+  Expr *parseNegation();
   Expr *parseTensorOps();
   Expr *parsePrimary();
+  Expr *parseLiteral();
+  /// Parses the arguments of a call of `name`; the current token is '('.
+  Expr *parseCall(Token name);
+  /// Parses `( expr )`, or the arguments `( expr, expr, ... )` of a call,
+  /// counting the nesting.
+  bool parseParenthesized(llvm::SmallVectorImpl<Expr *> &items, bool isCall);
   LogicalResult parseIndexPairs(llvm::SmallVector<int64_t> &pairs);
   LogicalResult parseIndexPair(llvm::SmallVector<int64_t> &pairs);
   /// Creates an operator node and checks the tree height limit.
@@ -92,6 +104,10 @@ private:
 } // namespace
 
 LogicalResult Parser::expected(StringRef what) {
+  if (tok.is(TokenKind::UnterminatedComment)) {
+    emitErrorHere() << "unterminated comment: '/*' without '*/'";
+    return failure();
+  }
   InFlightDiagnostic diag = emitErrorHere();
   diag << "expected " << what << ", found ";
   if (tok.is(TokenKind::Eof)) {
@@ -298,13 +314,13 @@ Expr *Parser::parseAdditive() {
 }
 
 Expr *Parser::parseMultiplicative() {
-  Expr *lhs = parseTensorOps();
+  Expr *lhs = parseNegation();
   while (lhs && (tok.is(TokenKind::Star) || tok.is(TokenKind::Slash))) {
     tl::ArithKind kind =
         tok.is(TokenKind::Star) ? tl::ArithKind::Mul : tl::ArithKind::Div;
     llvm::SMLoc loc = tok.getLoc();
     consume();
-    Expr *rhs = parseTensorOps();
+    Expr *rhs = parseNegation();
     if (!rhs)
       return nullptr;
     lhs = makeOperator(ExprKind::Arith, loc, lhs, rhs);
@@ -312,6 +328,24 @@ Expr *Parser::parseMultiplicative() {
       lhs->arith = kind;
   }
   return lhs;
+}
+
+Expr *Parser::parseNegation() {
+  llvm::SmallVector<llvm::SMLoc> minuses;
+  while (tok.is(TokenKind::Minus)) {
+    minuses.push_back(tok.getLoc());
+    consume();
+  }
+  Expr *operand = parseTensorOps();
+  // `-e` binds looser than `# . ^`: `-a # b` is `-(a # b)`, the same value.
+  for (llvm::SMLoc loc : llvm::reverse(minuses)) {
+    if (!operand)
+      return nullptr;
+    operand = makeOperator(ExprKind::Unary, loc, operand, nullptr);
+    if (operand)
+      operand->unary = tl::UnaryKind::Neg;
+  }
+  return operand;
 }
 
 Expr *Parser::parseTensorOps() {
@@ -342,32 +376,117 @@ Expr *Parser::parseTensorOps() {
 
 Expr *Parser::parsePrimary() {
   if (tok.is(TokenKind::Identifier)) {
-    Expr *expr = program.makeExpr(ExprKind::Variable, tok.getLoc());
-    expr->name = tok.text;
+    Token name = tok;
     consume();
+    // A name followed by '(' calls a function.
+    if (tok.is(TokenKind::LParen))
+      return parseCall(name);
+    Expr *expr = program.makeExpr(ExprKind::Variable, name.getLoc());
+    expr->name = name.text;
     return expr;
   }
+  if (tok.is(TokenKind::Integer) || tok.is(TokenKind::Real))
+    return parseLiteral();
   if (tok.is(TokenKind::LParen)) {
-    if (parenNesting == kMaxParenNesting) {
-      emitErrorHere() << "parentheses are nested too deeply (more than "
-                      << kMaxParenNesting << " levels)";
+    llvm::SmallVector<Expr *, 1> inner;
+    if (!parseParenthesized(inner, /*isCall=*/false))
       return nullptr;
-    }
-    consume();
-    ++parenNesting;
-    Expr *inner = parseAdditive();
-    --parenNesting;
-    if (!inner)
-      return nullptr;
-    if (!tok.is(TokenKind::RParen)) {
-      (void)expected("')'");
-      return nullptr;
-    }
-    consume();
-    return inner;
+    return inner.front();
   }
-  (void)expected("an expression (a variable or '(')");
+  (void)expected("an expression (a variable, a number, a function call or "
+                 "'(')");
   return nullptr;
+}
+
+Expr *Parser::parseLiteral() {
+  llvm::APFloat value(llvm::APFloat::IEEEdouble());
+  auto status =
+      value.convertFromString(tok.text, llvm::APFloat::rmNearestTiesToEven);
+  // Underflow rounds to zero or a subnormal number, as in C; overflow has
+  // no value.
+  if (!status || (*status & llvm::APFloat::opOverflow)) {
+    if (!status)
+      llvm::consumeError(status.takeError());
+    emitErrorHere() << "number " << tok.text
+                    << " is too large for a double-precision value";
+    return nullptr;
+  }
+  Expr *expr = program.makeExpr(ExprKind::Literal, tok.getLoc());
+  expr->name = tok.text;
+  expr->value = value.convertToDouble();
+  consume();
+  return expr;
+}
+
+bool Parser::parseParenthesized(llvm::SmallVectorImpl<Expr *> &items,
+                                bool isCall) {
+  if (parenNesting == kMaxParenNesting) {
+    emitErrorHere() << "parentheses are nested too deeply (more than "
+                    << kMaxParenNesting << " levels)";
+    return false;
+  }
+  consume(); // '('
+  ++parenNesting;
+  auto finish = [&](bool ok) {
+    --parenNesting;
+    return ok;
+  };
+  while (true) {
+    Expr *item = parseAdditive();
+    if (!item)
+      return finish(false);
+    items.push_back(item);
+    if (!isCall || !tok.is(TokenKind::Comma))
+      break;
+    consume();
+  }
+  if (!tok.is(TokenKind::RParen)) {
+    (void)expected(isCall ? "',' or ')' after an argument" : "')'");
+    return finish(false);
+  }
+  consume();
+  return finish(true);
+}
+
+Expr *Parser::parseCall(Token name) {
+  std::optional<tl::UnaryKind> unary =
+      llvm::StringSwitch<std::optional<tl::UnaryKind>>(name.text)
+          .Case("sqrt", tl::UnaryKind::Sqrt)
+          .Case("abs", tl::UnaryKind::Abs)
+          .Case("exp", tl::UnaryKind::Exp)
+          .Case("log", tl::UnaryKind::Log)
+          .Default(std::nullopt);
+  std::optional<tl::ArithKind> binary =
+      llvm::StringSwitch<std::optional<tl::ArithKind>>(name.text)
+          .Case("min", tl::ArithKind::Min)
+          .Case("max", tl::ArithKind::Max)
+          .Default(std::nullopt);
+  if (!unary && !binary) {
+    emitError(name.getLoc())
+        << "unknown function '" << name.text
+        << "' (the functions are sqrt, abs, exp, log, min and max)";
+    return nullptr;
+  }
+  llvm::SmallVector<Expr *, 2> args;
+  if (!parseParenthesized(args, /*isCall=*/true))
+    return nullptr;
+  size_t arity = unary ? 1 : 2;
+  if (args.size() != arity) {
+    emitError(name.getLoc()) << "'" << name.text << "' takes " << arity
+                             << (arity == 1 ? " argument" : " arguments")
+                             << ", got " << args.size();
+    return nullptr;
+  }
+  Expr *call =
+      makeOperator(unary ? ExprKind::Unary : ExprKind::Arith, name.getLoc(),
+                   args[0], unary ? nullptr : args[1]);
+  if (!call)
+    return nullptr;
+  if (unary)
+    call->unary = *unary;
+  else
+    call->arith = *binary;
+  return call;
 }
 
 LogicalResult Parser::parseIndexPair(llvm::SmallVector<int64_t> &pairs) {

@@ -30,6 +30,40 @@ template <typename T> static T controlledDivide(T dividend, T divisor) {
   return dividend / divisor;
 }
 
+/// IEEE 754-2019 minimum and maximum (arith.minimumf / maximumf): NaN if
+/// either operand is NaN, and -0 below +0.
+template <typename T> static T minimum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <typename T> static T maximum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+/// The unary functions; log 0 is undefined, like the report's v / 0.
+template <typename T> static T applyUnary(tl::UnaryKind kind, T x) {
+  switch (kind) {
+  case tl::UnaryKind::Neg:
+    return -x;
+  case tl::UnaryKind::Sqrt:
+    return std::sqrt(x);
+  case tl::UnaryKind::Abs:
+    return std::fabs(x);
+  case tl::UnaryKind::Exp:
+    return std::exp(x);
+  case tl::UnaryKind::Log:
+    return x == T(0) ? std::numeric_limits<T>::quiet_NaN() : std::log(x);
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
 namespace {
 template <typename T> class Evaluator {
 public:
@@ -84,9 +118,17 @@ private:
         return lhs * rhs;
       case tl::ArithKind::Div:
         return controlledDivide(lhs, rhs);
+      case tl::ArithKind::Min:
+        return minimum(lhs, rhs);
+      case tl::ArithKind::Max:
+        return maximum(lhs, rhs);
       }
       llvm_unreachable("unknown arithmetic kind");
     }
+    case PlanNode::Kind::Constant:
+      return T(node->value);
+    case PlanNode::Kind::Unary:
+      return applyUnary(node->unary, eval(node->lhs));
     case PlanNode::Kind::Contract:
       return sum(node, node->loops.size() - 1);
     case PlanNode::Kind::Mask:

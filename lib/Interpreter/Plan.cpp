@@ -137,7 +137,9 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
   // often than it has elements. Outer products and transpositions are never
   // cached: an element of either costs at most one multiplication, and
   // building an outer product is exactly what the evaluation must avoid.
-  if (!isKernelRoot && !isa<tl::TransposeOp, tl::OuterOp, tl::ZeroPaddingOp>(op) &&
+  if (!isKernelRoot &&
+      !isa<tl::TransposeOp, tl::OuterOp, tl::ZeroPaddingOp, tl::ConstantOp>(
+          op) &&
       requests > numElements(value)) {
     FailureOr<int> buffer = materialize(value);
     if (failed(buffer))
@@ -215,18 +217,26 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
     return node;
   }
 
-  std::optional<tl::ArithKind> arith =
-      llvm::TypeSwitch<Operation *, std::optional<tl::ArithKind>>(op)
-          .Case([](tl::AddOp) { return tl::ArithKind::Add; })
-          .Case([](tl::SubOp) { return tl::ArithKind::Sub; })
-          .Case([](tl::MulOp) { return tl::ArithKind::Mul; })
-          .Case([](tl::DivOp) { return tl::ArithKind::Div; })
-          .Default([](Operation *) { return std::nullopt; });
+  if (auto constant = dyn_cast<tl::ConstantOp>(op)) {
+    PlanNode *node = newNode(PlanNode::Kind::Constant);
+    node->value = constant.getValue().convertToDouble();
+    return node;
+  }
+  if (std::optional<tl::UnaryKind> unary = tl::getUnaryKind(op)) {
+    FailureOr<PlanNode *> operand = build(op->getOperand(0), dimVars, requests);
+    if (failed(operand))
+      return failure();
+    PlanNode *node = newNode(PlanNode::Kind::Unary);
+    node->unary = *unary;
+    node->lhs = *operand;
+    return node;
+  }
+  std::optional<tl::ArithKind> arith = tl::getArithKind(op);
   if (!arith)
     return op->emitError() << "the reference interpreter does not support '"
                            << op->getName() << "'";
   Value lhsValue = op->getOperand(0), rhsValue = op->getOperand(1);
-  // A scalar operand of t-smul / t-sdiv has no dimensions to bind.
+  // A scalar operand (rule t-scalar) has no dimensions to bind.
   auto varsOf = [&](Value operand) {
     return shapeOf(operand).empty() ? llvm::ArrayRef<int>() : dimVars;
   };

@@ -45,16 +45,20 @@ struct Loop {
 };
 
 struct PlanNode {
-  enum class Kind { Load, Product, Contract, Arith, Mask };
+  enum class Kind { Load, Constant, Product, Contract, Arith, Unary, Mask };
   Kind kind;
+  // Constant: the literal's value (rounded to the element type when read).
+  double value = 0;
   // Load: element `sum(stride * vars[var])` of buffer `buffer`.
   int buffer = -1;
   llvm::SmallVector<Term, 4> terms;
-  // Product: lhs * rhs. Arith: lhs op rhs. Contract: lhs is the summand.
-  // Mask: lhs where every variable in `loops` is below its extent, else 0.
+  // Product: lhs * rhs. Arith: lhs op rhs. Unary: op lhs. Contract: lhs is
+  // the summand. Mask: lhs where every variable in `loops` is below its
+  // extent, else 0.
   PlanNode *lhs = nullptr;
   PlanNode *rhs = nullptr;
   tl::ArithKind arith = tl::ArithKind::Add;
+  tl::UnaryKind unary = tl::UnaryKind::Neg;
   // Contract: the summation loops, innermost first. Mask: the bounds.
   llvm::SmallVector<Loop, 2> loops;
   // Contract: when the summand is a left-deep product of loads

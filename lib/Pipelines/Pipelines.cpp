@@ -146,7 +146,8 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
               "convert-vector-to-scf{full-unroll=true target-rank=1},"
               "convert-scf-to-cf,"
               "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
-              "finalize-memref-to-llvm,convert-arith-to-llvm,"
+              "finalize-memref-to-llvm,convert-math-to-llvm,"
+              "convert-arith-to-llvm,"
               "convert-cf-to-llvm,"
               "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
               "convert-ub-to-llvm");

@@ -45,6 +45,7 @@ def ConvertTLToLinalg : Pass<"convert-tl-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];

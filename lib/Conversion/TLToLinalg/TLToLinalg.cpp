@@ -52,11 +52,14 @@ namespace {
 
 /// The scalar computation of a group's body, over its leaves.
 struct ScalarNode {
-  enum class Kind { Leaf, Multiply, Arith };
+  enum class Kind { Leaf, Constant, Multiply, Arith, Unary };
   Kind kind;
   unsigned leaf = 0;                     // Leaf: index into Group::leaves
-  int lhs = -1, rhs = -1;                // Multiply, Arith: node indices
+  double value = 0;                      // Constant
+  int lhs = -1, rhs = -1;                // Multiply, Arith: node indices;
+                                         // Unary: lhs
   tl::ArithKind arith = tl::ArithKind::Add;
+  tl::UnaryKind unary = tl::UnaryKind::Neg;
 };
 
 struct Leaf {
@@ -68,6 +71,8 @@ struct Leaf {
 /// One linalg.generic being assembled.
 struct Group {
   bool isContraction = false;
+  /// The element type of the program (f64 or f32).
+  Type elementType;
   unsigned numOutputDims = 0;
   /// Ids of reduction dimensions; output dimension d has id d.
   SmallVector<unsigned> reductionDims;
@@ -115,8 +120,10 @@ private:
 };
 } // namespace
 
+/// Whether `op` computes each element from the same element of its operands
+/// (a binary operation, a function or a negation).
 static bool isArith(Operation *op) {
-  return isa<tl::AddOp, tl::SubOp, tl::MulOp, tl::DivOp>(op);
+  return tl::getArithKind(op) || tl::getUnaryKind(op);
 }
 
 static double numElements(Value value) {
@@ -173,6 +180,12 @@ int StatementLowering::collect(Group &group, Value value,
   Operation *op = value.getDefiningOp();
   if (auto use = dyn_cast<tl::UseOp>(op))
     return addLeaf(group, current.lookup(use.getVar()), dims);
+  // A literal is a constant in the loop body, never a tensor.
+  if (auto constant = dyn_cast<tl::ConstantOp>(op)) {
+    ScalarNode node{ScalarNode::Kind::Constant};
+    node.value = constant.getValue().convertToDouble();
+    return addNode(group, node);
+  }
   if (!joinsGroup(value, group.isContraction, requests, underArith))
     return addLeaf(group, lower(value), dims);
 
@@ -200,13 +213,16 @@ int StatementLowering::collect(Group &group, Value value,
     return collect(group, contract.getOperand(), operandDims,
                    requests * summands, underArith);
   }
+  if (std::optional<tl::UnaryKind> unary = tl::getUnaryKind(op)) {
+    ScalarNode node{ScalarNode::Kind::Unary};
+    node.unary = *unary;
+    node.lhs = collect(group, op->getOperand(0), dims, requests,
+                       /*underArith=*/true);
+    return addNode(group, node);
+  }
   ScalarNode node{ScalarNode::Kind::Arith};
-  node.arith = llvm::TypeSwitch<Operation *, tl::ArithKind>(op)
-                   .Case([](tl::AddOp) { return tl::ArithKind::Add; })
-                   .Case([](tl::SubOp) { return tl::ArithKind::Sub; })
-                   .Case([](tl::MulOp) { return tl::ArithKind::Mul; })
-                   .Default([](Operation *) { return tl::ArithKind::Div; });
-  // The scalar operand of t-smul / t-sdiv is read at no index.
+  node.arith = *tl::getArithKind(op);
+  // A scalar operand (rule t-scalar) is read at no index.
   auto dimsOf = [&](Value operand) {
     return tl::getShapeOf(operand).empty() ? ArrayRef<unsigned>() : dims;
   };
@@ -238,13 +254,46 @@ static Value emitControlledDivision(OpBuilder &b, Location loc, Value lhs,
   return arith::SelectOp::create(b, loc, lhsZero, zero, ifLhsNonZero);
 }
 
+/// The unary functions; `log 0` is undefined, like the report's `v / 0`
+/// (libm's log gives -inf there), so one select fixes it.
+static Value emitUnary(OpBuilder &b, Location loc, tl::UnaryKind kind,
+                       Value operand) {
+  switch (kind) {
+  case tl::UnaryKind::Neg:
+    return arith::NegFOp::create(b, loc, operand);
+  case tl::UnaryKind::Sqrt:
+    return math::SqrtOp::create(b, loc, operand);
+  case tl::UnaryKind::Abs:
+    return math::AbsFOp::create(b, loc, operand);
+  case tl::UnaryKind::Exp:
+    return math::ExpOp::create(b, loc, operand);
+  case tl::UnaryKind::Log: {
+    auto type = cast<FloatType>(operand.getType());
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+    Value nan = arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(type, APFloat::getQNaN(type.getFloatSemantics())));
+    Value isZero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, operand, zero);
+    Value log = math::LogOp::create(b, loc, operand);
+    return arith::SelectOp::create(b, loc, isZero, nan, log);
+  }
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
 Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
                                     const Group &group, int index,
                                     ValueRange leafValues) {
   const ScalarNode &node = group.nodes[index];
   if (node.kind == ScalarNode::Kind::Leaf)
     return leafValues[node.leaf];
+  if (node.kind == ScalarNode::Kind::Constant)
+    return arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(group.elementType, node.value));
   Value lhs = emitScalar(b, loc, group, node.lhs, leafValues);
+  if (node.kind == ScalarNode::Kind::Unary)
+    return emitUnary(b, loc, node.unary, lhs);
   Value rhs = emitScalar(b, loc, group, node.rhs, leafValues);
   if (node.kind == ScalarNode::Kind::Multiply)
     return arith::MulFOp::create(b, loc, lhs, rhs);
@@ -257,6 +306,10 @@ Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
     return arith::MulFOp::create(b, loc, lhs, rhs);
   case tl::ArithKind::Div:
     return emitControlledDivision(b, loc, lhs, rhs);
+  case tl::ArithKind::Min:
+    return arith::MinimumFOp::create(b, loc, lhs, rhs);
+  case tl::ArithKind::Max:
+    return arith::MaximumFOp::create(b, loc, lhs, rhs);
   }
   llvm_unreachable("unknown arithmetic kind");
 }
@@ -324,6 +377,7 @@ Value StatementLowering::emit(Group &group, Location loc,
 Group StatementLowering::collectGroup(Value value) {
   Group group;
   group.isContraction = isa<tl::ContractOp>(value.getDefiningOp());
+  group.elementType = cast<RankedTensorType>(value.getType()).getElementType();
   group.numOutputDims = tl::getShapeOf(value).size();
   group.numDims = group.numOutputDims;
   SmallVector<unsigned> dims;

@@ -118,7 +118,8 @@ func.func @transpose_wrong_result(%a: tensor<2x3xf64>) {
 
 // -----
 
-// Rules t-elem, t-smul, t-sdiv.
+// Rules t-elem and t-scalar: a scalar goes with any tensor, not two tensors
+// of different types.
 func.func @add_shapes(%a: tensor<4x4xf64>, %b: tensor<4x5xf64>) {
   // expected-error @+1 {{operands of '+' must have the same type, got [4 4] and [4 5] (rule t-elem)}}
   %0 = tl.add %a, %b : tensor<4x4xf64>, tensor<4x5xf64>
@@ -127,25 +128,52 @@ func.func @add_shapes(%a: tensor<4x4xf64>, %b: tensor<4x5xf64>) {
 
 // -----
 
-func.func @sub_scalar(%a: tensor<4xf64>, %s: tensor<f64>) {
-  // expected-error @+1 {{operands of '-' must have the same type, got [] and [4] (rule t-elem)}}
-  %0 = tl.sub %s, %a : tensor<f64>, tensor<4xf64>
+func.func @min_shapes(%a: tensor<4xf64>, %b: tensor<5xf64>) {
+  // expected-error @+1 {{operands of 'min' must have the same type, got [4] and [5] (rule t-elem)}}
+  %0 = tl.min %a, %b : tensor<4xf64>, tensor<5xf64>
   return
 }
 
 // -----
 
-func.func @mul_scalar_on_the_right(%a: tensor<4xf64>, %s: tensor<f64>) {
-  // expected-error @+1 {{operands of '*' must have the same type, got [4] and [] (rule t-elem); to scale by a scalar, write the scalar on the left: s * e (rule t-smul)}}
-  %0 = tl.mul %a, %s : tensor<4xf64>, tensor<f64>
+func.func @max_element_types(%a: tensor<4xf64>, %s: tensor<f32>) {
+  // expected-error @+1 {{operands of 'max' have different element types 'f64' and 'f32' (rule t-elem)}}
+  %0 = tl.max %a, %s : tensor<4xf64>, tensor<f32>
   return
 }
 
 // -----
 
-func.func @div_scalar_dividend(%a: tensor<4xf64>, %s: tensor<f64>) {
-  // expected-error @+1 {{operands of '/' must have the same type, got [] and [4] (rule t-elem); a scalar can only be the divisor: e / s (rule t-sdiv)}}
-  %0 = tl.div %s, %a : tensor<f64>, tensor<4xf64>
+// Rule t-fun: a unary function keeps its operand's type.
+func.func @sqrt_wrong_result(%a: tensor<4xf64>) {
+  // expected-error @+2 {{'tl.sqrt' op inferred type(s) 'tensor<4xf64>' are incompatible with return type(s) of operation 'tensor<5xf64>'}}
+  // expected-error @+1 {{'tl.sqrt' op failed to infer returned types}}
+  %0 = "tl.sqrt"(%a) : (tensor<4xf64>) -> tensor<5xf64>
+  return
+}
+
+// -----
+
+// Rule t-lit: a literal is a finite scalar of the element type.
+func.func @constant_not_scalar() {
+  // expected-error @+1 {{'tl.constant' op result #0 must be 0D tensor of 32-bit float or 64-bit float values, but got 'tensor<2xf64>'}}
+  %0 = tl.constant 1.0 : tensor<2xf64>
+  return
+}
+
+// -----
+
+func.func @constant_infinite() {
+  // expected-error @+1 {{'tl.constant' op value must be finite, got INF}}
+  %0 = tl.constant 0x7FF0000000000000 : tensor<f64>
+  return
+}
+
+// -----
+
+func.func @constant_out_of_f32() {
+  // expected-error @+1 {{'tl.constant' op value 1.000000e+39 is out of the range of f32}}
+  %0 = tl.constant 1.0e39 : tensor<f32>
   return
 }
 

@@ -52,6 +52,36 @@ tl.program @all_forms {
     tl.yield %h : tensor<3x5xf64>
   }
 
+  // Extensions: literals, a scalar on either side of any binary operation
+  // (rule t-scalar), min and max, and the unary functions (rule t-fun).
+  // CHECK: tl.assign @C = {
+  // CHECK: %[[K:.*]] = tl.constant 2.500000e-01 : tensor<f64>
+  // CHECK: %[[U:.*]] = tl.use @C : tensor<3x5xf64>
+  // CHECK: %[[V:.*]] = tl.sub %[[U]], %[[K]] : tensor<3x5xf64>, tensor<f64>
+  // CHECK: %[[W:.*]] = tl.div %[[K]], %[[V]] : tensor<f64>, tensor<3x5xf64>
+  // CHECK: %[[X:.*]] = tl.min %[[W]], %[[U]] : tensor<3x5xf64>, tensor<3x5xf64>
+  // CHECK: %[[Y:.*]] = tl.max %[[K]], %[[X]] : tensor<f64>, tensor<3x5xf64>
+  // CHECK: %[[N:.*]] = tl.neg %[[Y]] : tensor<3x5xf64>
+  // CHECK: %[[R:.*]] = tl.sqrt %[[N]] : tensor<3x5xf64>
+  // CHECK: %[[AB:.*]] = tl.abs %[[R]] : tensor<3x5xf64>
+  // CHECK: %[[E:.*]] = tl.exp %[[AB]] : tensor<3x5xf64>
+  // CHECK: %[[L:.*]] = tl.log %[[E]] : tensor<3x5xf64>
+  // CHECK: tl.yield %[[L]] : tensor<3x5xf64>
+  tl.assign @C = {
+    %k = tl.constant 0.25 : tensor<f64>
+    %u = tl.use @C : tensor<3x5xf64>
+    %v = tl.sub %u, %k : tensor<3x5xf64>, tensor<f64>
+    %w = tl.div %k, %v : tensor<f64>, tensor<3x5xf64>
+    %x = tl.min %w, %u : tensor<3x5xf64>, tensor<3x5xf64>
+    %y = tl.max %k, %x : tensor<f64>, tensor<3x5xf64>
+    %n = tl.neg %y : tensor<3x5xf64>
+    %r = tl.sqrt %n : tensor<3x5xf64>
+    %a = tl.abs %r : tensor<3x5xf64>
+    %e = tl.exp %a : tensor<3x5xf64>
+    %l = tl.log %e : tensor<3x5xf64>
+    tl.yield %l : tensor<3x5xf64>
+  }
+
   // Multi-pair transposition (swaps applied left to right) and contraction.
   // CHECK: tl.assign @T = {
   // CHECK: %[[T:.*]] = tl.use @T : tensor<2x3x4x5xf64>

@@ -22,17 +22,27 @@ bool tl::preservesZeroPadding(Value value) {
     return true;
   if (auto transpose = dyn_cast<TransposeOp>(op))
     return preservesZeroPadding(transpose.getOperand());
-  // 0 + 0, 0 - 0, 0 * 0 and (controlled) 0 / 0 are 0; so is 0 / s for any
-  // scalar s. But s * 0 is undefined for an undefined s, an outer product
-  // multiplies padding by real elements, and a contraction sums products
-  // at padded result indices: those can leave undefined values.
-  if (isa<AddOp, SubOp>(op) || (isa<MulOp>(op) && !isScalar(op->getOperand(0))))
-    return preservesZeroPadding(op->getOperand(0)) &&
-           preservesZeroPadding(op->getOperand(1));
-  if (auto div = dyn_cast<DivOp>(op))
-    return preservesZeroPadding(div.getLhs()) &&
-           (isScalar(div.getRhs()) || preservesZeroPadding(div.getRhs()));
-  return false;
+  // A literal is a defined scalar; any other scalar may be undefined.
+  auto isLiteral = [](Value v) { return isa<ConstantOp>(v.getDefiningOp()); };
+  // 0 + 0, 0 - 0, 0 * 0, min(0, 0), max(0, 0) and (controlled) 0 / 0 are
+  // 0; so are 0 / s for any scalar s, c * 0 for a literal c, and -0,
+  // sqrt(0), abs(0). But s + 0 is s, s * 0 is undefined for an undefined s,
+  // exp(0) is 1 and log(0) undefined, an outer product multiplies padding
+  // by real elements, and a contraction sums products at padded result
+  // indices: those can leave non-zero values.
+  if (isa<NegOp, SqrtOp, AbsOp>(op))
+    return preservesZeroPadding(op->getOperand(0));
+  std::optional<ArithKind> kind = getArithKind(op);
+  if (!kind)
+    return false;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  if (*kind == ArithKind::Div)
+    return preservesZeroPadding(lhs) &&
+           (isScalar(rhs) || preservesZeroPadding(rhs));
+  if (*kind == ArithKind::Mul && (isLiteral(lhs) || isLiteral(rhs)))
+    return preservesZeroPadding(isLiteral(lhs) ? rhs : lhs);
+  return !isScalar(lhs) && !isScalar(rhs) && preservesZeroPadding(lhs) &&
+         preservesZeroPadding(rhs);
 }
 
 /// Recomputes the result types of `op` from its operands' (new) types.

@@ -11,6 +11,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cfloat>
+#include <cmath>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -345,7 +349,101 @@ TL_DEFINE_ARITH_INFERENCE(AddOp, Add)
 TL_DEFINE_ARITH_INFERENCE(SubOp, Sub)
 TL_DEFINE_ARITH_INFERENCE(MulOp, Mul)
 TL_DEFINE_ARITH_INFERENCE(DivOp, Div)
+TL_DEFINE_ARITH_INFERENCE(MinOp, Min)
+TL_DEFINE_ARITH_INFERENCE(MaxOp, Max)
 #undef TL_DEFINE_ARITH_INFERENCE
+
+// Rule t-fun: a unary element-wise operation keeps its operand's type.
+#define TL_DEFINE_UNARY_INFERENCE(OpClass)                                     \
+  LogicalResult OpClass::inferReturnTypes(                                     \
+      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    FailureOr<RankedTensorType> type =                                         \
+        operandType(adaptor.getOperand(), location);                           \
+    if (failed(type))                                                          \
+      return failure();                                                        \
+    inferred.push_back(*type);                                                 \
+    return success();                                                          \
+  }
+TL_DEFINE_UNARY_INFERENCE(NegOp)
+TL_DEFINE_UNARY_INFERENCE(SqrtOp)
+TL_DEFINE_UNARY_INFERENCE(AbsOp)
+TL_DEFINE_UNARY_INFERENCE(ExpOp)
+TL_DEFINE_UNARY_INFERENCE(LogOp)
+#undef TL_DEFINE_UNARY_INFERENCE
+
+std::optional<ArithKind> tl::getArithKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<ArithKind>>(op)
+      .Case([](AddOp) { return ArithKind::Add; })
+      .Case([](SubOp) { return ArithKind::Sub; })
+      .Case([](MulOp) { return ArithKind::Mul; })
+      .Case([](DivOp) { return ArithKind::Div; })
+      .Case([](MinOp) { return ArithKind::Min; })
+      .Case([](MaxOp) { return ArithKind::Max; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<UnaryKind> tl::getUnaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<UnaryKind>>(op)
+      .Case([](NegOp) { return UnaryKind::Neg; })
+      .Case([](SqrtOp) { return UnaryKind::Sqrt; })
+      .Case([](AbsOp) { return UnaryKind::Abs; })
+      .Case([](ExpOp) { return UnaryKind::Exp; })
+      .Case([](LogOp) { return UnaryKind::Log; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+Value tl::createArith(OpBuilder &builder, Location loc, ArithKind kind,
+                      Value lhs, Value rhs) {
+  switch (kind) {
+  case ArithKind::Add:
+    return AddOp::create(builder, loc, lhs, rhs);
+  case ArithKind::Sub:
+    return SubOp::create(builder, loc, lhs, rhs);
+  case ArithKind::Mul:
+    return MulOp::create(builder, loc, lhs, rhs);
+  case ArithKind::Div:
+    return DivOp::create(builder, loc, lhs, rhs);
+  case ArithKind::Min:
+    return MinOp::create(builder, loc, lhs, rhs);
+  case ArithKind::Max:
+    return MaxOp::create(builder, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown arithmetic kind");
+}
+
+Value tl::createUnary(OpBuilder &builder, Location loc, UnaryKind kind,
+                      Value operand) {
+  switch (kind) {
+  case UnaryKind::Neg:
+    return NegOp::create(builder, loc, operand);
+  case UnaryKind::Sqrt:
+    return SqrtOp::create(builder, loc, operand);
+  case UnaryKind::Abs:
+    return AbsOp::create(builder, loc, operand);
+  case UnaryKind::Exp:
+    return ExpOp::create(builder, loc, operand);
+  case UnaryKind::Log:
+    return LogOp::create(builder, loc, operand);
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  double value = getValue().convertToDouble();
+  if (!std::isfinite(value))
+    return emitOpError("value must be finite, got ") << value;
+  auto element = cast<FloatType>(getType().getElementType());
+  if (element.isF32() && std::fabs(value) > double(FLT_MAX))
+    return emitOpError("value ")
+           << value << " is out of the range of f32 (at most " << FLT_MAX
+           << " in magnitude)";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // TransposeOp folding

@@ -26,8 +26,28 @@ StringRef tl::getArithSymbol(ArithKind kind) {
     return "*";
   case ArithKind::Div:
     return "/";
+  case ArithKind::Min:
+    return "min";
+  case ArithKind::Max:
+    return "max";
   }
   llvm_unreachable("unknown arithmetic kind");
+}
+
+StringRef tl::getUnarySymbol(UnaryKind kind) {
+  switch (kind) {
+  case UnaryKind::Neg:
+    return "-";
+  case UnaryKind::Sqrt:
+    return "sqrt";
+  case UnaryKind::Abs:
+    return "abs";
+  case UnaryKind::Exp:
+    return "exp";
+  case UnaryKind::Log:
+    return "log";
+  }
+  llvm_unreachable("unknown unary kind");
 }
 
 std::string tl::formatType(RankedTensorType type) {
@@ -184,19 +204,14 @@ FailureOr<RankedTensorType> tl::inferArithmeticType(ArithKind kind,
   }
   if (lhs.getShape() == rhs.getShape())
     return lhs;
-  if (kind == ArithKind::Mul && lhs.getRank() == 0)
+  // Rule t-scalar: the scalar applies to every element of the tensor.
+  if (lhs.getRank() == 0)
     return rhs;
-  if (kind == ArithKind::Div && rhs.getRank() == 0)
+  if (rhs.getRank() == 0)
     return lhs;
-
-  InFlightDiagnostic diag = emitError();
-  diag << "operands of '" << symbol << "' must have the same type, got "
-       << formatType(lhs) << " and " << formatType(rhs) << " (rule t-elem)";
-  if (kind == ArithKind::Mul && rhs.getRank() == 0)
-    diag << "; to scale by a scalar, write the scalar on the left: s * e "
-            "(rule t-smul)";
-  if (kind == ArithKind::Div && lhs.getRank() == 0)
-    diag << "; a scalar can only be the divisor: e / s (rule t-sdiv)";
+  emitError() << "operands of '" << symbol << "' must have the same type, got "
+              << formatType(lhs) << " and " << formatType(rhs)
+              << " (rule t-elem)";
   return failure();
 }
 

@@ -98,8 +98,9 @@ void TLCommonSubexpressionsPass::runOnOperation() {
   for (AssignOp assign : program.getStatements()) {
     // Users before their operands, so that the largest tree is replaced.
     SmallVector<Operation *> ops;
+    // A literal stays a literal: reading it from a variable costs a load.
     for (Operation &op : *assign.getBody())
-      if (!isa<UseOp, YieldOp>(op))
+      if (!isa<UseOp, YieldOp, ConstantOp>(op))
         ops.push_back(&op);
     for (Operation *op : llvm::reverse(ops)) {
       if (op->use_empty())
@@ -135,7 +136,7 @@ void TLCommonSubexpressionsPass::runOnOperation() {
 
     Operation *root = assign.getValue().getDefiningOp();
     SmallVector<StringAttr> reads = assign.getReadVariables();
-    if (isa<UseOp>(root) || llvm::is_contained(reads, target))
+    if (isa<UseOp, ConstantOp>(root) || llvm::is_contained(reads, target))
       continue;
     unsigned index = available.size();
     available.push_back({root, target});

@@ -53,7 +53,7 @@ static bool reachesRootElementwise(Value value) {
   return llvm::all_of(value.getUsers(), [&](Operation *user) {
     if (isa<YieldOp>(user))
       return true;
-    if (!isa<AddOp, SubOp, MulOp, DivOp>(user) ||
+    if (!(getArithKind(user) || getUnaryKind(user)) ||
         user->getResult(0).getType() != value.getType())
       return false;
     return reachesRootElementwise(user->getResult(0));

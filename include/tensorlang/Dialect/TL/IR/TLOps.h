@@ -28,4 +28,24 @@ class AssignOp;
 #define GET_OP_CLASSES
 #include "tensorlang/Dialect/TL/IR/TLOps.h.inc"
 
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
+
+#include <optional>
+
+namespace tensorlang::tl {
+
+/// The kind of a binary element-wise op (tl.add ... tl.max), or none.
+std::optional<ArithKind> getArithKind(mlir::Operation *op);
+/// The kind of a unary element-wise op (tl.neg ... tl.log), or none.
+std::optional<UnaryKind> getUnaryKind(mlir::Operation *op);
+
+/// Creates the binary element-wise op of `kind`; its type is inferred.
+mlir::Value createArith(mlir::OpBuilder &builder, mlir::Location loc,
+                        ArithKind kind, mlir::Value lhs, mlir::Value rhs);
+/// Creates the unary element-wise op of `kind`.
+mlir::Value createUnary(mlir::OpBuilder &builder, mlir::Location loc,
+                        UnaryKind kind, mlir::Value operand);
+
+} // namespace tensorlang::tl
+
 #endif // TENSORLANG_DIALECT_TL_IR_TLOPS_H

@@ -243,25 +243,90 @@ class TL_ArithOp<string mnemonic, string sym, string rules>
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
 }
 
-def TL_AddOp : TL_ArithOp<"add", "+", "rule t-elem"> {
-  let description = [{ Both operands have the same type. }];
+// Every binary element-wise op takes operands of the same type (rule
+// t-elem) or a scalar and a tensor in either order (rule t-scalar, which
+// generalizes the report's t-smul `s * e` and t-sdiv `e / s`): the scalar
+// applies to every element.
+def TL_AddOp : TL_ArithOp<"add", "+", "rules t-elem, t-scalar"> {
+  let description = [{ Undefined if either operand is. }];
 }
-def TL_SubOp : TL_ArithOp<"sub", "-", "rule t-elem"> {
-  let description = [{ Both operands have the same type. }];
+def TL_SubOp : TL_ArithOp<"sub", "-", "rules t-elem, t-scalar"> {
+  let description = [{ Undefined if either operand is. }];
 }
-def TL_MulOp : TL_ArithOp<"mul", "*", "rules t-elem, t-smul"> {
+def TL_MulOp : TL_ArithOp<"mul", "*", "rules t-elem, t-smul, t-scalar"> {
+  let description = [{ Undefined if either operand is, even if the other is 0. }];
+}
+def TL_DivOp : TL_ArithOp<"div", "/", "rules t-elem, t-sdiv, t-scalar"> {
   let description = [{
-    Both operands have the same type, or the left one is a scalar
-    (`tensor<f64>`) that scales every element of the right one.
+    The report's controlled division (definition 5): `0/0 = 0`,
+    `0/undef = 0`, `v/0 = undef` for `v != 0`, `undef/w = undef`.
   }];
 }
-def TL_DivOp : TL_ArithOp<"div", "/", "rules t-elem, t-sdiv"> {
+def TL_MinOp : TL_ArithOp<"min", "min", "rules t-elem, t-scalar"> {
+  let summary = "Element-wise minimum `min(e0, e1)` (rules t-elem, t-scalar)";
   let description = [{
-    Both operands have the same type, or the right one is a scalar that
-    divides every element of the left one. Division is the report's
-    controlled division (definition 5): `0/0 = 0`, `0/undef = 0`,
-    `v/0 = undef` for `v != 0`, `undef/w = undef`.
+    The smaller operand; undefined if either operand is (IEEE 754-2019
+    `minimum`, `arith.minimumf`: `-0 < +0`).
   }];
+}
+def TL_MaxOp : TL_ArithOp<"max", "max", "rules t-elem, t-scalar"> {
+  let summary = "Element-wise maximum `max(e0, e1)` (rules t-elem, t-scalar)";
+  let description = [{
+    The larger operand; undefined if either operand is (IEEE 754-2019
+    `maximum`, `arith.maximumf`).
+  }];
+}
+
+// Unary element-wise ops keep their operand's type (rule t-fun).
+class TL_UnaryOp<string mnemonic, string source> : TL_ExprOp<mnemonic> {
+  let summary = "Element-wise `" # source # "` (rule t-fun)";
+  let arguments = (ins TL_Tensor:$operand);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
+def TL_NegOp : TL_UnaryOp<"neg", "-e"> {
+  let description = [{ Negation; undefined where the operand is. }];
+}
+def TL_SqrtOp : TL_UnaryOp<"sqrt", "sqrt(e)"> {
+  let description = [{
+    Square root; undefined for a negative or undefined operand
+    (`sqrt(-0) = -0`).
+  }];
+}
+def TL_AbsOp : TL_UnaryOp<"abs", "abs(e)"> {
+  let description = [{ Absolute value; undefined where the operand is. }];
+}
+def TL_ExpOp : TL_UnaryOp<"exp", "exp(e)"> {
+  let description = [{
+    Exponential; undefined where the operand is. Overflow gives infinity,
+    as `+` and `*` do.
+  }];
+}
+def TL_LogOp : TL_UnaryOp<"log", "log(e)"> {
+  let description = [{
+    Natural logarithm; undefined for a negative, zero or undefined operand
+    (like the report's `v / 0`, `log 0` is undefined rather than minus
+    infinity).
+  }];
+}
+
+def TL_ConstantOp : TL_Op<"constant", [Pure]> {
+  let summary = "A numeric literal: a scalar constant (rule t-lit)";
+  let description = [{
+    The value of a literal of the source (`2`, `0.5`, `1e-3`), a scalar of
+    the program's element type. The value is kept in double precision as
+    written; an f32 program rounds it once, when it is lowered or
+    interpreted. The value is finite and, in an f32 program, within the
+    range of f32.
+
+    ```mlir
+    %half = tl.constant 5.000000e-01 : tensor<f64>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let results = (outs TensorRankOf<[F32, F64], [0]>:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 #endif // TENSORLANG_DIALECT_TL_IR_TLOPS_TD

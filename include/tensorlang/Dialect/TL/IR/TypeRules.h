@@ -37,11 +37,25 @@ using EmitErrorFn = llvm::function_ref<mlir::InFlightDiagnostic()>;
 /// How messages number dimensions: as the IR does, or as the source does.
 enum class IndexBase { Zero = 0, One = 1 };
 
-/// The four arithmetic operators of rule t-elem (and t-smul, t-sdiv).
-enum class ArithKind { Add, Sub, Mul, Div };
+/// The binary element-wise operations: the four operators of rule t-elem
+/// (and t-smul, t-sdiv), and the functions min and max (extension).
+enum class ArithKind { Add, Sub, Mul, Div, Min, Max };
 
-/// The operator's symbol in the source language: "+", "-", "*", "/".
+/// The operation in the source language: "+", "-", "*", "/", "min", "max".
 llvm::StringRef getArithSymbol(ArithKind kind);
+
+/// Whether the source writes the operation as a function call, `min(a, b)`,
+/// rather than as an infix operator.
+inline bool isArithFunction(ArithKind kind) {
+  return kind == ArithKind::Min || kind == ArithKind::Max;
+}
+
+/// The unary element-wise operations (extension): negation `-e` and the
+/// functions sqrt, abs, exp and log. They keep their operand's type.
+enum class UnaryKind { Neg, Sqrt, Abs, Exp, Log };
+
+/// The operation in the source language: "-", "sqrt", "abs", "exp", "log".
+llvm::StringRef getUnarySymbol(UnaryKind kind);
 
 /// A type in the report's notation: `[4 4]`, `[]` for a scalar.
 std::string formatType(mlir::RankedTensorType type);
@@ -70,7 +84,10 @@ inferTranspositionType(mlir::RankedTensorType operand,
                        llvm::ArrayRef<int64_t> pairs, IndexBase base,
                        EmitErrorFn emitError);
 
-/// Rules t-elem, t-smul (`s * e`) and t-sdiv (`e / s`).
+/// Rule t-elem (operands of the same type) and its extension t-scalar: a
+/// scalar with a tensor of any type, on either side, for every binary
+/// element-wise operation; it generalizes the report's t-smul (`s * e`) and
+/// t-sdiv (`e / s`).
 mlir::FailureOr<mlir::RankedTensorType>
 inferArithmeticType(ArithKind kind, mlir::RankedTensorType lhs,
                     mlir::RankedTensorType rhs, EmitErrorFn emitError);
