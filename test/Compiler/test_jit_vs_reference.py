@@ -41,6 +41,44 @@ def live_outs_match_reference(tl_run, generator_seed, qualifiers, extra,
         same(jit[name], ref[name])
 
 
+# The extensions' special values, through every lowering path: element-wise
+# loops, a contraction group (the function read inside its sums), padding
+# and two threads. The compiled code must agree with the reference
+# interpreter on undefined values (log 0, sqrt of a negative, min/max of
+# NaN) as well as on numbers. No qualifiers, so that inputs may hold NaN.
+EXTENSIONS = """
+var x : [3 7]
+var y : [3 7]
+var s : []
+var e : [3 7]
+var f : [3 7]
+var c : [3 3]
+e = max(sqrt(x), -y) - log(abs(x)) + min(x, s) * 2
+f = exp(-abs(y)) / s + 0.5 * -x
+c = sqrt(abs(x)) # min(y, 1) . [[2 4]] - s
+"""
+
+
+@pytest.mark.parametrize("extra", [[], ["--pad=4"], ["--threads=2"],
+                                   ["--no-optimize"], ["--element-type=f32"]])
+def test_extension_special_values(tl_run, extra):
+    dtype = np.float32 if "--element-type=f32" in extra else np.float64
+    x = rng.standard_normal((3, 7)).astype(dtype)
+    x[0, :4] = [0.0, -0.0, -2.0, np.nan]
+    y = rng.standard_normal((3, 7)).astype(dtype)
+    y[1, :3] = [np.nan, np.inf, -np.inf]
+    store = {"x": x, "y": y, "s": dtype(0.75)}
+    element = [e for e in extra if e.startswith("--element-type")]
+    jit = tl_run(EXTENSIONS, store, ["e", "f", "c"], engine="jit",
+                 extra=extra, dtype=dtype)
+    ref = tl_run(EXTENSIONS, store, ["e", "f", "c"], engine="reference",
+                 extra=element, dtype=dtype)
+    tolerance = 1e-5 if dtype == np.float32 else 1e-12
+    for name in ["e", "f", "c"]:
+        assert np.isnan(ref[name]).any() or name != "e"
+        same(jit[name], ref[name], rtol=tolerance, atol=tolerance)
+
+
 @pytest.mark.parametrize("seed", range(120))
 def test_random_programs_batch_fused(tl_run, seed):
     # tl-fuse-batches wherever a chain of statements allows it

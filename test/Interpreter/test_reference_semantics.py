@@ -83,6 +83,70 @@ def test_scalar_forms(tl_run):
     same(out["q"], e / s)
 
 
+# Extensions (docs/language.md): literals, unary minus, a scalar on either
+# side (rule t-scalar), the functions (rule t-fun) and their conventions for
+# undefined values and domain errors.
+
+def test_literals_and_scalars_on_either_side(tl_run):
+    s, e = np.float64(-1.5), rng.random((2, 3)) + 0.5
+    out = tl_run("var s : []\nvar e : [2 3]\nvar p : [2 3]\nvar q : [2 3]\n"
+                 "var r : [2 3]\n"
+                 "p = e * s - 2 + s / e\nq = 0.5 - e + 1e-3 * -e\n"
+                 "r = -2.5E+1 / e - -e\n",
+                 {"s": s, "e": e}, ["p", "q", "r"])
+    same(out["p"], e * s - 2 + s / e)
+    same(out["q"], 0.5 - e + 1e-3 * -e)
+    same(out["r"], -25.0 / e + e)
+
+
+def test_scalar_divided_by_a_tensor_is_controlled_division(tl_run):
+    out = tl_run("var s : []\nvar e : [3]\nvar q : [3]\nq = s / e\n",
+                 {"s": 0.0, "e": [0.0, 2.0, NAN]}, ["q"])
+    same(out["q"], [0, 0, 0])
+    out = tl_run("var e : [3]\nvar q : [3]\nq = 3 / e\n",
+                 {"e": [0.0, 2.0, NAN]}, ["q"])
+    same(out["q"], [NAN, 1.5, NAN])
+
+
+def test_function_conventions(tl_run):
+    x = np.array([4.0, 0.0, -0.0, -1.0, NAN, np.inf, 1e-300, 710.0])
+    out = tl_run("var x : [8]\nvar a : [8]\nvar b : [8]\nvar c : [8]\n"
+                 "var d : [8]\nvar n : [8]\n"
+                 "a = sqrt(x)\nb = abs(x)\nc = exp(x)\nd = log(x)\nn = -x\n",
+                 {"x": x}, ["a", "b", "c", "d", "n"])
+    with np.errstate(all="ignore"):
+        same(out["a"], np.sqrt(x))          # sqrt of a negative: undefined
+        same(out["b"], np.abs(x))
+        same(out["c"], np.exp(x))           # overflow: infinity
+        expected_log = np.log(x)
+    expected_log[x == 0] = NAN             # log 0 is undefined, like v / 0
+    same(out["d"], expected_log)
+    same(out["n"], -x)
+    assert np.signbit(out["a"][2]) and np.signbit(out["n"][1])
+
+
+def test_min_and_max_propagate_undefined_and_order_zeros(tl_run):
+    a = np.array([1.0, NAN, 2.0, -0.0, 0.0, -np.inf])
+    b = np.array([2.0, 1.0, NAN, 0.0, -0.0, 3.0])
+    out = tl_run("var a : [6]\nvar b : [6]\nvar lo : [6]\nvar hi : [6]\n"
+                 "var c : [6]\nlo = min(a, b)\nhi = max(a, b)\n"
+                 "c = max(a, 0.5)\n",
+                 {"a": a, "b": b}, ["lo", "hi", "c"])
+    same(out["lo"], [1, NAN, NAN, -0.0, -0.0, -np.inf])
+    same(out["hi"], [2, NAN, NAN, 0.0, 0.0, 3])
+    same(out["c"], [1, NAN, 2, 0.5, 0.5, 0.5])
+    assert np.signbit(out["lo"][3]) and np.signbit(out["lo"][4])
+    assert not np.signbit(out["hi"][3]) and not np.signbit(out["hi"][4])
+
+
+def test_single_precision_rounds_literals_once(tl_run):
+    x = np.array([1.0, 3.0], dtype=np.float32)
+    out = tl_run("var x : [2]\nvar y : [2]\ny = 0.1 * x\n", {"x": x}, ["y"],
+                 dtype=np.float32, extra=["--element-type=f32"])
+    assert out["y"].dtype == np.float32
+    np.testing.assert_array_equal(out["y"], np.float32(0.1) * x)
+
+
 # Extended arithmetic and controlled division (definitions 4 and 5).
 
 def test_controlled_division_table(tl_run):

@@ -5,7 +5,11 @@ The generator keeps programs checkable across implementations that sum in
 different orders: input values are small integers (so sums of products are
 exact), and no division has a division below it (so whether a dividend is
 exactly zero, which controlled division depends on, never depends on
-rounding).
+rounding). The extensions keep that: literals below a division or a
+function are dyadic (exact), and sqrt, exp and log, whose results are
+rounded, appear only where no division or function above depends on an
+exact value; exp only as exp(-abs(e)), so that no huge value makes sums
+cancel differently in different orders.
 """
 
 import random
@@ -44,15 +48,30 @@ class Program:
         return "\n".join(lines) + "\n"
 
 
-# Expression trees: ("var", name, shape) | ("outer", a, b, shape)
-# | ("contract", a, pairs, shape) | ("transpose", a, pairs, shape)
-# | ("arith", op, a, b, shape). Pairs are 0-based.
+# Expression trees: ("var", name, shape) | ("lit", text, shape)
+# | ("outer", a, b, shape) | ("contract", a, pairs, shape)
+# | ("transpose", a, pairs, shape) | ("arith", op, a, b, shape) with op one
+# of + - * / min max | ("unary", fn, a, shape) with fn one of
+# - sqrt abs exp log. Pairs are 0-based.
+
+KINDS = ("var", "lit", "outer", "contract", "transpose", "arith", "unary")
+
+# Literals whose products and sums with small integers stay exact, and
+# others.
+EXACT_LITERALS = ["0", "1", "2", "3", "0.5", "0.25", "2.5E+1"]
+INEXACT_LITERALS = ["0.1", "1e-3", "3.75e2", "1.5"]
+
+
+def subexpressions(expr):
+    return [e for e in expr[1:] if isinstance(e, tuple) and e
+            and isinstance(e[0], str) and e[0] in KINDS]
+
 
 def reads_of(expr):
     """The variables an expression reads."""
     if expr[0] == "var":
         return {expr[1]}
-    return set().union(*(reads_of(e) for e in expr[1:] if isinstance(e, tuple) and e and isinstance(e[0], str) and e[0] in ("var", "outer", "contract", "transpose", "arith")))
+    return set().union(*(reads_of(e) for e in subexpressions(expr)))
 
 
 def shape_of(expr):
@@ -62,8 +81,14 @@ def shape_of(expr):
 def to_source(expr):
     """Fully parenthesized source text, with 1-based indices."""
     kind = expr[0]
-    if kind == "var":
+    if kind in ("var", "lit"):
         return expr[1]
+    if kind == "unary":
+        if expr[1] == "-":
+            return "(-%s)" % to_source(expr[2])
+        return "%s(%s)" % (expr[1], to_source(expr[2]))
+    if kind == "arith" and expr[1] in ("min", "max"):
+        return "%s(%s, %s)" % (expr[1], to_source(expr[2]), to_source(expr[3]))
     if kind == "outer":
         return "(%s # %s)" % (to_source(expr[1]), to_source(expr[2]))
     if kind in ("contract", "transpose"):
@@ -77,19 +102,21 @@ def to_source(expr):
 
 
 def has_division(expr):
-    if expr[0] == "var":
-        return False
     if expr[0] == "arith" and expr[1] == "/":
         return True
-    return any(has_division(e) for e in expr[1:-1] if isinstance(e, tuple))
+    return any(has_division(e) for e in subexpressions(expr))
 
 
 class Generator:
-    def __init__(self, seed, max_extent=3, max_rank=3, max_depth=4):
+    def __init__(self, seed, max_extent=3, max_rank=3, max_depth=4,
+                 extensions=True):
         self.rng = random.Random(seed)
         self.max_extent = max_extent
         self.max_rank = max_rank
         self.max_depth = max_depth
+        # Literals, unary minus, scalars on either side, min/max and the
+        # functions (docs/language.md, extensions).
+        self.extensions = extensions
 
     def program(self, qualifiers=False):
         rng = self.rng
@@ -134,23 +161,39 @@ class Generator:
         return [n for n, s, _ in self.decls if s == shape]
 
     def expr(self, shape, depth, allow_div):
+        """An expression of type `shape`. `allow_div`: no division or
+        function above needs this value exact, so it may divide and round."""
         rng = self.rng
         candidates = self.vars_of(shape)
         if depth == 0 or (candidates and rng.random() < 0.25):
+            if not shape and self.extensions and rng.random() < 0.3:
+                return ("lit", rng.choice(EXACT_LITERALS if not allow_div
+                                          else EXACT_LITERALS + INEXACT_LITERALS), ())
             if candidates:
                 return ("var", rng.choice(candidates), shape)
             return self.build_from_vectors(shape)
         choice = rng.random()
+        if self.extensions and choice < 0.12:
+            return self.unary(shape, depth, allow_div)
         if choice < 0.25:
-            op = rng.choice("+-*/" if allow_div else "+-*")
+            ops = ["+", "-", "*", "/"] if allow_div else ["+", "-", "*"]
+            if self.extensions:
+                ops += ["min", "max"]
+            op = rng.choice(ops)
             sub_div = allow_div and op != "/"
-            if op in "*/" and shape and rng.random() < 0.3:
-                # t-smul (s * e) or t-sdiv (e / s).
+            if shape and (self.extensions or op in "*/") and rng.random() < 0.3:
+                # A scalar with a tensor: the report's t-smul (s * e) and
+                # t-sdiv (e / s), and with the extensions any operation,
+                # the scalar on either side (t-scalar).
                 scalar = self.expr((), depth - 1, sub_div)
                 tensor = self.expr(shape, depth - 1, sub_div)
-                if op == "*":
-                    return ("arith", "*", scalar, tensor, shape)
-                return ("arith", "/", tensor, scalar, shape)
+                if self.extensions:
+                    scalar_first = rng.random() < 0.5
+                else:
+                    scalar_first = op == "*"
+                if scalar_first:
+                    return ("arith", op, scalar, tensor, shape)
+                return ("arith", op, tensor, scalar, shape)
             return ("arith", op, self.expr(shape, depth - 1, sub_div),
                     self.expr(shape, depth - 1, sub_div), shape)
         if choice < 0.45 and shape:
@@ -162,6 +205,19 @@ class Generator:
         if len(shape) >= 2:
             return self.transposition(shape, depth, allow_div)
         return self.contraction(shape, depth, allow_div)
+
+    def unary(self, shape, depth, allow_div):
+        rng = self.rng
+        fn = rng.choice(["-", "abs", "sqrt", "exp", "log"] if allow_div
+                        else ["-", "abs"])
+        if fn in ("-", "abs"):
+            return ("unary", fn, self.expr(shape, depth - 1, allow_div), shape)
+        # Rounded results, of exact operands: whether the operand of sqrt or
+        # log is negative or zero never depends on summation order.
+        operand = self.expr(shape, depth - 1, False)
+        if fn == "exp":
+            operand = ("unary", "-", ("unary", "abs", operand, shape), shape)
+        return ("unary", fn, operand, shape)
 
     def contraction(self, shape, depth, allow_div):
         rng = self.rng
@@ -229,6 +285,21 @@ def evaluate(expr, store):
     kind = expr[0]
     if kind == "var":
         return store[expr[1]]
+    if kind == "lit":
+        return np.float64(float(expr[1]))
+    if kind == "unary":
+        a = np.asarray(evaluate(expr[2], store), dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if expr[1] == "-":
+                return -a
+            if expr[1] == "abs":
+                return np.abs(a)
+            if expr[1] == "sqrt":
+                return np.sqrt(a)
+            if expr[1] == "exp":
+                return np.exp(a)
+            # log 0 is undefined, like v / 0 (docs/language.md).
+            return np.where(a == 0, np.nan, np.log(a))
     if kind == "outer":
         return np.multiply.outer(evaluate(expr[1], store), evaluate(expr[2], store))
     if kind == "transpose":
@@ -250,6 +321,10 @@ def evaluate(expr, store):
         return a - b
     if op == "*":
         return a * b
+    if op == "min":
+        return np.minimum(a, b)
+    if op == "max":
+        return np.maximum(a, b)
     return controlled_divide(a, b)
 
 

@@ -180,6 +180,47 @@ tl.program @arith {
 
 // -----
 
+// Literals are constants of the loop body; a scalar on the right is read at
+// no index (rule t-scalar); the functions lower to math and arith ops, and
+// log 0 is undefined (NaN), not -inf.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func private @functions.s0(
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[SCALAR]], #[[ID]]], iterator_types = ["parallel"]}
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[X]] : f32
+// CHECK-NEXT: %[[ABS:.*]] = math.absf %[[NEG]] : f32
+// CHECK-NEXT: %[[SQRT:.*]] = math.sqrt %[[ABS]] : f32
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[SQRT]] : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT: %[[ISZERO:.*]] = arith.cmpf oeq, %[[EXP]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[LOG:.*]] = math.log %[[EXP]] : f32
+// CHECK-NEXT: %[[L:.*]] = arith.select %[[ISZERO]], %[[NAN]], %[[LOG]] : f32
+// CHECK-NEXT: %[[MIN:.*]] = arith.minimumf %[[L]], %[[S]] : f32
+// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf %[[MIN]], %[[HALF]] : f32
+// CHECK-NEXT: linalg.yield %[[MAX]] : f32
+tl.program @functions {
+  tl.var @s : tensor<f32>
+  tl.var @x : tensor<8xf32>
+  tl.assign @x = {
+    %x = tl.use @x : tensor<8xf32>
+    %n = tl.neg %x : tensor<8xf32>
+    %a = tl.abs %n : tensor<8xf32>
+    %r = tl.sqrt %a : tensor<8xf32>
+    %e = tl.exp %r : tensor<8xf32>
+    %l = tl.log %e : tensor<8xf32>
+    %s = tl.use @s : tensor<f32>
+    %m = tl.min %l, %s : tensor<8xf32>, tensor<f32>
+    %h = tl.constant 0.5 : tensor<f32>
+    %y = tl.max %m, %h : tensor<8xf32>, tensor<f32>
+    tl.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
 // A contraction beneath arithmetic is computed first, into its own tensor.
 // CHECK-LABEL: func.func private @mixed.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf64>

@@ -37,6 +37,44 @@ static LogicalResult retype(Operation *op) {
   return success();
 }
 
+/// Makes the padding of `value` zero whenever the values it reads are
+/// defined, as a contraction needs of its operand: tl.zero_padding goes on
+/// the lowest values that lack the property (an exp, a scalar added to a
+/// tensor), so that what lies above, say an outer product, is still
+/// computed in one loop nest and never stored.
+static void zeroPaddingBelow(Value value) {
+  if (hasZeroPaddingWhenDefined(value))
+    return;
+  Operation *op = value.getDefiningOp();
+  auto isScalar = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank() == 0;
+  };
+  std::optional<ArithKind> kind = getArithKind(op);
+  if (isa<TransposeOp, ContractOp, NegOp, SqrtOp, AbsOp>(op))
+    return zeroPaddingBelow(op->getOperand(0));
+  if (isa<OuterOp>(op) ||
+      (kind && !isScalar(op->getOperand(0)) && !isScalar(op->getOperand(1)) &&
+       *kind != ArithKind::Div)) {
+    // Both operands must have the property (for a product, one suffices,
+    // but fixing both costs no more and keeps this simple).
+    zeroPaddingBelow(op->getOperand(0));
+    return zeroPaddingBelow(op->getOperand(1));
+  }
+  if (kind && (*kind == ArithKind::Mul ||
+               (*kind == ArithKind::Div && !isScalar(op->getOperand(0)))))
+    return zeroPaddingBelow(
+        isScalar(op->getOperand(0)) ? op->getOperand(1) : op->getOperand(0));
+  SmallVector<int64_t> real = getRealShape(value);
+  if (ArrayRef<int64_t>(real) ==
+      cast<RankedTensorType>(value.getType()).getShape())
+    return; // nothing is padded
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointAfter(op);
+  auto zeroed = ZeroPaddingOp::create(builder, value.getLoc(), value.getType(),
+                                      value, real);
+  value.replaceAllUsesExcept(zeroed.getResult(), zeroed);
+}
+
 LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
                              bool zeroPadding) {
   if (multiple < 1)
@@ -71,6 +109,11 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
       } else if (failed(retype(&op))) {
         return op.emitError("cannot retype after padding");
       }
+    }
+    if (zeroPadding) {
+      SmallVector<ContractOp> contractions(assign.getBody()->getOps<ContractOp>());
+      for (ContractOp contract : contractions)
+        zeroPaddingBelow(contract.getOperand());
     }
     VarOp target = program.lookupVar(assign.getTarget());
     bool hasPadding = target.getType().getShape() != target.getRealShapeOrShape();

@@ -88,3 +88,26 @@ tl.program @killed {
     tl.yield %0 : tensor<f64>
   }
 }
+
+// -----
+
+// A literal stays a literal: it is never replaced by a variable holding the
+// same value.
+// CHECK-LABEL: tl.program @literals
+// CHECK: tl.assign @s = {
+// CHECK-NEXT: tl.constant 2.000000e+00
+// CHECK: tl.assign @t = {
+// CHECK-NEXT: %[[C:.*]] = tl.constant 2.000000e+00
+// CHECK-NEXT: tl.yield %[[C]]
+tl.program @literals {
+  tl.var @s : tensor<f64>
+  tl.var @t : tensor<f64>
+  tl.assign @s = {
+    %c = tl.constant 2.0 : tensor<f64>
+    tl.yield %c : tensor<f64>
+  }
+  tl.assign @t = {
+    %c = tl.constant 2.0 : tensor<f64>
+    tl.yield %c : tensor<f64>
+  }
+}

@@ -10,12 +10,25 @@
 #define TENSORLANG_DIALECT_TL_ANALYSIS_ZEROPADDING_H
 
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace tensorlang::tl {
 
 /// Whether `value`, computed from variables whose padding is zero, is zero
 /// in its padding too, whatever the values in the real regions.
 bool preservesZeroPadding(mlir::Value value);
+
+/// Whether `value`, computed from variables whose padding is zero, is zero
+/// in its padding whenever the values it reads are defined. This is what a
+/// contraction needs of its operand to sum over padded dimensions: the
+/// report's operations all have it (an undefined value in a padded sum
+/// stems from an undefined factor that the real sum has too), but some
+/// extensions do not: exp 0 = 1, s + 0 = s, log 0 is undefined.
+bool hasZeroPaddingWhenDefined(mlir::Value value);
+
+/// The extents of `value` before padding, from the `real_shape` of the
+/// variables it reads.
+llvm::SmallVector<int64_t> getRealShape(mlir::Value value);
 
 } // namespace tensorlang::tl
 
