@@ -150,8 +150,8 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
 FailureOr<Value> MLIRGen::literal(const Expr &expr, double value) {
   RankedTensorType type = tensorType({});
   if (type.getElementType().isF32() && std::fabs(value) > double(FLT_MAX)) {
-    emitError(loc(expr.loc)) << "number " << expr.name
-                             << " is out of the range of f32 (rule t-lit)";
+    emitError(loc(expr.loc))
+        << "number " << expr.name << " is out of the range of f32 (rule t-lit)";
     return failure();
   }
   return tl::ConstantOp::create(builder, loc(expr.loc), type,

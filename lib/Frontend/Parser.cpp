@@ -21,11 +21,11 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Error.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -472,14 +472,13 @@ Expr *Parser::parseCall(Token name) {
     return nullptr;
   size_t arity = unary ? 1 : 2;
   if (args.size() != arity) {
-    emitError(name.getLoc()) << "'" << name.text << "' takes " << arity
-                             << (arity == 1 ? " argument" : " arguments")
-                             << ", got " << args.size();
+    emitError(name.getLoc())
+        << "'" << name.text << "' takes " << arity
+        << (arity == 1 ? " argument" : " arguments") << ", got " << args.size();
     return nullptr;
   }
-  Expr *call =
-      makeOperator(unary ? ExprKind::Unary : ExprKind::Arith, name.getLoc(),
-                   args[0], unary ? nullptr : args[1]);
+  Expr *call = makeOperator(unary ? ExprKind::Unary : ExprKind::Arith,
+                            name.getLoc(), args[0], unary ? nullptr : args[1]);
   if (!call)
     return nullptr;
   if (unary)

@@ -142,15 +142,14 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                   "canonicalize",
                                   unsigned(options.threads))
                         .str());
-  addPipeline(pm,
-              "convert-vector-to-scf{full-unroll=true target-rank=1},"
-              "convert-scf-to-cf,"
-              "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
-              "finalize-memref-to-llvm,convert-math-to-llvm,"
-              "convert-arith-to-llvm,"
-              "convert-cf-to-llvm,"
-              "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-              "convert-ub-to-llvm");
+  addPipeline(pm, "convert-vector-to-scf{full-unroll=true target-rank=1},"
+                  "convert-scf-to-cf,"
+                  "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
+                  "finalize-memref-to-llvm,convert-math-to-llvm,"
+                  "convert-arith-to-llvm,"
+                  "convert-cf-to-llvm,"
+                  "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+                  "convert-ub-to-llvm");
   if (options.threads > 1)
     addPipeline(pm, "convert-openmp-to-llvm");
   addPipeline(pm, "reconcile-unrealized-casts");

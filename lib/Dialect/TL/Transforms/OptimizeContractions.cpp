@@ -29,9 +29,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 #include "tensorlang/Dialect/TL/Analysis/IndexBinding.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
+#include "tensorlang/Dialect/TL/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -90,7 +90,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 static bool isScalarProduct(Operation *op) {
   auto mul = dyn_cast<MulOp>(op);
-  return mul && getShapeOf(mul.getLhs()).empty() && !getShapeOf(mul.getRhs()).empty();
+  return mul && getShapeOf(mul.getLhs()).empty() &&
+         !getShapeOf(mul.getRhs()).empty();
 }
 
 /// Whether `op` is an inner node of a contraction tree.
@@ -117,10 +118,9 @@ static void collect(Value value, ArrayRef<unsigned> indices, IndexForm &form) {
   if (auto contract = dyn_cast_or_null<ContractOp>(op)) {
     ++form.numContractions;
     return collect(contract.getOperand(),
-                   bindContractOperand(contract, indices,
-                                       [&](int64_t extent) {
-                                         return form.newIndex(extent);
-                                       }),
+                   bindContractOperand(
+                       contract, indices,
+                       [&](int64_t extent) { return form.newIndex(extent); }),
                    form);
   }
   form.factors.push_back({value, SmallVector<unsigned>(indices)});
@@ -410,7 +410,8 @@ Built PlanBuilder::build(int stepIndex, bool isRoot) {
     indices.append(rhs.indices);
     if (!isRoot)
       return arrange(value, indices,
-                     substitutedOrder(lhs, rhs, step.kept, getShapeOf(lhs.value),
+                     substitutedOrder(lhs, rhs, step.kept,
+                                      getShapeOf(lhs.value),
                                       getShapeOf(rhs.value)));
   }
   // The root's dimensions are the free indices in order. A factor used as

@@ -62,8 +62,8 @@ static void zeroPaddingBelow(Value value) {
   }
   if (kind && (*kind == ArithKind::Mul ||
                (*kind == ArithKind::Div && !isScalar(op->getOperand(0)))))
-    return zeroPaddingBelow(
-        isScalar(op->getOperand(0)) ? op->getOperand(1) : op->getOperand(0));
+    return zeroPaddingBelow(isScalar(op->getOperand(0)) ? op->getOperand(1)
+                                                        : op->getOperand(0));
   SmallVector<int64_t> real = getRealShape(value);
   if (ArrayRef<int64_t>(real) ==
       cast<RankedTensorType>(value.getType()).getShape())
@@ -111,7 +111,8 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
       }
     }
     if (zeroPadding) {
-      SmallVector<ContractOp> contractions(assign.getBody()->getOps<ContractOp>());
+      SmallVector<ContractOp> contractions(
+          assign.getBody()->getOps<ContractOp>());
       for (ContractOp contract : contractions)
         zeroPaddingBelow(contract.getOperand());
     }

@@ -51,8 +51,7 @@ bindOuterOperands(OuterOp outer, llvm::ArrayRef<unsigned> resultIndices);
 /// `newIndex(extent)` in the order of the pairs; the remaining dimensions
 /// carry the result's indices in order.
 llvm::SmallVector<unsigned>
-bindContractOperand(ContractOp contract,
-                    llvm::ArrayRef<unsigned> resultIndices,
+bindContractOperand(ContractOp contract, llvm::ArrayRef<unsigned> resultIndices,
                     llvm::function_ref<unsigned(int64_t extent)> newIndex);
 
 } // namespace tensorlang::tl
