@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Compiler/Compiler.h"
+#include "tensorlang/Pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -14,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <unistd.h>
@@ -39,6 +41,16 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   initializeNativeTarget();
   // Multi-threaded code calls the OpenMP runtime.
   SmallVector<StringRef, 1> libraries;
+  // Vector exp and log call libmvec (tl-vector-math-library); the JIT finds
+  // the symbols of libraries loaded into the process.
+  if (usesVectorMathLibrary()) {
+    std::string error;
+    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(kVectorMathLibrary,
+                                                          &error))
+      return program.emitError("cannot load ")
+             << kVectorMathLibrary << " (glibc's vector math library): "
+             << error;
+  }
   if (options.threads > 1) {
 #ifdef TENSORLANG_OPENMP_LIBRARY
     libraries.push_back(TENSORLANG_OPENMP_LIBRARY);

@@ -122,6 +122,14 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   // The code runs on this host (JIT) or one of its kind (AOT objects).
   streaming.x86Sfence = llvm::Triple(llvm::sys::getProcessTriple()).isX86();
   pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
+  if (usesVectorMathLibrary())
+    pm.addPass(createVectorMathLibrary());
+}
+
+bool tensorlang::usesVectorMathLibrary() {
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  return triple.getArch() == llvm::Triple::x86_64 && triple.isOSLinux() &&
+         triple.isGNUEnvironment();
 }
 
 bool tensorlang::advisesHugePagesForTemporaries() {

@@ -76,6 +76,11 @@ void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
 /// at least 4 MiB (tl-huge-page-temporaries): on Linux hosts, which the
 /// code runs on (JIT) or on one of the kind of (AOT objects).
 bool advisesHugePagesForTemporaries();
+/// Whether vector exp and log call glibc's libmvec (tl-vector-math-library):
+/// on x86-64 GNU/Linux hosts. The JIT then loads kVectorMathLibrary; AOT
+/// objects need -lm (glibc's libm.so brings libmvec in).
+bool usesVectorMathLibrary();
+inline constexpr const char *kVectorMathLibrary = "libmvec.so.1";
 
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);
