@@ -66,7 +66,12 @@ struct ProgramCLOptions {
         remarks("remarks",
                 cl::desc("Print each contraction's tiling plan, or why it "
                          "is not tiled, as a remark on stderr"),
-                cl::init(false), cl::cat(category)) {}
+                cl::init(false), cl::cat(category)),
+        warningsAreErrors(
+            "Werror",
+            cl::desc("Treat warnings (statements whose value is never "
+                     "used, inputs never read) as errors"),
+            cl::init(false), cl::cat(category)) {}
 
   cl::opt<ElementType> elementType;
   cl::opt<unsigned> pad;
@@ -78,6 +83,7 @@ struct ProgramCLOptions {
   cl::opt<uint64_t> fuseMinBytes;
   cl::opt<uint64_t> streamMinBytes;
   cl::opt<bool> remarks;
+  cl::opt<bool> warningsAreErrors;
 };
 
 struct RunCLOptions {
@@ -137,6 +143,7 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   compile.streamingMinBytes = byteCount(programFlags->streamMinBytes);
   compile.threads = threads;
   compile.remarks = programFlags->remarks;
+  options.warningsAreErrors = programFlags->warningsAreErrors;
   if (runFlags) {
     options.engine = runFlags->engine;
     options.interpreter.maxWork = runFlags->maxWork;

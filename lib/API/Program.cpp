@@ -74,6 +74,7 @@ LogicalResult Program::loadText(StringRef text, StringRef bufferName,
   } else {
     ImportOptions importOptions;
     importOptions.elementType = options.elementType.value_or(ElementType::F64);
+    importOptions.warningsAreErrors = options.warningsAreErrors;
     loaded = importSource(sourceMgr, &context, importOptions);
   }
   if (!loaded)

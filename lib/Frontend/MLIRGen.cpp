@@ -15,6 +15,7 @@
 #include "tensorlang/Frontend/MLIRGen.h"
 #include "Parser.h"
 #include "tensorlang/Dialect/TL/Analysis/Definitions.h"
+#include "tensorlang/Dialect/TL/Analysis/UnusedValues.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
@@ -214,6 +215,8 @@ OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
   // With qualifiers, reading a variable that is neither an input nor
   // assigned earlier is an error (rules d-var, d-in-var).
   if (failed(tl::checkDefinitions(programOp, /*warnWithoutQualifiers=*/false)))
+    return nullptr;
+  if (failed(tl::checkUnusedValues(programOp, options.warningsAreErrors)))
     return nullptr;
   return module;
 }

@@ -29,6 +29,11 @@ void tensorlang::registerTensorLangTranslations() {
       "program-name",
       llvm::cl::desc("Symbol name of the imported tl.program"),
       llvm::cl::init("main"));
+  static llvm::cl::opt<bool> warningsAreErrors(
+      "Werror",
+      llvm::cl::desc("Treat warnings of --import-tl (statements whose value "
+                     "is never used, inputs never read) as errors"),
+      llvm::cl::init(false));
 
   static TranslateToMLIRRegistration importTL(
       "import-tl", "Import tensor language source into the tl dialect",
@@ -36,6 +41,7 @@ void tensorlang::registerTensorLangTranslations() {
         ImportOptions options;
         options.elementType = elementType;
         options.programName = programName;
+        options.warningsAreErrors = warningsAreErrors;
         return OwningOpRef<Operation *>(
             importSource(sourceMgr, context, options).release());
       });

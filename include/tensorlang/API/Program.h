@@ -60,6 +60,9 @@ struct ProgramOptions {
   std::optional<ElementType> elementType;
   /// Pad every extent to a multiple of this (0: no padding).
   unsigned pad = 0;
+  /// Report a source program's warnings (unused statements and inputs) as
+  /// errors.
+  bool warningsAreErrors = false;
   Engine engine = Engine::Jit;
   /// Lowering and code generation (the JIT and ahead-of-time).
   CompileOptions compile;

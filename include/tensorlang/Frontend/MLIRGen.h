@@ -24,12 +24,16 @@ struct ImportOptions {
   ElementType elementType = ElementType::F64;
   /// The symbol name of the tl.program.
   std::string programName = "main";
+  /// Report unused statements and inputs (tl::checkUnusedValues) as errors
+  /// rather than warnings (--Werror).
+  bool warningsAreErrors = false;
 };
 
 /// Parses and type-checks the main buffer of `sourceMgr` and returns a module
 /// holding one verified tl.program. On error, reports every problem found
 /// through the context's diagnostic engine (file:line:col locations) and
-/// returns null. Loads the tl dialect into `context`.
+/// returns null. Warnings (unused statements and inputs) go to the same
+/// engine. Loads the tl dialect into `context`.
 mlir::OwningOpRef<mlir::ModuleOp>
 importSource(const llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context,
              const ImportOptions &options = {});
