@@ -33,6 +33,7 @@ enum class ExprKind {
   Transpose,
   Arith, // binary: an operator (+ - * /) or a function (min max)
   Unary, // negation or a function of one argument (sqrt abs exp log)
+  Stack, // [e1 e2 ... ek]
 };
 
 /// An expression node. Nodes are owned by their Program's arena, so that
@@ -49,6 +50,7 @@ struct Expr {
   tl::ArithKind arith{};          // Arith
   tl::UnaryKind unary{};          // Unary
   llvm::SmallVector<int64_t> pairs; // Contract, Transpose: 0-based pairs
+  llvm::SmallVector<Expr *, 4> elements; // Stack
   unsigned depth = 1;             // height of the tree rooted here
 };
 

@@ -155,6 +155,18 @@ LogicalResult Exporter::print(Value value, int minPrecedence, unsigned depth) {
             os << ')';
             return success();
           })
+          .Case([&](tl::StackOp stack) {
+            os << '[';
+            for (auto [index, element] :
+                 llvm::enumerate(stack.getElements())) {
+              if (index)
+                os << ", ";
+              if (failed(print(element, Additive, depth + 1)))
+                return failure();
+            }
+            os << ']';
+            return success();
+          })
           .Case([&](tl::ConstantOp constant) {
             os << formatLiteral(constant.getValue().convertToDouble());
             return success();

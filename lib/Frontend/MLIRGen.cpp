@@ -102,6 +102,24 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
 
   if (expr.kind == ExprKind::Literal)
     return literal(expr, expr.value);
+  if (expr.kind == ExprKind::Stack) {
+    SmallVector<Value> elements;
+    SmallVector<RankedTensorType> types;
+    for (const Expr *element : expr.elements) {
+      FailureOr<Value> value = generate(*element);
+      if (failed(value))
+        return failure();
+      elements.push_back(*value);
+      types.push_back(cast<RankedTensorType>(value->getType()));
+    }
+    FailureOr<RankedTensorType> type =
+        tl::inferStackType(types, std::nullopt, emitHere);
+    if (failed(type))
+      return failure();
+    return tl::StackOp::create(builder, location, *type, elements,
+                               /*padded_extent=*/nullptr)
+        .getResult();
+  }
   // `-2` is the literal -2, not the negation of 2.
   if (expr.kind == ExprKind::Unary && expr.unary == tl::UnaryKind::Neg &&
       expr.lhs->kind == ExprKind::Literal)

@@ -82,6 +82,9 @@ private:
   Expr *parseTensorOps();
   Expr *parsePrimary();
   Expr *parseLiteral();
+  Expr *parseStack();
+  /// Whether the current token can begin an expression.
+  bool startsExpression() const;
   /// Parses the arguments of a call of `name`; the current token is '('.
   Expr *parseCall(Token name);
   /// Parses `( expr )`, or the arguments `( expr, expr, ... )` of a call,
@@ -387,14 +390,16 @@ Expr *Parser::parsePrimary() {
   }
   if (tok.is(TokenKind::Integer) || tok.is(TokenKind::Real))
     return parseLiteral();
+  if (tok.is(TokenKind::LSquare))
+    return parseStack();
   if (tok.is(TokenKind::LParen)) {
     llvm::SmallVector<Expr *, 1> inner;
     if (!parseParenthesized(inner, /*isCall=*/false))
       return nullptr;
     return inner.front();
   }
-  (void)expected("an expression (a variable, a number, a function call or "
-                 "'(')");
+  (void)expected("an expression (a variable, a number, a function call, "
+                 "'(' or a stack '[')");
   return nullptr;
 }
 
@@ -416,6 +421,60 @@ Expr *Parser::parseLiteral() {
   expr->value = value.convertToDouble();
   consume();
   return expr;
+}
+
+Expr *Parser::parseStack() {
+  llvm::SMLoc loc = tok.getLoc();
+  if (parenNesting == kMaxParenNesting) {
+    emitErrorHere() << "parentheses are nested too deeply (more than "
+                    << kMaxParenNesting << " levels)";
+    return nullptr;
+  }
+  consume(); // '['
+  ++parenNesting;
+  llvm::SmallVector<Expr *, 4> elements;
+  // Elements are whole expressions, separated by whitespace or commas:
+  // `[a -b]` is the one element a - b; `[a, -b]` has two.
+  while (!tok.is(TokenKind::RSquare)) {
+    Expr *element = parseAdditive();
+    if (!element) {
+      --parenNesting;
+      return nullptr;
+    }
+    elements.push_back(element);
+    if (tok.is(TokenKind::Comma))
+      consume();
+    else if (!tok.is(TokenKind::RSquare) && !startsExpression()) {
+      --parenNesting;
+      (void)expected("']' or another element of the stack");
+      return nullptr;
+    }
+  }
+  --parenNesting;
+  if (elements.empty()) {
+    emitError(loc) << "a stack needs at least one element (rule t-stack)";
+    return nullptr;
+  }
+  consume(); // ']'
+  unsigned depth = 0;
+  for (Expr *element : elements)
+    depth = std::max(depth, element->depth);
+  if (depth + 1 > kMaxExprDepth) {
+    emitError(loc) << "expression is nested too deeply (more than "
+                   << kMaxExprDepth
+                   << " operators); split it into several statements";
+    return nullptr;
+  }
+  Expr *stack = program.makeExpr(ExprKind::Stack, loc);
+  stack->elements = std::move(elements);
+  stack->depth = depth + 1;
+  return stack;
+}
+
+bool Parser::startsExpression() const {
+  return tok.is(TokenKind::Identifier) || tok.is(TokenKind::Integer) ||
+         tok.is(TokenKind::Real) || tok.is(TokenKind::LParen) ||
+         tok.is(TokenKind::LSquare) || tok.is(TokenKind::Minus);
 }
 
 bool Parser::parseParenthesized(llvm::SmallVectorImpl<Expr *> &items,

@@ -127,6 +127,12 @@ private:
     }
     case PlanNode::Kind::Constant:
       return T(node->value);
+    case PlanNode::Kind::Stack: {
+      int64_t index = vars[node->stackVar];
+      return index < int64_t(node->operands.size())
+                 ? eval(node->operands[index])
+                 : T(0);
+    }
     case PlanNode::Kind::Unary:
       return applyUnary(node->unary, eval(node->lhs));
     case PlanNode::Kind::Contract:

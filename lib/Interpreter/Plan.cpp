@@ -138,8 +138,8 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
   // cached: an element of either costs at most one multiplication, and
   // building an outer product is exactly what the evaluation must avoid.
   if (!isKernelRoot &&
-      !isa<tl::TransposeOp, tl::OuterOp, tl::ZeroPaddingOp, tl::ConstantOp>(
-          op) &&
+      !isa<tl::TransposeOp, tl::OuterOp, tl::ZeroPaddingOp, tl::ConstantOp,
+           tl::StackOp>(op) &&
       requests > numElements(value)) {
     FailureOr<int> buffer = materialize(value);
     if (failed(buffer))
@@ -217,6 +217,18 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
     return node;
   }
 
+  if (auto stack = dyn_cast<tl::StackOp>(op)) {
+    PlanNode *node = newNode(PlanNode::Kind::Stack);
+    node->stackVar = dimVars.front();
+    for (Value element : stack.getElements()) {
+      FailureOr<PlanNode *> operand =
+          build(element, dimVars.drop_front(), requests);
+      if (failed(operand))
+        return failure();
+      node->operands.push_back(*operand);
+    }
+    return node;
+  }
   if (auto constant = dyn_cast<tl::ConstantOp>(op)) {
     PlanNode *node = newNode(PlanNode::Kind::Constant);
     node->value = constant.getValue().convertToDouble();

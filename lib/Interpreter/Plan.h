@@ -45,7 +45,16 @@ struct Loop {
 };
 
 struct PlanNode {
-  enum class Kind { Load, Constant, Product, Contract, Arith, Unary, Mask };
+  enum class Kind {
+    Load,
+    Constant,
+    Product,
+    Contract,
+    Arith,
+    Unary,
+    Mask,
+    Stack
+  };
   Kind kind;
   // Constant: the literal's value (rounded to the element type when read).
   double value = 0;
@@ -59,6 +68,10 @@ struct PlanNode {
   PlanNode *rhs = nullptr;
   tl::ArithKind arith = tl::ArithKind::Add;
   tl::UnaryKind unary = tl::UnaryKind::Neg;
+  // Stack: operand i where variable `stackVar` is i; 0 beyond them (a
+  // padded stack).
+  int stackVar = -1;
+  llvm::SmallVector<PlanNode *, 4> operands;
   // Contract: the summation loops, innermost first. Mask: the bounds.
   llvm::SmallVector<Loop, 2> loops;
   // Contract: when the summand is a left-deep product of loads

@@ -52,9 +52,10 @@ class Program:
 # | ("outer", a, b, shape) | ("contract", a, pairs, shape)
 # | ("transpose", a, pairs, shape) | ("arith", op, a, b, shape) with op one
 # of + - * / min max | ("unary", fn, a, shape) with fn one of
-# - sqrt abs exp log. Pairs are 0-based.
+# - sqrt abs exp log | ("stack", (e1, ..., ek), shape). Pairs are 0-based.
 
-KINDS = ("var", "lit", "outer", "contract", "transpose", "arith", "unary")
+KINDS = ("var", "lit", "outer", "contract", "transpose", "arith", "unary",
+         "stack")
 
 # Literals whose products and sums with small integers stay exact, and
 # others.
@@ -63,6 +64,8 @@ INEXACT_LITERALS = ["0.1", "1e-3", "3.75e2", "1.5"]
 
 
 def subexpressions(expr):
+    if expr[0] == "stack":
+        return list(expr[1])
     return [e for e in expr[1:] if isinstance(e, tuple) and e
             and isinstance(e[0], str) and e[0] in KINDS]
 
@@ -87,6 +90,8 @@ def to_source(expr):
         if expr[1] == "-":
             return "(-%s)" % to_source(expr[2])
         return "%s(%s)" % (expr[1], to_source(expr[2]))
+    if kind == "stack":
+        return "[%s]" % ", ".join(to_source(e) for e in expr[1])
     if kind == "arith" and expr[1] in ("min", "max"):
         return "%s(%s, %s)" % (expr[1], to_source(expr[2]), to_source(expr[3]))
     if kind == "outer":
@@ -175,6 +180,10 @@ class Generator:
         choice = rng.random()
         if self.extensions and choice < 0.12:
             return self.unary(shape, depth, allow_div)
+        if self.extensions and shape and shape[0] <= 3 and rng.random() < 0.1:
+            elements = tuple(self.expr(shape[1:], depth - 1, allow_div)
+                             for _ in range(shape[0]))
+            return ("stack", elements, shape)
         if choice < 0.25:
             ops = ["+", "-", "*", "/"] if allow_div else ["+", "-", "*"]
             if self.extensions:
@@ -287,6 +296,9 @@ def evaluate(expr, store):
         return store[expr[1]]
     if kind == "lit":
         return np.float64(float(expr[1]))
+    if kind == "stack":
+        return np.stack([np.asarray(evaluate(e, store), dtype=float)
+                         for e in expr[1]])
     if kind == "unary":
         a = np.asarray(evaluate(expr[2], store), dtype=float)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):

@@ -36,6 +36,7 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -52,7 +53,7 @@ namespace {
 
 /// The scalar computation of a group's body, over its leaves.
 struct ScalarNode {
-  enum class Kind { Leaf, Constant, Multiply, Arith, Unary };
+  enum class Kind { Leaf, Constant, Multiply, Arith, Unary, Select };
   Kind kind;
   unsigned leaf = 0;                     // Leaf: index into Group::leaves
   double value = 0;                      // Constant
@@ -60,6 +61,11 @@ struct ScalarNode {
                                          // Unary: lhs
   tl::ArithKind arith = tl::ArithKind::Add;
   tl::UnaryKind unary = tl::UnaryKind::Neg;
+  // Select (a stack): operand i where iteration dimension `dim` is i, and
+  // zero beyond the operands when `zeroBeyond` (a padded stack).
+  unsigned dim = 0;
+  SmallVector<int, 4> operands;
+  bool zeroBeyond = false;
 };
 
 struct Leaf {
@@ -77,9 +83,13 @@ struct Group {
   /// Ids of reduction dimensions; output dimension d has id d.
   SmallVector<unsigned> reductionDims;
   unsigned numDims = 0;
+  /// The extent of each dimension id.
+  SmallVector<int64_t> extents;
   SmallVector<Leaf> leaves;
   SmallVector<ScalarNode> nodes;
   int root = -1;
+  /// The loop position of each dimension id, once the loop order is set.
+  SmallVector<unsigned> positions;
 };
 
 class StatementLowering {
@@ -162,7 +172,7 @@ static double summandsOf(tl::ContractOp contract) {
 static bool joinsGroup(Value value, bool isContraction, double requests,
                        bool underArith) {
   Operation *op = value.getDefiningOp();
-  if (isa<tl::OuterOp, tl::TransposeOp>(op))
+  if (isa<tl::OuterOp, tl::TransposeOp, tl::StackOp>(op))
     return true;
   if (!isContraction)
     return isArith(op);
@@ -194,6 +204,19 @@ int StatementLowering::collect(Group &group, Value value,
                    tl::bindTransposeOperand(transpose, dims), requests,
                    underArith);
   }
+  if (auto stack = dyn_cast<tl::StackOp>(op)) {
+    // Never stored: each element selects one operand by its first index.
+    ScalarNode node{ScalarNode::Kind::Select};
+    node.dim = dims.front();
+    node.zeroBeyond = tl::getShapeOf(value).front() !=
+                      int64_t(stack.getElements().size());
+    // As under arithmetic, a nested sum must not flatten into the group's
+    // sums: the other operands do not depend on its index.
+    for (Value element : stack.getElements())
+      node.operands.push_back(collect(group, element, dims.drop_front(),
+                                      requests, /*underArith=*/true));
+    return addNode(group, node);
+  }
   if (auto outer = dyn_cast<tl::OuterOp>(op)) {
     auto [lhsDims, rhsDims] = tl::bindOuterOperands(outer, dims);
     ScalarNode node{ScalarNode::Kind::Multiply};
@@ -206,6 +229,7 @@ int StatementLowering::collect(Group &group, Value value,
     SmallVector<unsigned> operandDims =
         tl::bindContractOperand(contract, dims, [&](int64_t extent) {
           unsigned dim = group.numDims++;
+          group.extents.push_back(extent);
           group.reductionDims.push_back(dim);
           summands *= double(extent);
           return dim;
@@ -291,6 +315,25 @@ Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
   if (node.kind == ScalarNode::Kind::Constant)
     return arith::ConstantOp::create(
         b, loc, b.getFloatAttr(group.elementType, node.value));
+  if (node.kind == ScalarNode::Kind::Select) {
+    Value index = linalg::IndexOp::create(b, loc, group.positions[node.dim]);
+    SmallVector<Value> values;
+    for (int operand : node.operands)
+      values.push_back(emitScalar(b, loc, group, operand, leafValues));
+    Value result =
+        node.zeroBeyond
+            ? arith::ConstantOp::create(
+                  b, loc, b.getFloatAttr(group.elementType, 0.0))
+                  .getResult()
+            : values.pop_back_val();
+    for (size_t i = values.size(); i-- > 0;) {
+      Value position = arith::ConstantIndexOp::create(b, loc, i);
+      Value isThis = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           index, position);
+      result = arith::SelectOp::create(b, loc, isThis, values[i], result);
+    }
+    return result;
+  }
   Value lhs = emitScalar(b, loc, group, node.lhs, leafValues);
   if (node.kind == ScalarNode::Kind::Unary)
     return emitUnary(b, loc, node.unary, lhs);
@@ -337,6 +380,7 @@ Value StatementLowering::emit(Group &group, Location loc,
     iterators.push_back(utils::IteratorType::parallel);
   }
 
+  group.positions = position;
   auto mapOf = [&](ArrayRef<unsigned> dims) {
     SmallVector<AffineExpr> results;
     for (unsigned d : dims)
@@ -352,6 +396,23 @@ Value StatementLowering::emit(Group &group, Location loc,
   SmallVector<unsigned> outputDims;
   for (unsigned d = 0; d < outputs; ++d)
     outputDims.push_back(d);
+  // linalg derives each loop's range from an operand read along it. A
+  // summed stack dimension is read by no operand (each element selects
+  // among operands that lack it): an unread tensor.empty of its extent
+  // carries the range.
+  llvm::SmallBitVector read(group.numDims);
+  for (const Leaf &leaf : group.leaves)
+    for (unsigned d : leaf.dims)
+      read.set(d);
+  for (unsigned d : outputDims)
+    read.set(d);
+  for (unsigned d = 0; d < group.numDims; ++d) {
+    if (read.test(d))
+      continue;
+    inputs.push_back(tensor::EmptyOp::create(builder, loc, {group.extents[d]},
+                                             type.getElementType()));
+    maps.push_back(mapOf({d}));
+  }
   maps.push_back(mapOf(outputDims));
 
   if (!init)
@@ -380,6 +441,7 @@ Group StatementLowering::collectGroup(Value value) {
   group.elementType = cast<RankedTensorType>(value.getType()).getElementType();
   group.numOutputDims = tl::getShapeOf(value).size();
   group.numDims = group.numOutputDims;
+  llvm::append_range(group.extents, tl::getShapeOf(value));
   SmallVector<unsigned> dims;
   for (unsigned d = 0; d < group.numOutputDims; ++d)
     dims.push_back(d);

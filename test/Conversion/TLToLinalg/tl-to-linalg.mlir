@@ -221,6 +221,39 @@ tl.program @functions {
 
 // -----
 
+// A stack is never stored: each element selects its operand by the index
+// of the stack's dimension. Summed (here with itself), that dimension is
+// read by no operand, so an unread tensor.empty carries its range.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-DAG: #[[RANGE:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func private @stack.s0(
+// CHECK: %[[CARRIER:.*]] = tensor.empty() : tensor<2xf64>
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[LHS]], #[[RHS]], #[[RHS]], #[[RANGE]], #{{.*}}], iterator_types = ["parallel", "reduction", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CARRIER]] :
+// CHECK: ^bb0(%[[A1:.*]]: f64, %[[B1:.*]]: f64, %[[A2:.*]]: f64, %[[B2:.*]]: f64, %{{.*}}: f64, %[[OUT:.*]]: f64):
+// CHECK-NEXT: %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[IS0:.*]] = arith.cmpi eq, %[[I]], %[[ZERO]] : index
+// CHECK-NEXT: %[[L:.*]] = arith.select %[[IS0]], %[[A1]], %[[B1]] : f64
+// CHECK: %[[R:.*]] = arith.select %{{.*}}, %[[A2]], %[[B2]] : f64
+// CHECK-NEXT: arith.mulf %[[L]], %[[R]] : f64
+tl.program @stack {
+  tl.var @a : tensor<3x4xf64>
+  tl.var @b : tensor<3x4xf64>
+  tl.var @c : tensor<3x3xf64>
+  tl.assign @c = {
+    %a = tl.use @a : tensor<3x4xf64>
+    %b = tl.use @b : tensor<3x4xf64>
+    %s = tl.stack %a, %b : tensor<3x4xf64>, tensor<3x4xf64>
+    %t = tl.stack %a, %b : tensor<3x4xf64>, tensor<3x4xf64>
+    %p = tl.outer %s, %t : tensor<2x3x4xf64>, tensor<2x3x4xf64>
+    %c = tl.contract %p [[0, 3], [2, 5]] : tensor<2x3x4x2x3x4xf64>
+    tl.yield %c : tensor<3x3xf64>
+  }
+}
+
+// -----
+
 // A contraction beneath arithmetic is computed first, into its own tensor.
 // CHECK-LABEL: func.func private @mixed.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf64>

@@ -359,3 +359,38 @@ func.func @zero_padding_bounds(%a: tensor<8xf64>) {
   %0 = tl.zero_padding %a [0] : tensor<8xf64>
   return
 }
+
+// -----
+
+// Rule t-stack: elements of one type, at least one, a padded extent not
+// below their number.
+func.func @stack_types(%a: tensor<4xf64>, %b: tensor<5xf64>) {
+  // expected-error @+1 {{elements of a stack must have one type, but element 1 has type [4] and element 2 has type [5] (rule t-stack)}}
+  %0 = tl.stack %a, %b : tensor<4xf64>, tensor<5xf64>
+  return
+}
+
+// -----
+
+func.func @stack_empty() {
+  // expected-error @+2 {{a stack needs at least one element (rule t-stack)}}
+  // expected-error @+1 {{'tl.stack' op failed to infer returned types}}
+  %0 = "tl.stack"() : () -> tensor<0xf64>
+  return
+}
+
+// -----
+
+func.func @stack_padded_below(%a: tensor<4xf64>) {
+  // expected-error @+1 {{padded extent 1 of a stack is below its 2 elements}}
+  %0 = tl.stack %a, %a padded to 1 : tensor<4xf64>, tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @stack_rank(%a: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf64>) {
+  // expected-error @+1 {{type [1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1] has rank 17, above the limit of 16 (rule t-stack)}}
+  %0 = tl.stack %a : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf64>
+  return
+}

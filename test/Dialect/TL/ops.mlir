@@ -82,6 +82,18 @@ tl.program @all_forms {
     tl.yield %l : tensor<3x5xf64>
   }
 
+  // A stack (rule t-stack), plain and padded.
+  // CHECK: tl.assign @B = {
+  // CHECK: %[[ST:.*]] = tl.stack %[[BB:.*]], %[[BB]] : tensor<4x5xf64>, tensor<4x5xf64>
+  // CHECK: tl.stack %[[ST]] padded to 2 : tensor<2x4x5xf64>
+  tl.assign @B = {
+    %b = tl.use @B : tensor<4x5xf64>
+    %st = tl.stack %b, %b : tensor<4x5xf64>, tensor<4x5xf64>
+    %one = tl.stack %st padded to 2 : tensor<2x4x5xf64>
+    %r = tl.contract %one [[0, 1]] : tensor<2x2x4x5xf64>
+    tl.yield %r : tensor<4x5xf64>
+  }
+
   // Multi-pair transposition (swaps applied left to right) and contraction.
   // CHECK: tl.assign @T = {
   // CHECK: %[[T:.*]] = tl.use @T : tensor<2x3x4x5xf64>

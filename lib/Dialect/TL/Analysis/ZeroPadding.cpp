@@ -39,6 +39,10 @@ private:
     Operation *op = value.getDefiningOp();
     if (!op || isScalar(value) || isa<UseOp, ZeroPaddingOp>(op))
       return true;
+    // A padded stack's extra rows are zero.
+    if (auto stack = dyn_cast<StackOp>(op))
+      return llvm::all_of(stack.getElements(),
+                          [&](Value element) { return get(element); });
     // f(0) = 0, and a contraction sums products with a padding factor.
     if (isa<TransposeOp, ContractOp, NegOp, SqrtOp, AbsOp>(op))
       return get(op->getOperand(0));
@@ -83,6 +87,11 @@ SmallVector<int64_t> tl::getRealShape(Value value) {
   }
   if (auto zero = dyn_cast<ZeroPaddingOp>(op))
     return SmallVector<int64_t>(zero.getRealShape());
+  if (auto stack = dyn_cast<StackOp>(op)) {
+    SmallVector<int64_t> shape{int64_t(stack.getElements().size())};
+    llvm::append_range(shape, getRealShape(stack.getElements().front()));
+    return shape;
+  }
   if (auto outer = dyn_cast<OuterOp>(op)) {
     SmallVector<int64_t> shape = getRealShape(outer.getLhs());
     llvm::append_range(shape, getRealShape(outer.getRhs()));
@@ -120,6 +129,10 @@ bool tl::preservesZeroPadding(Value value) {
     return true;
   if (auto transpose = dyn_cast<TransposeOp>(op))
     return preservesZeroPadding(transpose.getOperand());
+  if (auto stack = dyn_cast<StackOp>(op))
+    return llvm::all_of(stack.getElements(), [](Value element) {
+      return preservesZeroPadding(element);
+    });
   // A literal is a defined scalar; any other scalar may be undefined.
   auto isLiteral = [](Value v) { return isa<ConstantOp>(v.getDefiningOp()); };
   // 0 + 0, 0 - 0, 0 * 0, min(0, 0), max(0, 0) and (controlled) 0 / 0 are

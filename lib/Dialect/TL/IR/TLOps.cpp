@@ -287,6 +287,24 @@ LogicalResult OuterOp::inferReturnTypes(MLIRContext *,
       inferOuterProductType(*lhs, *rhs, makeEmitter(location)), inferred);
 }
 
+LogicalResult StackOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  SmallVector<RankedTensorType> types;
+  for (Value element : adaptor.getElements()) {
+    FailureOr<RankedTensorType> type = operandType(element, location);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+  }
+  std::optional<int64_t> padded;
+  if (IntegerAttr attr = adaptor.getPaddedExtentAttr())
+    padded = attr.getInt();
+  return pushInferred(inferStackType(types, padded, makeEmitter(location)),
+                      inferred);
+}
+
 LogicalResult ContractOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> location,
                                            Adaptor adaptor,

@@ -112,6 +112,37 @@ FailureOr<RankedTensorType> tl::inferOuterProductType(RankedTensorType lhs,
   return result;
 }
 
+FailureOr<RankedTensorType>
+tl::inferStackType(ArrayRef<RankedTensorType> operands,
+                   std::optional<int64_t> paddedExtent, EmitErrorFn emitError) {
+  if (operands.empty()) {
+    emitError() << "a stack needs at least one element (rule t-stack)";
+    return failure();
+  }
+  RankedTensorType first = operands.front();
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (operand == first)
+      continue;
+    emitError() << "elements of a stack must have one type, but element 1 "
+                   "has type "
+                << formatType(first) << " and element " << index + 1
+                << " has type " << formatType(operand) << " (rule t-stack)";
+    return failure();
+  }
+  auto count = static_cast<int64_t>(operands.size());
+  if (paddedExtent && *paddedExtent < count) {
+    emitError() << "padded extent " << *paddedExtent
+                << " of a stack is below its " << count << " elements";
+    return failure();
+  }
+  SmallVector<int64_t> shape{paddedExtent.value_or(count)};
+  llvm::append_range(shape, first.getShape());
+  auto result = RankedTensorType::get(shape, first.getElementType());
+  if (failed(checkLimits(result, "t-stack", emitError)))
+    return failure();
+  return result;
+}
+
 /// Checks that `pairs` is a non-empty list of index pairs within the rank of
 /// `operand`. `symbol` and `rule` name the operator in messages.
 static LogicalResult checkIndexPairs(RankedTensorType operand,

@@ -52,6 +52,11 @@ static void zeroPaddingBelow(Value value) {
   std::optional<ArithKind> kind = getArithKind(op);
   if (isa<TransposeOp, ContractOp, NegOp, SqrtOp, AbsOp>(op))
     return zeroPaddingBelow(op->getOperand(0));
+  if (isa<StackOp>(op)) {
+    for (Value element : op->getOperands())
+      zeroPaddingBelow(element);
+    return;
+  }
   if (isa<OuterOp>(op) ||
       (kind && !isScalar(op->getOperand(0)) && !isScalar(op->getOperand(1)) &&
        *kind != ArithKind::Div)) {
@@ -106,7 +111,17 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
     for (Operation &op : *assign.getBody()) {
       if (auto use = dyn_cast<UseOp>(op)) {
         use.getResult().setType(paddedTypes.lookup(use.getVar()));
-      } else if (failed(retype(&op))) {
+        continue;
+      }
+      // A stack's new dimension is padded like every other extent; its
+      // rows beyond the elements are zero.
+      if (auto stack = dyn_cast<StackOp>(op)) {
+        auto count = static_cast<int64_t>(stack.getElements().size());
+        int64_t rounded = llvm::divideCeil(count, multiple) * multiple;
+        if (rounded != count)
+          stack.setPaddedExtent(rounded);
+      }
+      if (failed(retype(&op))) {
         return op.emitError("cannot retype after padding");
       }
     }

@@ -198,3 +198,23 @@ tl.program @contraction_operand {
     tl.yield %c : tensor<3x6xf64>
   }
 }
+
+// -----
+
+// A stack's new dimension is padded like every extent (rows beyond the
+// elements are zero); a stack of values with zero padding keeps it.
+// CHECK-LABEL: tl.program @stack
+// CHECK: tl.var output @g {real_shape = array<i64: 3, 5>} : tensor<8x8xf64>
+// CHECK: tl.assign @g = {
+// CHECK: %[[S:.*]] = tl.stack %{{.*}}, %{{.*}}, %{{.*}} padded to 8 : tensor<8xf64>, tensor<8xf64>, tensor<8xf64>
+// CHECK-NEXT: tl.yield %[[S]] : tensor<8x8xf64>
+tl.program @stack {
+  tl.var input @x : tensor<5xf64>
+  tl.var output @g : tensor<3x5xf64>
+  tl.assign @g = {
+    %x = tl.use @x : tensor<5xf64>
+    %n = tl.neg %x : tensor<5xf64>
+    %s = tl.stack %x, %n, %x : tensor<5xf64>, tensor<5xf64>, tensor<5xf64>
+    tl.yield %s : tensor<3x5xf64>
+  }
+}

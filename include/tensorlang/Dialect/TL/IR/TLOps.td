@@ -202,6 +202,30 @@ def TL_ContractOp : TL_ExprOp<"contract"> {
   }];
 }
 
+def TL_StackOp : TL_ExprOp<"stack"> {
+  let summary = "Tensor stack `[e1 e2 ... ek]` (rule t-stack)";
+  let description = [{
+    A new leading dimension of extent k over operands of one type: element
+    `(i, j...)` is element `j...` of operand `i`. CFDlang's gradient kernels
+    build a [3 ...] tensor from three this way. A stack is never stored by
+    itself when something consumes it element by element (a contraction,
+    an outer product): the lowering selects the operand by index.
+
+    In a padded program (`--tl-pad`), `padded_extent` rounds the leading
+    extent up; the elements beyond the k operands are zero.
+
+    ```mlir
+    %g = tl.stack %a, %b, %c : tensor<4x4xf64>, tensor<4x4xf64>, tensor<4x4xf64>
+    %p = tl.stack %a, %b, %c padded to 4 : tensor<8x8xf64>, tensor<8x8xf64>, tensor<8x8xf64>
+    ```
+  }];
+  let arguments = (ins Variadic<TL_Tensor>:$elements,
+                       OptionalAttr<I64Attr>:$padded_extent);
+  let assemblyFormat = [{
+    $elements (`padded` `to` $padded_extent^)? attr-dict `:` type($elements)
+  }];
+}
+
 def TL_TransposeOp : TL_ExprOp<"transpose"> {
   let summary = "Transposition `e ^ [[m n] ...]` (rule t-trans)";
   let description = [{

@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
+#include <optional>
 #include <string>
 
 namespace tensorlang::tl {
@@ -77,6 +78,12 @@ mlir::FailureOr<mlir::RankedTensorType>
 inferContractionType(mlir::RankedTensorType operand,
                      llvm::ArrayRef<int64_t> pairs, IndexBase base,
                      EmitErrorFn emitError);
+
+/// Rule t-stack (extension): `[e1 ... ek]` of operands of one type T has
+/// type [k T]; `paddedExtent`, when the program is padded, replaces k.
+mlir::FailureOr<mlir::RankedTensorType>
+inferStackType(llvm::ArrayRef<mlir::RankedTensorType> operands,
+               std::optional<int64_t> paddedExtent, EmitErrorFn emitError);
 
 /// Rule t-trans, for one or more swaps applied from left to right.
 mlir::FailureOr<mlir::RankedTensorType>
