@@ -79,6 +79,44 @@ def test_extension_special_values(tl_run, extra):
         same(jit[name], ref[name], rtol=tolerance, atol=tolerance)
 
 
+# Stacks: at a statement's root (computed into the target's slices, or,
+# when the statement reads its target, through a temporary), inside a
+# contraction (never stored), summed with themselves, padded.
+STACKS = """
+var input u : [4 5 6]
+var input D : [5 5]
+var input E : [6 6]
+var input v : [4]
+var input s : [3]
+var output g : [2 4 5 6]
+var output t : [3 4]
+var output n : [4 4]
+g = [D # u . [2 4] ^ [1 2], E # u . [2 5] ^ [[1 2] [2 3]]]
+t = [v, -v, 2 * v]
+t = [s # t . [1 2], max(v, s # t . [1 2]), v]
+n = [u, 2 * u, -u] # [u, u, u] . [[1 5] [3 7] [4 8]]
+"""
+
+
+@pytest.mark.parametrize("extra", [[], ["--pad=4"], ["--pad=3"], ["--threads=2"],
+                                   ["--no-optimize"]])
+def test_stacks(tl_run, extra):
+    store = {"u": rng.standard_normal((4, 5, 6)),
+             "D": rng.standard_normal((5, 5)), "E": rng.standard_normal((6, 6)),
+             "v": rng.standard_normal(4), "s": rng.standard_normal(3)}
+    jit = tl_run(STACKS, store, ["g", "t", "n"], engine="jit", extra=extra)
+    ref = tl_run(STACKS, store, ["g", "t", "n"], engine="reference")
+    u, D, E, v, s = (store[k] for k in "uDEvs")
+    same(ref["g"], np.stack([np.einsum("ij,ajb->aib", D, u),
+                             np.einsum("ij,abj->abi", E, u)]))
+    t = np.stack([v, -v, 2 * v])
+    same(ref["t"], np.stack([s @ t, np.maximum(v, s @ t), v]))
+    same(ref["n"], np.einsum("kaij,kbij->ab", np.stack([u, 2 * u, -u]),
+                             np.stack([u, u, u])))
+    for name in ["g", "t", "n"]:
+        same(jit[name], ref[name])
+
+
 @pytest.mark.parametrize("seed", range(120))
 def test_random_programs_batch_fused(tl_run, seed):
     # tl-fuse-batches wherever a chain of statements allows it

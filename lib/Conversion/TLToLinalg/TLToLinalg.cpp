@@ -103,9 +103,16 @@ public:
   Value lowerStatement(Value value, StringRef target, bool mayWriteTarget,
                        bool &inPlace);
 
+  /// Whether the statement reads the variable it assigns. If not, a stack
+  /// at its root computes each element straight into its slice of the
+  /// target.
+  bool targetIsRead = true;
+
 private:
   /// Lowers `value` into a fresh tensor (or reads a variable).
   Value lower(Value value);
+  /// Computes each element of `stack` into its slice of `target`.
+  Value lowerStackInto(tl::StackOp stack, Value target);
   /// Cuts the group rooted at `value` out of the tree, lowering the groups
   /// beneath it (its leaves) on the way.
   Group collectGroup(Value value);
@@ -506,6 +513,50 @@ static bool canWriteInPlace(const Group &group, Value target) {
   return true;
 }
 
+Value StatementLowering::lowerStackInto(tl::StackOp stack, Value target) {
+  Location loc = stack.getLoc();
+  auto type = cast<RankedTensorType>(target.getType());
+  int64_t rank = type.getRank();
+  auto elementType = RankedTensorType::get(type.getShape().drop_front(),
+                                           type.getElementType());
+  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  auto slab = [&](int64_t offset, int64_t rows) {
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes;
+    offsets[0] = builder.getIndexAttr(offset);
+    sizes.push_back(builder.getIndexAttr(rows));
+    for (int64_t extent : type.getShape().drop_front())
+      sizes.push_back(builder.getIndexAttr(extent));
+    return std::make_pair(offsets, sizes);
+  };
+  for (auto [index, element] : llvm::enumerate(stack.getElements())) {
+    auto [offsets, sizes] = slab(index, 1);
+    Value computed;
+    if (isa<tl::UseOp>(element.getDefiningOp())) {
+      computed = lower(element);
+    } else {
+      Value slice = tensor::ExtractSliceOp::create(
+          builder, loc, elementType, target, offsets, sizes, strides);
+      Group group = collectGroup(element);
+      computed = emit(group, element.getLoc(), elementType, slice);
+    }
+    target = tensor::InsertSliceOp::create(builder, loc, computed, target,
+                                           offsets, sizes, strides);
+  }
+  // A padded stack's rows beyond its elements are zero.
+  auto count = static_cast<int64_t>(stack.getElements().size());
+  if (type.getDimSize(0) > count) {
+    auto [offsets, sizes] = slab(count, type.getDimSize(0) - count);
+    Value rows = tensor::ExtractSliceOp::create(builder, loc, target, offsets,
+                                                sizes, strides);
+    Value zero = arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(type.getElementType(), 0.0));
+    Value zeros = linalg::FillOp::create(builder, loc, zero, rows).getResult(0);
+    target = tensor::InsertSliceOp::create(builder, loc, zeros, target, offsets,
+                                           sizes, strides);
+  }
+  return target;
+}
+
 Value StatementLowering::lowerStatement(Value value, StringRef target,
                                         bool mayWriteTarget, bool &inPlace) {
   inPlace = false;
@@ -517,8 +568,13 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
                        zero.getRealShape());
   if (isa<tl::UseOp>(value.getDefiningOp()))
     return lower(value);
-  Group group = collectGroup(value);
   Value targetTensor = current.lookup(target);
+  if (auto stack = dyn_cast<tl::StackOp>(value.getDefiningOp());
+      stack && mayWriteTarget && !targetIsRead) {
+    inPlace = true;
+    return lowerStackInto(stack, targetTensor);
+  }
+  Group group = collectGroup(value);
   inPlace = mayWriteTarget && canWriteInPlace(group, targetTensor);
   return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
               inPlace ? targetTensor : Value());
@@ -538,8 +594,11 @@ static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
   StringRef target = assign.getTarget();
   llvm::StringSet<> mentioned;
   mentioned.insert(target);
-  for (StringAttr name : assign.getReadVariables())
+  bool mentionsTargetAsRead = false;
+  for (StringAttr name : assign.getReadVariables()) {
     mentioned.insert(name.getValue());
+    mentionsTargetAsRead |= name.getValue() == target;
+  }
   SmallVector<Type> types;
   for (tl::VarOp var : program.getVars()) {
     if (!mentioned.contains(var.getSymName()))
@@ -580,6 +639,7 @@ static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
       targetArgument = argument;
   }
   StatementLowering lowering(body, current);
+  lowering.targetIsRead = mentionsTargetAsRead;
   bool inPlace;
   Value value = lowering.lowerStatement(assign.getValue(), target,
                                         /*mayWriteTarget=*/true, inPlace);

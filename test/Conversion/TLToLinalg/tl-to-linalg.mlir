@@ -254,6 +254,37 @@ tl.program @stack {
 
 // -----
 
+// A stack at the root of a statement that does not read its target: each
+// element is computed straight into its slice of the target (a copy for a
+// variable), and a padded stack's extra rows are zeroed; no temporary.
+// CHECK-LABEL: func.func private @stack_root.s0(
+// CHECK-NOT: tensor.empty
+// CHECK: %[[G:.*]] = bufferization.to_tensor %arg2 restrict writable
+// CHECK-NEXT: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %[[G]][0, 0, 0] [1, 3, 4] [1, 1, 1] : tensor<3x4xf64> into tensor<4x3x4xf64>
+// CHECK-NEXT: %[[S1:.*]] = tensor.extract_slice %[[G0]][1, 0, 0] [1, 3, 4] [1, 1, 1] : tensor<4x3x4xf64> to tensor<3x4xf64>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[S1]] : tensor<3x4xf64>)
+// CHECK-NEXT: %[[C:.*]] = linalg.generic {{.*}} outs(%[[F]] : tensor<3x4xf64>)
+// CHECK: %[[G1:.*]] = tensor.insert_slice %[[C]] into %[[G0]][1, 0, 0] [1, 3, 4]
+// CHECK-NEXT: %[[REST:.*]] = tensor.extract_slice %[[G1]][2, 0, 0] [2, 3, 4]
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%[[REST]] : tensor<2x3x4xf64>)
+// CHECK-NEXT: %[[G2:.*]] = tensor.insert_slice %[[Z]] into %[[G1]][2, 0, 0] [2, 3, 4]
+// CHECK-NEXT: bufferization.materialize_in_destination %[[G2]] in writable %arg2
+tl.program @stack_root {
+  tl.var @a : tensor<3x4xf64>
+  tl.var @m : tensor<4x4xf64>
+  tl.var @g : tensor<4x3x4xf64>
+  tl.assign @g = {
+    %a = tl.use @a : tensor<3x4xf64>
+    %m = tl.use @m : tensor<4x4xf64>
+    %p = tl.outer %a, %m : tensor<3x4xf64>, tensor<4x4xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<3x4x4x4xf64>
+    %s = tl.stack %a, %c padded to 4 : tensor<3x4xf64>, tensor<3x4xf64>
+    tl.yield %s : tensor<4x3x4xf64>
+  }
+}
+
+// -----
+
 // A contraction beneath arithmetic is computed first, into its own tensor.
 // CHECK-LABEL: func.func private @mixed.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf64>
