@@ -49,6 +49,9 @@ public:
           return success();
         }) {}
 
+  /// The text collected so far (warnings, when loading succeeded).
+  const std::string &getText() const { return text; }
+
   [[noreturn]] void raise(const std::string &fallback) {
     CompileError error;
     error.message = text.empty() ? fallback : text;
@@ -102,8 +105,8 @@ class PyProgram {
 public:
   PyProgram(const std::string &text, const std::string &filename, bool isIR,
             int64_t pad, const std::string &dtype, int64_t threads,
-            const std::vector<std::string> &keep)
-      : program(makeOptions(pad, dtype, threads),
+            const std::vector<std::string> &keep, bool warningsAreErrors)
+      : program(makeOptions(pad, dtype, threads, warningsAreErrors),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -111,6 +114,7 @@ public:
         diagnostics.raise(takeProblem());
       diagnostics.raise("cannot read the program");
     }
+    loadWarnings = diagnostics.getText();
     for (const std::string &name : keep)
       if (failed(program.keepResult(name)))
         throw py::value_error(takeProblem());
@@ -208,9 +212,13 @@ public:
 
   int compilations() const { return program.getCompilations(); }
 
+  /// The source's warnings (`file:line:col: warning: ...`), for Python's
+  /// warnings module.
+  std::string warnings() const { return loadWarnings; }
+
 private:
   static ProgramOptions makeOptions(int64_t pad, const std::string &dtype,
-                                    int64_t threads) {
+                                    int64_t threads, bool warningsAreErrors) {
     if (threads < 1 || threads > 1024)
       throw py::value_error("threads must be from 1 to 1024, got " +
                             std::to_string(threads));
@@ -222,6 +230,7 @@ private:
     options.elementType = elementTypeOf(dtype);
     options.pad = unsigned(pad);
     options.compile.threads = unsigned(threads);
+    options.warningsAreErrors = warningsAreErrors;
     return options;
   }
 
@@ -232,6 +241,7 @@ private:
   }
 
   std::string problem;
+  std::string loadWarnings;
   Program program;
 };
 
@@ -260,10 +270,11 @@ PYBIND11_MODULE(_tensorlang, m) {
   py::class_<PyProgram>(m, "Program")
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
                     const std::string &, int64_t,
-                    const std::vector<std::string> &>(),
+                    const std::vector<std::string> &, bool>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
-           py::arg("keep"))
+           py::arg("keep"), py::arg("warnings_as_errors"))
+      .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)
       .def("signature", &PyProgram::signature)
       .def("result_names", &PyProgram::resultNames)

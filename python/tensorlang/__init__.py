@@ -15,13 +15,20 @@ See docs/python.md.
 import collections
 import numbers
 import os
+import warnings
 
 import numpy as np
 
 from ._tensorlang import CompileError, Program as _Program
 
-__all__ = ["CompileError", "Program", "Variable", "Signature", "compile",
-           "compile_file", "run_reference"]
+__all__ = ["CompileError", "SourceWarning", "Program", "Variable",
+           "Signature", "compile", "compile_file", "run_reference"]
+
+
+class SourceWarning(UserWarning):
+    """Legal source that is almost always a mistake: a statement whose value
+    is never used, an input never read (docs/language.md, Warnings). The
+    message has the warnings' file:line:col lines."""
 
 Variable = collections.namedtuple("Variable", "name shape input output")
 Variable.__doc__ = "A declared variable: its name, shape and qualifiers."
@@ -59,7 +66,7 @@ class Program:
     while the kernel runs."""
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
-                 threads=1, is_ir=False, keep=()):
+                 threads=1, is_ir=False, keep=(), warnings_as_errors=False):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -70,7 +77,11 @@ class Program:
         if isinstance(keep, str):
             keep = (keep,)
         self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
-                              self._threads, [str(name) for name in keep])
+                              self._threads, [str(name) for name in keep],
+                              bool(warnings_as_errors))
+        if self._impl.warnings():
+            warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
+                          stacklevel=3)
         variables = [Variable(name, tuple(shape), bool(i), bool(o))
                      for name, shape, i, o in self._impl.signature()]
         self._signature = Signature(variables, self._dtype)
@@ -136,22 +147,28 @@ class Program:
             "%s%s" % (v.name, list(v.shape)) for v in self._signature.variables)
 
 
-def compile(source, pad=0, dtype="float64", threads=1, keep=()):
+def compile(source, pad=0, dtype="float64", threads=1, keep=(),
+            warnings_as_errors=False):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
-    whose final values calls return besides the outputs."""
+    whose final values calls return besides the outputs. The source's
+    warnings are issued as SourceWarning, or raised as CompileError with
+    `warnings_as_errors`."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
-    program = Program(source, "<string>", pad, dtype, threads, is_ir, keep)
+    program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
+                      warnings_as_errors)
     program._impl.compile()
     return program
 
 
-def compile_file(path, pad=0, dtype="float64", threads=1, keep=()):
+def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
+                 warnings_as_errors=False):
     """Compiles a .tl source file or a .mlir file in the tl dialect."""
     path = os.fspath(path)
     with open(path) as f:
         text = f.read()
-    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"), keep)
+    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
+                      keep, warnings_as_errors)
     program._impl.compile()
     return program
 

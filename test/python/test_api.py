@@ -69,8 +69,9 @@ def test_no_qualifiers_returns_every_variable_and_undefined_is_nan():
 
 
 def test_signature():
-    sig = tl.compile("var input A : [2 3]\nvar output s : []\nvar t : [4]\n"
-                     "var input output u : [1]\n").signature
+    with pytest.warns(tl.SourceWarning, match="input variable 'A' is never read"):
+        sig = tl.compile("var input A : [2 3]\nvar output s : []\nvar t : [4]\n"
+                         "var input output u : [1]\n").signature
     assert sig.dtype == "float64"
     assert [tuple(v) for v in sig.variables] == [
         ("A", (2, 3), True, False), ("s", (), False, True),
@@ -250,3 +251,29 @@ def test_reference_refuses_too_much_work():
 
 def test_the_package_is_importable_from_the_build_tree():
     assert os.path.basename(os.path.dirname(tl.__file__)) == "tensorlang"
+
+
+UNUSED = """
+var input a : [2]
+var input b : [2]
+var output c : [2]
+c = a
+c = a + a
+"""
+
+
+def test_source_warnings_are_python_warnings():
+    with pytest.warns(tl.SourceWarning) as caught:
+        prog = tl.compile(UNUSED)
+    text = str(caught[0].message)
+    assert "<string>:3:11: warning: input variable 'b' is never read" in text
+    assert "<string>:5:1: warning: the value assigned to 'c' is never used" in text
+    assert "<string>:6:1: note: assigned again here" in text
+    np.testing.assert_array_equal(prog(a=[1.0, 2.0], b=[0.0, 0.0])["c"], [2.0, 4.0])
+
+
+def test_warnings_as_errors():
+    with pytest.raises(tl.CompileError) as error:
+        tl.compile(UNUSED, warnings_as_errors=True)
+    assert error.value.line == 3 and error.value.column == 11
+    assert "error: input variable 'b' is never read" in str(error.value)
