@@ -43,6 +43,9 @@ typedef struct {
   unsigned vectorBits;
   unsigned optLevel;
   double maxWork;
+  /* Report the source's warnings (statements whose value is never used,
+     inputs never read) as errors: tensorlangProgramCreate fails. */
+  bool warningsAreErrors;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void
@@ -56,6 +59,12 @@ MLIR_CAPI_EXPORTED TensorlangProgram
 tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
                         const TensorlangProgramOptions *options, char **error);
 MLIR_CAPI_EXPORTED void tensorlangProgramDestroy(TensorlangProgram program);
+
+/* The source's warnings (file:line:col: warning: ..., one line per
+   message, notes included), or "" if there were none. Owned by the
+   program. */
+MLIR_CAPI_EXPORTED const char *
+tensorlangProgramGetWarnings(TensorlangProgram program);
 
 /* The variables, in declaration order: name, declared rank and extents,
    qualifiers. The strings live as long as the program. */

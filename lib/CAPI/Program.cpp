@@ -61,6 +61,8 @@ struct TensorlangProgramImpl {
   Program program;
   ScopedDiagnosticHandler handler;
   std::string messages;
+  /// What loading the program reported when it succeeded: its warnings.
+  std::string warnings;
 };
 
 void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
@@ -76,6 +78,7 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->vectorBits = defaults.compile.vectorBits;
   options->optLevel = defaults.compile.optLevel;
   options->maxWork = defaults.interpreter.maxWork;
+  options->warningsAreErrors = defaults.warningsAreErrors;
 }
 
 static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
@@ -97,6 +100,7 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   options.compile.vectorBits = c->vectorBits;
   options.compile.optLevel = c->optLevel;
   options.interpreter.maxWork = c->maxWork;
+  options.warningsAreErrors = c->warningsAreErrors;
   return options;
 }
 
@@ -116,10 +120,16 @@ tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
     impl->takeMessages(error);
     return nullptr;
   }
+  impl->warnings = std::move(impl->messages);
+  impl->messages.clear();
   return impl.release();
 }
 
 void tensorlangProgramDestroy(TensorlangProgram program) { delete program; }
+
+const char *tensorlangProgramGetWarnings(TensorlangProgram program) {
+  return program->warnings.c_str();
+}
 
 intptr_t tensorlangProgramGetNumVariables(TensorlangProgram program) {
   return program->program.getVariables().size();
