@@ -115,11 +115,15 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
       }
       // A stack's new dimension is padded like every other extent; its
       // rows beyond the elements are zero.
+      // (Its real extent is its number of elements, also when it was padded
+      // before, as a variable's is its real_shape.)
       if (auto stack = dyn_cast<StackOp>(op)) {
         auto count = static_cast<int64_t>(stack.getElements().size());
         int64_t rounded = llvm::divideCeil(count, multiple) * multiple;
         if (rounded != count)
           stack.setPaddedExtent(rounded);
+        else
+          stack.removePaddedExtentAttr();
       }
       if (failed(retype(&op))) {
         return op.emitError("cannot retype after padding");
@@ -132,6 +136,13 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
         zeroPaddingBelow(contract.getOperand());
     }
     VarOp target = program.lookupVar(assign.getTarget());
+    // Hand-written IR can disagree with itself about real extents (a stack
+    // padded beyond its elements, assigned to an unpadded variable).
+    if (assign.getValue().getType() != target.getType())
+      return assign.emitError("cannot pad: the statement's value has type ")
+             << formatType(cast<RankedTensorType>(assign.getValue().getType()))
+             << " after padding, but its variable has type "
+             << formatType(target.getType());
     bool hasPadding = target.getType().getShape() != target.getRealShapeOrShape();
     Value value = assign.getValue();
     if (!zeroPadding || !hasPadding || preservesZeroPadding(value))
