@@ -123,37 +123,60 @@ SmallVector<int64_t> tl::getRealShape(Value value) {
   return SmallVector<int64_t>(type.getShape());
 }
 
+namespace {
+/// preservesZeroPadding over a statement's tree, each value once (see
+/// ZeroWhenDefined).
+class PreservesZero {
+public:
+  bool get(Value value) {
+    if (auto it = memo.find(value); it != memo.end())
+      return it->second;
+    bool result = compute(value);
+    memo[value] = result;
+    return result;
+  }
+
+private:
+  bool compute(Value value) {
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return false;
+    if (isa<UseOp, ZeroPaddingOp>(op))
+      return true;
+    if (auto transpose = dyn_cast<TransposeOp>(op))
+      return get(transpose.getOperand());
+    if (auto stack = dyn_cast<StackOp>(op))
+      return llvm::all_of(stack.getElements(),
+                          [&](Value element) { return get(element); });
+    // A literal is a defined scalar; any other scalar may be undefined.
+    auto isLiteral = [](Value v) {
+      return isa_and_nonnull<ConstantOp>(v.getDefiningOp());
+    };
+    // 0 + 0, 0 - 0, 0 * 0, min(0, 0), max(0, 0) and (controlled) 0 / 0 are
+    // 0; so are 0 / s for any scalar s, c * 0 for a literal c, and -0,
+    // sqrt(0), abs(0). But s + 0 is s, s * 0 is undefined for an undefined
+    // s, exp(0) is 1 and log(0) undefined, an outer product multiplies
+    // padding by real elements, and a contraction sums products at padded
+    // result indices: those can leave non-zero values.
+    if (isa<NegOp, SqrtOp, AbsOp>(op))
+      return get(op->getOperand(0));
+    std::optional<ArithKind> kind = getArithKind(op);
+    if (!kind)
+      return false;
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    if (*kind == ArithKind::Div)
+      return get(lhs) && (isScalar(rhs) || get(rhs));
+    if (*kind == ArithKind::Mul && (isLiteral(lhs) || isLiteral(rhs)))
+      return get(isLiteral(lhs) ? rhs : lhs);
+    return !isScalar(lhs) && !isScalar(rhs) && get(lhs) && get(rhs);
+  }
+
+  llvm::DenseMap<Value, bool> memo;
+};
+} // namespace
+
 bool tl::preservesZeroPadding(Value value) {
-  Operation *op = value.getDefiningOp();
-  if (isa<UseOp, ZeroPaddingOp>(op))
-    return true;
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return preservesZeroPadding(transpose.getOperand());
-  if (auto stack = dyn_cast<StackOp>(op))
-    return llvm::all_of(stack.getElements(), [](Value element) {
-      return preservesZeroPadding(element);
-    });
-  // A literal is a defined scalar; any other scalar may be undefined.
-  auto isLiteral = [](Value v) { return isa<ConstantOp>(v.getDefiningOp()); };
-  // 0 + 0, 0 - 0, 0 * 0, min(0, 0), max(0, 0) and (controlled) 0 / 0 are
-  // 0; so are 0 / s for any scalar s, c * 0 for a literal c, and -0,
-  // sqrt(0), abs(0). But s + 0 is s, s * 0 is undefined for an undefined s,
-  // exp(0) is 1 and log(0) undefined, an outer product multiplies padding
-  // by real elements, and a contraction sums products at padded result
-  // indices: those can leave non-zero values.
-  if (isa<NegOp, SqrtOp, AbsOp>(op))
-    return preservesZeroPadding(op->getOperand(0));
-  std::optional<ArithKind> kind = getArithKind(op);
-  if (!kind)
-    return false;
-  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  if (*kind == ArithKind::Div)
-    return preservesZeroPadding(lhs) &&
-           (isScalar(rhs) || preservesZeroPadding(rhs));
-  if (*kind == ArithKind::Mul && (isLiteral(lhs) || isLiteral(rhs)))
-    return preservesZeroPadding(isLiteral(lhs) ? rhs : lhs);
-  return !isScalar(lhs) && !isScalar(rhs) && preservesZeroPadding(lhs) &&
-         preservesZeroPadding(rhs);
+  return PreservesZero().get(value);
 }
 
 /// Recomputes the result types of `op` from its operands' (new) types.
