@@ -48,8 +48,8 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(kVectorMathLibrary,
                                                           &error))
       return program.emitError("cannot load ")
-             << kVectorMathLibrary << " (glibc's vector math library): "
-             << error;
+             << kVectorMathLibrary
+             << " (glibc's vector math library): " << error;
   }
   if (options.threads > 1) {
 #ifdef TENSORLANG_OPENMP_LIBRARY

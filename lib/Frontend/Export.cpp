@@ -157,8 +157,7 @@ LogicalResult Exporter::print(Value value, int minPrecedence, unsigned depth) {
           })
           .Case([&](tl::StackOp stack) {
             os << '[';
-            for (auto [index, element] :
-                 llvm::enumerate(stack.getElements())) {
+            for (auto [index, element] : llvm::enumerate(stack.getElements())) {
               if (index)
                 os << ", ";
               if (failed(print(element, Additive, depth + 1)))

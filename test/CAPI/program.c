@@ -96,15 +96,15 @@ int main(void) {
   /* Warnings: kept with the program, or errors with warningsAreErrors. */
   const char *unused =
       "var input A : [2]\nvar input B : [2]\nvar output C : [2]\nC = B\n";
-  program = tensorlangProgramCreate(
-      mlirStringRefCreateFromCString(unused),
-      mlirStringRefCreateFromCString("unused.tl"), false, &options, NULL);
+  program = tensorlangProgramCreate(mlirStringRefCreateFromCString(unused),
+                                    mlirStringRefCreateFromCString("unused.tl"),
+                                    false, &options, NULL);
   printf("warnings: %s", tensorlangProgramGetWarnings(program));
   tensorlangProgramDestroy(program);
   options.warningsAreErrors = true;
-  program = tensorlangProgramCreate(
-      mlirStringRefCreateFromCString(unused),
-      mlirStringRefCreateFromCString("unused.tl"), false, &options, &error);
+  program = tensorlangProgramCreate(mlirStringRefCreateFromCString(unused),
+                                    mlirStringRefCreateFromCString("unused.tl"),
+                                    false, &options, &error);
   printf("with warningsAreErrors, created: %s\n%s", program ? "yes" : "no",
          error);
   free(error);

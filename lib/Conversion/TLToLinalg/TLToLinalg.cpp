@@ -64,7 +64,7 @@ struct ScalarNode {
   // Select (a stack): operand i where iteration dimension `dim` is i, and
   // zero beyond the operands when `zeroBeyond` (a padded stack).
   unsigned dim = 0;
-  SmallVector<int, 4> operands;
+  SmallVector<int, 4> operands = {};
   bool zeroBeyond = false;
 };
 
@@ -215,8 +215,8 @@ int StatementLowering::collect(Group &group, Value value,
     // Never stored: each element selects one operand by its first index.
     ScalarNode node{ScalarNode::Kind::Select};
     node.dim = dims.front();
-    node.zeroBeyond = tl::getShapeOf(value).front() !=
-                      int64_t(stack.getElements().size());
+    node.zeroBeyond =
+        tl::getShapeOf(value).front() != int64_t(stack.getElements().size());
     // As under arithmetic, a nested sum must not flatten into the group's
     // sums: the other operands do not depend on its index.
     for (Value element : stack.getElements())
@@ -327,12 +327,11 @@ Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
     SmallVector<Value> values;
     for (int operand : node.operands)
       values.push_back(emitScalar(b, loc, group, operand, leafValues));
-    Value result =
-        node.zeroBeyond
-            ? arith::ConstantOp::create(
-                  b, loc, b.getFloatAttr(group.elementType, 0.0))
-                  .getResult()
-            : values.pop_back_val();
+    Value result = node.zeroBeyond
+                       ? arith::ConstantOp::create(
+                             b, loc, b.getFloatAttr(group.elementType, 0.0))
+                             .getResult()
+                       : values.pop_back_val();
     for (size_t i = values.size(); i-- > 0;) {
       Value position = arith::ConstantIndexOp::create(b, loc, i);
       Value isThis = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

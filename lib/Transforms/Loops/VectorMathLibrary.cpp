@@ -59,9 +59,8 @@ struct VectorMathLibraryPass
       auto callee = symbols.lookup<func::FuncOp>(*name);
       if (!callee) {
         OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-        callee = func::FuncOp::create(
-            builder, module.getLoc(), *name,
-            builder.getFunctionType({type}, {type}));
+        callee = func::FuncOp::create(builder, module.getLoc(), *name,
+                                      builder.getFunctionType({type}, {type}));
         callee.setPrivate();
         symbols.insert(callee);
       }
