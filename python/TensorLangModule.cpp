@@ -105,8 +105,9 @@ class PyProgram {
 public:
   PyProgram(const std::string &text, const std::string &filename, bool isIR,
             int64_t pad, const std::string &dtype, int64_t threads,
-            const std::vector<std::string> &keep, bool warningsAreErrors)
-      : program(makeOptions(pad, dtype, threads, warningsAreErrors),
+            const std::vector<std::string> &keep, bool warningsAreErrors,
+            const std::string &syntax)
+      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -218,7 +219,11 @@ public:
 
 private:
   static ProgramOptions makeOptions(int64_t pad, const std::string &dtype,
-                                    int64_t threads, bool warningsAreErrors) {
+                                    int64_t threads, bool warningsAreErrors,
+                                    const std::string &syntax) {
+    if (syntax != "tl" && syntax != "cfdlang")
+      throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" +
+                            syntax + "'");
     if (threads < 1 || threads > 1024)
       throw py::value_error("threads must be from 1 to 1024, got " +
                             std::to_string(threads));
@@ -231,6 +236,8 @@ private:
     options.pad = unsigned(pad);
     options.compile.threads = unsigned(threads);
     options.warningsAreErrors = warningsAreErrors;
+    options.syntax = syntax == "cfdlang" ? SourceSyntax::CFDlang
+                                         : SourceSyntax::TensorLang;
     return options;
   }
 
@@ -270,10 +277,11 @@ PYBIND11_MODULE(_tensorlang, m) {
   py::class_<PyProgram>(m, "Program")
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
                     const std::string &, int64_t,
-                    const std::vector<std::string> &, bool>(),
+                    const std::vector<std::string> &, bool,
+                    const std::string &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
-           py::arg("keep"), py::arg("warnings_as_errors"))
+           py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"))
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)
       .def("signature", &PyProgram::signature)

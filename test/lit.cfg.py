@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 
 config.name = "TensorLang"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".tl", ".test"]
+config.suffixes = [".mlir", ".tl", ".cfd", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tensorlang_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]

@@ -56,9 +56,15 @@ LogicalResult Program::loadFile(StringRef path) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
   if (!file)
     return error(message);
-  if (extension != ".tl" && extension != ".mlir")
+  if (extension != ".tl" && extension != ".mlir" && extension != ".cfd")
     return error("cannot tell the kind of '" + path +
-                 "': expected a .tl source file or a .mlir file");
+                 "': expected a .tl source file, a .cfd CFDlang source file "
+                 "or a .mlir file");
+  // The extension says which language a source file is in.
+  if (extension == ".cfd")
+    options.syntax = SourceSyntax::CFDlang;
+  else if (extension == ".tl")
+    options.syntax = SourceSyntax::TensorLang;
   return loadText(file->getBuffer(), path, extension == ".mlir");
 }
 
@@ -75,6 +81,7 @@ LogicalResult Program::loadText(StringRef text, StringRef bufferName,
     ImportOptions importOptions;
     importOptions.elementType = options.elementType.value_or(ElementType::F64);
     importOptions.warningsAreErrors = options.warningsAreErrors;
+    importOptions.syntax = options.syntax;
     loaded = importSource(sourceMgr, &context, importOptions);
   }
   if (!loaded)

@@ -34,6 +34,7 @@ enum class ExprKind {
   Arith, // binary: an operator (+ - * /) or a function (min max)
   Unary, // negation or a function of one argument (sqrt abs exp log)
   Stack, // [e1 e2 ... ek]
+  MatrixProduct, // CFDlang's `E . F`: last index of E with first of F
 };
 
 /// An expression node. Nodes are owned by their Program's arena, so that
@@ -46,7 +47,7 @@ struct Expr {
   llvm::StringRef name;           // Variable; Literal: its text
   double value = 0;               // Literal
   Expr *lhs = nullptr;            // every operator; the operand if unary
-  Expr *rhs = nullptr;            // Outer, Arith
+  Expr *rhs = nullptr;            // Outer, Arith, MatrixProduct
   tl::ArithKind arith{};          // Arith
   tl::UnaryKind unary{};          // Unary
   llvm::SmallVector<int64_t> pairs; // Contract, Transpose: 0-based pairs

@@ -41,6 +41,11 @@ public:
   OwningOpRef<ModuleOp> generate(const Program &program);
 
 private:
+  /// How messages number dimensions: as the source does.
+  tl::IndexBase indexBase() const {
+    return options.syntax == SourceSyntax::CFDlang ? tl::IndexBase::Zero
+                                                   : tl::IndexBase::One;
+  }
   Location loc(llvm::SMLoc pos) {
     return getLocation(context, sourceMgr, pos);
   }
@@ -135,9 +140,9 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
     bool contract = expr.kind == ExprKind::Contract;
     FailureOr<RankedTensorType> type =
         contract ? tl::inferContractionType(lhsType, expr.pairs,
-                                            tl::IndexBase::One, emitHere)
+                                            indexBase(), emitHere)
                  : tl::inferTranspositionType(lhsType, expr.pairs,
-                                              tl::IndexBase::One, emitHere);
+                                              indexBase(), emitHere);
     if (failed(type))
       return failure();
     if (contract)
@@ -152,6 +157,30 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   if (failed(rhs))
     return failure();
   auto rhsType = cast<RankedTensorType>(rhs->getType());
+  if (expr.kind == ExprKind::MatrixProduct) {
+    // CFDlang's `E . F`: the last index of E with the first of F.
+    if (lhsType.getRank() == 0 || rhsType.getRank() == 0) {
+      emitHere() << "'.' without an index list contracts the last index of "
+                    "its left operand with the first of its right one, but "
+                 << (lhsType.getRank() == 0 ? "the left" : "the right")
+                 << " operand is a scalar";
+      return failure();
+    }
+    FailureOr<RankedTensorType> outerType =
+        tl::inferOuterProductType(lhsType, rhsType, emitHere);
+    if (failed(outerType))
+      return failure();
+    int64_t last = lhsType.getRank() - 1;
+    SmallVector<int64_t> pairs{last, last + 1};
+    FailureOr<RankedTensorType> type = tl::inferContractionType(
+        *outerType, pairs, indexBase(), emitHere);
+    if (failed(type))
+      return failure();
+    Value outer =
+        tl::OuterOp::create(builder, location, *outerType, *lhs, *rhs);
+    return tl::ContractOp::create(builder, location, *type, outer, pairs)
+        .getResult();
+  }
   if (expr.kind == ExprKind::Outer) {
     FailureOr<RankedTensorType> type =
         tl::inferOuterProductType(lhsType, rhsType, emitHere);
@@ -243,7 +272,10 @@ OwningOpRef<ModuleOp> tensorlang::importSource(const llvm::SourceMgr &sourceMgr,
                                                MLIRContext *context,
                                                const ImportOptions &options) {
   context->loadDialect<tl::TLDialect>();
-  std::optional<Program> program = parseProgram(sourceMgr, context);
+  std::optional<Program> program = parseProgram(
+      sourceMgr, context,
+      options.syntax == SourceSyntax::CFDlang ? Syntax::CFDlang
+                                              : Syntax::TensorLang);
   if (!program)
     return nullptr;
   return MLIRGen(sourceMgr, context, options).generate(*program);

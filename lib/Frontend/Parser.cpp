@@ -44,8 +44,9 @@ Location frontend::getLocation(MLIRContext *context,
 namespace {
 class Parser {
 public:
-  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context)
-      : sourceMgr(sourceMgr), context(context),
+  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
+         Syntax syntax)
+      : sourceMgr(sourceMgr), context(context), syntax(syntax),
         lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
                   ->getBuffer()) {
     consume();
@@ -95,8 +96,24 @@ private:
   /// Creates an operator node and checks the tree height limit.
   Expr *makeOperator(ExprKind kind, llvm::SMLoc loc, Expr *lhs, Expr *rhs);
 
+  // CFDlang's expressions (parseProgram with Syntax::CFDlang).
+  Expr *parseCFDlangExpr();
+  Expr *parseCFDlangTerm();
+  Expr *parseCFDlangFactor();
+  Expr *parseCFDlangAtom();
+  /// Folds `operands[0] op0 operands[1] op1 ...` from the right, as
+  /// CFDlang's right-recursive grammar does.
+  Expr *foldRight(llvm::ArrayRef<Expr *> operands,
+                  llvm::ArrayRef<Token> operators);
+  /// Whether `expr` is a list of index lists, `[[0 1] [2 3]]`; appends the
+  /// pairs (0-based) and reports non-pairs.
+  bool isIndexList(const Expr *expr) const;
+  LogicalResult takeIndexPairs(const Expr *list, Token op,
+                               llvm::SmallVector<int64_t> &pairs);
+
   const llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
+  Syntax syntax;
   Lexer lexer;
   Token tok;
   Program program;
@@ -145,6 +162,11 @@ std::optional<Program> Parser::parse() {
   while (!tok.is(TokenKind::Eof)) {
     if (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType)) {
       emitErrorHere() << "declarations must precede all statements";
+      return std::nullopt;
+    }
+    if (syntax == Syntax::CFDlang && tok.is(TokenKind::Identifier) &&
+        tok.text == "elem") {
+      emitErrorHere() << "CFDlang's elem directive is not supported yet";
       return std::nullopt;
     }
     if (failed(parseStatement()))
@@ -276,7 +298,8 @@ LogicalResult Parser::parseStatement() {
   consume();
   if (failed(expect(TokenKind::Equal, "after the assigned variable")))
     return failure();
-  stmt.value = parseAdditive();
+  stmt.value =
+      syntax == Syntax::CFDlang ? parseCFDlangExpr() : parseAdditive();
   if (!stmt.value)
     return failure();
   program.stmts.push_back(stmt);
@@ -579,7 +602,217 @@ LogicalResult Parser::parseIndexPairs(llvm::SmallVector<int64_t> &pairs) {
   return expect(TokenKind::RSquare, "to close the list of index pairs");
 }
 
+//===----------------------------------------------------------------------===//
+// CFDlang's expressions
+//===----------------------------------------------------------------------===//
+//
+// expr ::= term (('+' | '-') expr)?          right-associative
+// term ::= factor (('*' | '/' | '.') term)?
+// factor ::= atom (('#' | '^') factor)?
+// atom ::= id | integer | '[' expr* ']' | '(' expr ')'
+//
+// Each level is parsed as a flat list and folded from the right, so that
+// no input recurses deeper than its parentheses and brackets.
+
+Expr *Parser::foldRight(ArrayRef<Expr *> operands, ArrayRef<Token> operators) {
+  Expr *rhs = operands.back();
+  for (size_t i = operators.size(); i-- > 0;) {
+    Token op = operators[i];
+    Expr *lhs = operands[i];
+    switch (op.kind) {
+    case TokenKind::Plus:
+    case TokenKind::Minus:
+    case TokenKind::Star:
+    case TokenKind::Slash: {
+      rhs = makeOperator(ExprKind::Arith, op.getLoc(), lhs, rhs);
+      if (rhs)
+        rhs->arith = op.is(TokenKind::Plus)    ? tl::ArithKind::Add
+                     : op.is(TokenKind::Minus) ? tl::ArithKind::Sub
+                     : op.is(TokenKind::Star)  ? tl::ArithKind::Mul
+                                               : tl::ArithKind::Div;
+      break;
+    }
+    case TokenKind::Hash:
+      rhs = makeOperator(ExprKind::Outer, op.getLoc(), lhs, rhs);
+      break;
+    case TokenKind::Dot:
+    case TokenKind::Caret: {
+      bool contract = op.is(TokenKind::Dot);
+      if (!isIndexList(rhs)) {
+        if (!contract) {
+          emitError(op.getLoc())
+              << "'^' expects a list of index pairs such as [[0 1]] on its "
+                 "right (CFDlang's '^' binds tighter than '#': parenthesize "
+                 "the transposition)";
+          return nullptr;
+        }
+        rhs = makeOperator(ExprKind::MatrixProduct, op.getLoc(), lhs, rhs);
+        break;
+      }
+      llvm::SmallVector<int64_t> pairs;
+      if (failed(takeIndexPairs(rhs, op, pairs)))
+        return nullptr;
+      rhs = makeOperator(contract ? ExprKind::Contract : ExprKind::Transpose,
+                         op.getLoc(), lhs, nullptr);
+      if (rhs)
+        rhs->pairs = std::move(pairs);
+      break;
+    }
+    default:
+      llvm_unreachable("not a CFDlang binary operator");
+    }
+    if (!rhs)
+      return nullptr;
+  }
+  return rhs;
+}
+
+bool Parser::isIndexList(const Expr *expr) const {
+  if (expr->kind != ExprKind::Stack)
+    return false;
+  return llvm::all_of(expr->elements, [](const Expr *list) {
+    return list->kind == ExprKind::Stack &&
+           llvm::all_of(list->elements, [](const Expr *index) {
+             return index->kind == ExprKind::Literal &&
+                    llvm::all_of(index->name, llvm::isDigit);
+           });
+  });
+}
+
+LogicalResult Parser::takeIndexPairs(const Expr *list, Token op,
+                                     llvm::SmallVector<int64_t> &pairs) {
+  for (const Expr *pair : list->elements) {
+    if (pair->elements.size() != 2) {
+      emitError(pair->loc) << "'" << op.text
+                           << "' takes index pairs, got a list of "
+                           << pair->elements.size() << " indices";
+      return failure();
+    }
+    for (const Expr *index : pair->elements) {
+      int64_t value;
+      if (index->name.getAsInteger(10, value) || value < 0) {
+        emitError(index->loc) << "integer " << index->name << " is too large";
+        return failure();
+      }
+      pairs.push_back(value); // CFDlang's indices are 0-based, as the IR's
+    }
+  }
+  return success();
+}
+
+Expr *Parser::parseCFDlangExpr() {
+  llvm::SmallVector<Expr *> operands;
+  llvm::SmallVector<Token> operators;
+  while (true) {
+    Expr *term = parseCFDlangTerm();
+    if (!term)
+      return nullptr;
+    operands.push_back(term);
+    if (!tok.is(TokenKind::Plus) && !tok.is(TokenKind::Minus))
+      break;
+    operators.push_back(tok);
+    consume();
+  }
+  return foldRight(operands, operators);
+}
+
+Expr *Parser::parseCFDlangTerm() {
+  llvm::SmallVector<Expr *> operands;
+  llvm::SmallVector<Token> operators;
+  while (true) {
+    Expr *factor = parseCFDlangFactor();
+    if (!factor)
+      return nullptr;
+    operands.push_back(factor);
+    if (!tok.is(TokenKind::Star) && !tok.is(TokenKind::Slash) &&
+        !tok.is(TokenKind::Dot))
+      break;
+    operators.push_back(tok);
+    consume();
+  }
+  return foldRight(operands, operators);
+}
+
+Expr *Parser::parseCFDlangFactor() {
+  llvm::SmallVector<Expr *> operands;
+  llvm::SmallVector<Token> operators;
+  while (true) {
+    Expr *atom = parseCFDlangAtom();
+    if (!atom)
+      return nullptr;
+    operands.push_back(atom);
+    if (!tok.is(TokenKind::Hash) && !tok.is(TokenKind::Caret))
+      break;
+    operators.push_back(tok);
+    consume();
+  }
+  return foldRight(operands, operators);
+}
+
+Expr *Parser::parseCFDlangAtom() {
+  if (tok.is(TokenKind::Identifier)) {
+    Expr *expr = program.makeExpr(ExprKind::Variable, tok.getLoc());
+    expr->name = tok.text;
+    consume();
+    return expr;
+  }
+  if (tok.is(TokenKind::Integer) || tok.is(TokenKind::Real))
+    return parseLiteral();
+  bool bracket = tok.is(TokenKind::LSquare);
+  if (!bracket && !tok.is(TokenKind::LParen)) {
+    (void)expected("an expression (a variable, an integer, '(' or '[')");
+    return nullptr;
+  }
+  llvm::SMLoc loc = tok.getLoc();
+  if (parenNesting == kMaxParenNesting) {
+    emitErrorHere() << "parentheses are nested too deeply (more than "
+                    << kMaxParenNesting << " levels)";
+    return nullptr;
+  }
+  consume();
+  ++parenNesting;
+  TokenKind close = bracket ? TokenKind::RSquare : TokenKind::RParen;
+  llvm::SmallVector<Expr *, 4> elements;
+  // A bracket juxtaposes any number of expressions (a stack, or an index
+  // list); CFDlang skips stray commas, and so does this.
+  while (!tok.is(close)) {
+    if (bracket && tok.is(TokenKind::Comma)) {
+      consume();
+      continue;
+    }
+    if (!bracket && !elements.empty())
+      break;
+    Expr *element = parseCFDlangExpr();
+    if (!element) {
+      --parenNesting;
+      return nullptr;
+    }
+    elements.push_back(element);
+  }
+  --parenNesting;
+  if (!tok.is(close)) {
+    (void)expected(bracket ? "']'" : "')'");
+    return nullptr;
+  }
+  consume();
+  if (!bracket) {
+    if (elements.empty()) {
+      emitError(loc) << "expected an expression inside '(' ')'";
+      return nullptr;
+    }
+    return elements.front();
+  }
+  unsigned depth = 0;
+  for (Expr *element : elements)
+    depth = std::max(depth, element->depth);
+  Expr *stack = program.makeExpr(ExprKind::Stack, loc);
+  stack->elements = std::move(elements);
+  stack->depth = depth + 1;
+  return stack;
+}
+
 std::optional<Program> frontend::parseProgram(const llvm::SourceMgr &sourceMgr,
-                                              MLIRContext *context) {
-  return Parser(sourceMgr, context).parse();
+                                              MLIRContext *context,
+                                              Syntax syntax) {
+  return Parser(sourceMgr, context, syntax).parse();
 }

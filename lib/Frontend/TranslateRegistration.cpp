@@ -46,6 +46,20 @@ void tensorlang::registerTensorLangTranslations() {
             importSource(sourceMgr, context, options).release());
       });
 
+  static TranslateToMLIRRegistration importCFDlang(
+      "import-cfdlang",
+      "Import CFDlang source into the tl dialect (0-based indices, "
+      "right-associative operators; no elem directive yet)",
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+        ImportOptions options;
+        options.elementType = elementType;
+        options.programName = programName;
+        options.warningsAreErrors = warningsAreErrors;
+        options.syntax = SourceSyntax::CFDlang;
+        return OwningOpRef<Operation *>(
+            importSource(sourceMgr, context, options).release());
+      });
+
   static TranslateFromMLIRRegistration exportTL(
       "export-tl", "Export a tl.program as tensor language source",
       [](Operation *op, llvm::raw_ostream &os) {

@@ -66,7 +66,8 @@ class Program:
     while the kernel runs."""
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
-                 threads=1, is_ir=False, keep=(), warnings_as_errors=False):
+                 threads=1, is_ir=False, keep=(), warnings_as_errors=False,
+                 syntax="tl"):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -78,7 +79,7 @@ class Program:
             keep = (keep,)
         self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
                               self._threads, [str(name) for name in keep],
-                              bool(warnings_as_errors))
+                              bool(warnings_as_errors), str(syntax))
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
                           stacklevel=3)
@@ -148,27 +149,30 @@ class Program:
 
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
-            warnings_as_errors=False):
+            warnings_as_errors=False, syntax="tl"):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
     warnings are issued as SourceWarning, or raised as CompileError with
-    `warnings_as_errors`."""
+    `warnings_as_errors`. `syntax="cfdlang"` reads CFDlang source
+    (docs/language.md, Differences from CFDlang)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
-                      warnings_as_errors)
+                      warnings_as_errors, syntax)
     program._impl.compile()
     return program
 
 
 def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
                  warnings_as_errors=False):
-    """Compiles a .tl source file or a .mlir file in the tl dialect."""
+    """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
+    file in the tl dialect."""
     path = os.fspath(path)
     with open(path) as f:
         text = f.read()
     program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
-                      keep, warnings_as_errors)
+                      keep, warnings_as_errors,
+                      "cfdlang" if path.endswith(".cfd") else "tl")
     program._impl.compile()
     return program
 

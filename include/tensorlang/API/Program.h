@@ -63,6 +63,9 @@ struct ProgramOptions {
   /// Report a source program's warnings (unused statements and inputs) as
   /// errors.
   bool warningsAreErrors = false;
+  /// The language of source text (loadFile decides by the extension: .tl,
+  /// .cfd).
+  SourceSyntax syntax = SourceSyntax::TensorLang;
   Engine engine = Engine::Jit;
   /// Lowering and code generation (the JIT and ahead-of-time).
   CompileOptions compile;
@@ -125,7 +128,7 @@ public:
   }
 
   /// Reads `path`: source text if it ends in `.tl`, tl dialect IR if it ends
-  /// in `.mlir`. Then as loadText.
+  /// in `.mlir`, CFDlang source in `.cfd`. Then as loadText.
   mlir::LogicalResult loadFile(llvm::StringRef path);
   /// Reads `text` (named `bufferName` in messages) as source or as IR,
   /// verifies it, finds its one tl.program, checks the element type against

@@ -19,11 +19,22 @@ namespace tensorlang {
 
 enum class ElementType { F64, F32 };
 
+/// The source language of importSource.
+enum class SourceSyntax {
+  /// This language (docs/language.md).
+  TensorLang,
+  /// CFDlang's (docs/language.md, "Differences from CFDlang"): 0-based
+  /// indices, right-associative operators; its elem directive is not
+  /// supported yet.
+  CFDlang,
+};
+
 struct ImportOptions {
   /// The element type of every variable.
   ElementType elementType = ElementType::F64;
   /// The symbol name of the tl.program.
   std::string programName = "main";
+  SourceSyntax syntax = SourceSyntax::TensorLang;
   /// Report unused statements and inputs (tl::checkUnusedValues) as errors
   /// rather than warnings (--Werror).
   bool warningsAreErrors = false;

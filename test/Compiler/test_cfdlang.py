@@ -1,0 +1,119 @@
+"""CFDlang programs (written for this suite in CFDlang's syntax: 0-based
+indices, right-associative operators, juxtaposed stacks) imported with the
+.cfd extension or syntax="cfdlang", run on both engines and from Python,
+against NumPy."""
+
+import numpy as np
+import pytest
+
+import tensorlang as tl
+from tlcompare import assert_same
+
+rng = np.random.default_rng(17)
+
+INTERPOLATION = """
+var input A  : [5 6]
+var input u  : [6 6 6]
+var output v : [5 5 5]
+v = A # A # A # u . [[1 6] [3 7] [5 8]]
+"""
+
+HELMHOLTZ = """
+var input S : [4 4]
+var input D : [4 4 4]
+var input u : [4 4 4]
+var t : [4 4 4]
+var r : [4 4 4]
+var output v : [4 4 4]
+t = S # S # S # u . [[0 6] [2 7] [4 8]]
+r = D * t
+v = S # S # S # r . [[1 6] [3 7] [5 8]]
+"""
+
+GRADIENT = """
+var input D : [5 5]
+var input u : [5 5 5]
+var output g : [3 5 5 5]
+g = [(D # u . [[1 2]]) (D # u . [[1 3]]) ^ [[0 1]] (D # u . [[1 4]]) ^ [[0 1] [1 2]]]
+"""
+
+ASSOCIATIVITY = """
+var input a : [3 4]
+var input b : [3 4]
+var input c : [3 4]
+var input M : [4 4]
+var input s : []
+var output x : [3 4]
+var output y : [3 4]
+var output z : [3 4]
+x = a - b - c
+y = a / s * 2
+z = a . M - b
+"""
+
+
+def interpolation(A, u):
+    return np.einsum("ai,bj,ck,ijk->abc", A, A, A, u)
+
+
+def helmholtz(S, D, u):
+    t = np.einsum("ia,jb,kc,ijk->abc", S, S, S, u)
+    return np.einsum("ai,bj,ck,ijk->abc", S, S, S, D * t)
+
+
+def gradient(D, u):
+    return np.stack([np.einsum("ai,ijk->ajk", D, u),
+                     np.einsum("ai,jik->jak", D, u),
+                     np.einsum("ai,jki->jka", D, u)])
+
+
+CASES = {
+    "interpolation": (INTERPOLATION, lambda: {"A": rng.standard_normal((5, 6)),
+                                              "u": rng.standard_normal((6, 6, 6))},
+                      lambda s: {"v": interpolation(s["A"], s["u"])}),
+    "helmholtz": (HELMHOLTZ, lambda: {"S": rng.standard_normal((4, 4)),
+                                      "D": rng.standard_normal((4, 4, 4)),
+                                      "u": rng.standard_normal((4, 4, 4))},
+                  lambda s: {"v": helmholtz(s["S"], s["D"], s["u"])}),
+    "gradient": (GRADIENT, lambda: {"D": rng.standard_normal((5, 5)),
+                                    "u": rng.standard_normal((5, 5, 5))},
+                 lambda s: {"g": gradient(s["D"], s["u"])}),
+    "associativity": (ASSOCIATIVITY,
+                      lambda: {"a": rng.standard_normal((3, 4)),
+                               "b": rng.standard_normal((3, 4)),
+                               "c": rng.standard_normal((3, 4)),
+                               "M": rng.standard_normal((4, 4)), "s": 4.0},
+                      None),
+}
+
+
+@pytest.mark.parametrize("name", ["interpolation", "helmholtz", "gradient"])
+@pytest.mark.parametrize("engine", ["reference", "jit"])
+def test_cfdlang_programs_against_numpy(tl_run, name, engine):
+    source, inputs, expected = CASES[name]
+    store = inputs()
+    want = expected(store)
+    out = tl_run(source, store, list(want), engine=engine, suffix=".cfd")
+    for variable, value in want.items():
+        assert_same(out[variable], value, 1e-10, 1e-10)
+
+
+def test_right_associativity_and_the_matrix_product_form(tl_run):
+    source, inputs, _ = CASES["associativity"]
+    store = inputs()
+    a, b, c, M, s = (store[k] for k in "abcMs")
+    out = tl_run(source, store, ["x", "y", "z"], engine="jit", suffix=".cfd")
+    assert_same(out["x"], a - (b - c), 1e-12, 1e-12)
+    assert_same(out["y"], a / (s * 2), 1e-12, 1e-12)
+    # `.` and `-` on different levels: (a . M) - b, a matrix product.
+    assert_same(out["z"], a @ M - b, 1e-12, 1e-12)
+
+
+def test_python_syntax_option():
+    prog = tl.compile(INTERPOLATION, syntax="cfdlang")
+    A, u = rng.standard_normal((5, 6)), rng.standard_normal((6, 6, 6))
+    assert_same(prog(A=A, u=u)["v"], interpolation(A, u), 1e-10, 1e-10)
+    with pytest.raises(tl.CompileError):
+        tl.compile(INTERPOLATION)  # 0-based indices are not this language's
+    with pytest.raises(ValueError):
+        tl.compile(INTERPOLATION, syntax="fortran")
