@@ -27,18 +27,23 @@ static std::string print(mlir::ModuleOp module) {
   return text;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/// Imports the input with `syntax`; exporting and re-importing it as this
+/// language must give the same IR (for CFDlang, that is the translation).
+static void checkRoundTrip(const uint8_t *data, size_t size,
+                           SourceSyntax syntax) {
   fuzz::Session session(data, size);
+  ImportOptions options;
+  options.syntax = syntax;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      importSource(session.sourceMgr, &session.context);
+      importSource(session.sourceMgr, &session.context, options);
   if (!module)
-    return 0;
+    return;
   if (mlir::failed(mlir::verify(*module)))
     fuzz::fail("the frontend produced IR that does not verify");
   std::string exported;
   llvm::raw_string_ostream os(exported);
   if (mlir::failed(exportSource(*module, os)))
-    return 0; // e.g. too large to print as text
+    return; // e.g. too large to print as text
   fuzz::Session again(reinterpret_cast<const uint8_t *>(exported.data()),
                       exported.size());
   mlir::OwningOpRef<mlir::ModuleOp> reimported =
@@ -47,5 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz::fail("exported source does not import");
   if (print(*module) != print(*reimported))
     fuzz::fail("import(export(import(x))) differs from import(x)");
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  checkRoundTrip(data, size, SourceSyntax::TensorLang);
+  checkRoundTrip(data, size, SourceSyntax::CFDlang);
   return 0;
 }

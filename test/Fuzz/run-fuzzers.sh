@@ -19,6 +19,7 @@ seed() { # harness directory
   case "$harness" in
     Frontend|Run)
       cp "$src"/examples/*.tl "$src"/test/Frontend/*.tl "$dir"/ 2>/dev/null
+      cp "$src"/test/Frontend/CFDlang/*.cfd "$dir"/ 2>/dev/null
       # Inputs that once failed a harness (regression seeds).
       cp "$src"/test/Fuzz/regressions/*.tl "$dir"/ 2>/dev/null
       # The cases of syntax-errors.test, one file each.
