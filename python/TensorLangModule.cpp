@@ -222,8 +222,8 @@ private:
                                     int64_t threads, bool warningsAreErrors,
                                     const std::string &syntax) {
     if (syntax != "tl" && syntax != "cfdlang")
-      throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" +
-                            syntax + "'");
+      throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
+                            "'");
     if (threads < 1 || threads > 1024)
       throw py::value_error("threads must be from 1 to 1024, got " +
                             std::to_string(threads));
@@ -236,8 +236,8 @@ private:
     options.pad = unsigned(pad);
     options.compile.threads = unsigned(threads);
     options.warningsAreErrors = warningsAreErrors;
-    options.syntax = syntax == "cfdlang" ? SourceSyntax::CFDlang
-                                         : SourceSyntax::TensorLang;
+    options.syntax =
+        syntax == "cfdlang" ? SourceSyntax::CFDlang : SourceSyntax::TensorLang;
     return options;
   }
 

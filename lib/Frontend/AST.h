@@ -31,9 +31,9 @@ enum class ExprKind {
   Outer,
   Contract,
   Transpose,
-  Arith, // binary: an operator (+ - * /) or a function (min max)
-  Unary, // negation or a function of one argument (sqrt abs exp log)
-  Stack, // [e1 e2 ... ek]
+  Arith,         // binary: an operator (+ - * /) or a function (min max)
+  Unary,         // negation or a function of one argument (sqrt abs exp log)
+  Stack,         // [e1 e2 ... ek]
   MatrixProduct, // CFDlang's `E . F`: last index of E with first of F
 };
 

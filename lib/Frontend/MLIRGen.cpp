@@ -139,10 +139,10 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   if (expr.kind == ExprKind::Contract || expr.kind == ExprKind::Transpose) {
     bool contract = expr.kind == ExprKind::Contract;
     FailureOr<RankedTensorType> type =
-        contract ? tl::inferContractionType(lhsType, expr.pairs,
-                                            indexBase(), emitHere)
-                 : tl::inferTranspositionType(lhsType, expr.pairs,
-                                              indexBase(), emitHere);
+        contract ? tl::inferContractionType(lhsType, expr.pairs, indexBase(),
+                                            emitHere)
+                 : tl::inferTranspositionType(lhsType, expr.pairs, indexBase(),
+                                              emitHere);
     if (failed(type))
       return failure();
     if (contract)
@@ -172,8 +172,8 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
       return failure();
     int64_t last = lhsType.getRank() - 1;
     SmallVector<int64_t> pairs{last, last + 1};
-    FailureOr<RankedTensorType> type = tl::inferContractionType(
-        *outerType, pairs, indexBase(), emitHere);
+    FailureOr<RankedTensorType> type =
+        tl::inferContractionType(*outerType, pairs, indexBase(), emitHere);
     if (failed(type))
       return failure();
     Value outer =

@@ -44,11 +44,10 @@ Location frontend::getLocation(MLIRContext *context,
 namespace {
 class Parser {
 public:
-  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
-         Syntax syntax)
+  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context, Syntax syntax)
       : sourceMgr(sourceMgr), context(context), syntax(syntax),
-        lexer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                  ->getBuffer()) {
+        lexer(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
     consume();
   }
 
@@ -298,8 +297,7 @@ LogicalResult Parser::parseStatement() {
   consume();
   if (failed(expect(TokenKind::Equal, "after the assigned variable")))
     return failure();
-  stmt.value =
-      syntax == Syntax::CFDlang ? parseCFDlangExpr() : parseAdditive();
+  stmt.value = syntax == Syntax::CFDlang ? parseCFDlangExpr() : parseAdditive();
   if (!stmt.value)
     return failure();
   program.stmts.push_back(stmt);

@@ -54,7 +54,9 @@ static void checkRoundTrip(const uint8_t *data, size_t size,
     fuzz::fail("import(export(import(x))) differs from import(x)");
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+// libFuzzer's entry point has its own name.
+extern "C" int LLVMFuzzerTestOneInput( // NOLINT(readability-identifier-naming)
+    const uint8_t *data, size_t size) {
   checkRoundTrip(data, size, SourceSyntax::TensorLang);
   checkRoundTrip(data, size, SourceSyntax::CFDlang);
   return 0;
