@@ -1,12 +1,11 @@
 """CFDlang programs (written for this suite in CFDlang's syntax: 0-based
 indices, right-associative operators, juxtaposed stacks) imported with the
-.cfd extension or syntax="cfdlang", run on both engines and from Python,
-against NumPy."""
+.cfd extension and run on both engines, against NumPy. (Python's
+syntax="cfdlang" is tested in test/python, which needs the module.)"""
 
 import numpy as np
 import pytest
 
-import tensorlang as tl
 from tlcompare import assert_same
 
 rng = np.random.default_rng(17)
@@ -107,13 +106,3 @@ def test_right_associativity_and_the_matrix_product_form(tl_run):
     assert_same(out["y"], a / (s * 2), 1e-12, 1e-12)
     # `.` and `-` on different levels: (a . M) - b, a matrix product.
     assert_same(out["z"], a @ M - b, 1e-12, 1e-12)
-
-
-def test_python_syntax_option():
-    prog = tl.compile(INTERPOLATION, syntax="cfdlang")
-    A, u = rng.standard_normal((5, 6)), rng.standard_normal((6, 6, 6))
-    assert_same(prog(A=A, u=u)["v"], interpolation(A, u), 1e-10, 1e-10)
-    with pytest.raises(tl.CompileError):
-        tl.compile(INTERPOLATION)  # 0-based indices are not this language's
-    with pytest.raises(ValueError):
-        tl.compile(INTERPOLATION, syntax="fortran")

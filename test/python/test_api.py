@@ -277,3 +277,21 @@ def test_warnings_as_errors():
         tl.compile(UNUSED, warnings_as_errors=True)
     assert error.value.line == 3 and error.value.column == 11
     assert "error: input variable 'b' is never read" in str(error.value)
+
+
+def test_cfdlang_syntax():
+    # CFDlang's 0-based pairs: in this language they would be out of place.
+    source = """
+var input A  : [5 6]
+var input u  : [6 6 6]
+var output v : [5 5 5]
+v = A # A # A # u . [[1 6] [3 7] [5 8]]
+"""
+    prog = tl.compile(source, syntax="cfdlang")
+    A, u = rng.standard_normal((5, 6)), rng.standard_normal((6, 6, 6))
+    assert_same(prog(A=A, u=u)["v"], np.einsum("ai,bj,ck,ijk->abc", A, A, A, u),
+                1e-10, 1e-10)
+    with pytest.raises(tl.CompileError):
+        tl.compile(source)
+    with pytest.raises(ValueError):
+        tl.compile(source, syntax="fortran")
