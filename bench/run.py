@@ -150,6 +150,35 @@ def kernels(small, odd):
          "eigen": ("eigen", "k5", "3 contract + shuffle"),
          "mlir-plain": (("mlir", "k5", {"E": e5, "P": p}), "k5", "3 linalg.generic stages")}))
 
+    # Element-wise functions (language extensions): exp and log through
+    # glibc's libmvec, sqrt, abs and max as vector instructions.
+    f = rnd((n4, n4), 12)
+    out.append(kernel(
+        "F1", "functions exp(-|u|) * sqrt|u| + max(u, 0.5) - log(|u| + 1), %d^2" % n4,
+        "var input u : [{0} {0}]\nvar output v : [{0} {0}]\n"
+        "v = exp(-abs(u)) * sqrt(abs(u)) + max(u, 0.5) - log(abs(u) + 1)\n".format(n4),
+        {"u": f}, "v",
+        ("expression", lambda: np.exp(-np.abs(f)) * np.sqrt(np.abs(f))
+         + np.maximum(f, 0.5) - np.log(np.abs(f) + 1)),
+        "GB/s", 0, 2.0 * f.nbytes, {}))
+
+    # The CFD gradient: three derivatives stacked into one [3 E p p p]
+    # tensor (a stack, computed slice by slice into the result).
+    ug = rnd((e5, p, p, p), 13)
+    Dg = rnd((p, p), 14)
+    out.append(kernel(
+        "G1", "CFD gradient, a stack of 3 derivatives E=%d p=%d" % (e5, p),
+        "var input u : [{0} {1} {1} {1}]\nvar input D : [{1} {1}]\n"
+        "var output g : [3 {0} {1} {1} {1}]\n"
+        "g = [D # u . [2 4] ^ [1 2], D # u . [2 5] ^ [[1 2] [2 3]], "
+        "D # u . [2 6] ^ [[1 2] [2 3] [3 4]]]\n".format(e5, p),
+        {"u": ug, "D": Dg}, "g",
+        ("stack of 3 einsum", lambda: np.stack([
+            np.einsum("ai,eijk->eajk", Dg, ug, optimize=True),
+            np.einsum("aj,eijk->eiak", Dg, ug, optimize=True),
+            np.einsum("ak,eijk->eija", Dg, ug, optimize=True)])),
+        "GFLOP/s", 3 * 2.0 * e5 * p ** 4, 8.0 * (ug.size * 4 + Dg.size), {}))
+
     # Inverse Helmholtz (CFDlang's kernel) on E elements: into the
     # eigenbasis, scale, back.
     S6, D6, u6 = rnd((p, p), 9), rnd((e5, p, p, p), 10), rnd((e5, p, p, p), 11)
@@ -472,7 +501,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K2,K3,K4,K5,K5H,C3,K6,CT",
+    parser.add_argument("--kernels", default="K1,K2,K3,K4,F1,K5,K5H,G1,C3,K6,CT",
                         help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time")
     parser.add_argument("--peers", default="all",
                         help="comma-separated, from %s (default all)" % ",".join(PEERS))
