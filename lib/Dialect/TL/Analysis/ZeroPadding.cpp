@@ -10,7 +10,6 @@
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -20,63 +19,105 @@ static bool isScalar(Value value) {
   return cast<RankedTensorType>(value.getType()).getRank() == 0;
 }
 
+ZeroPaddingRule tl::getZeroPaddingRule(Value value,
+                                       PaddingGuarantee guarantee) {
+  using Kind = ZeroPaddingRule::Kind;
+  bool whenDefined = guarantee == PaddingGuarantee::WhenDefined;
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return {Kind::Never, {}};
+  if (isScalar(value) || isa<UseOp, ZeroPaddingOp>(op))
+    return {Kind::Holds, {}};
+  // f(0) = 0; a padded stack's extra rows are zero.
+  if (isa<TransposeOp, NegOp, SqrtOp, AbsOp, StackOp>(op))
+    return {Kind::AllOf, SmallVector<Value, 2>(op->getOperands())};
+  // A contraction sums products with a padding factor, and every padded
+  // element of an outer product has a padding factor next to a real
+  // element: zero as long as that element is defined, undefined otherwise.
+  if (isa<ContractOp, OuterOp>(op))
+    return whenDefined
+               ? ZeroPaddingRule{Kind::AllOf,
+                                 SmallVector<Value, 2>(op->getOperands())}
+               : ZeroPaddingRule{Kind::Never, {}};
+  std::optional<ArithKind> kind = getArithKind(op);
+  if (!kind)
+    return {Kind::Never, {}}; // exp, log, anything new
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  // A literal is a defined scalar; any other scalar may be undefined.
+  auto isLiteral = [](Value v) {
+    return isa_and_nonnull<ConstantOp>(v.getDefiningOp());
+  };
+  switch (*kind) {
+  case ArithKind::Div: // controlled division: 0 / x = 0 for every x
+    if (isScalar(lhs))
+      return {Kind::Never, {}};
+    if (whenDefined || isScalar(rhs))
+      return {Kind::AllOf, {lhs}};
+    return {Kind::AllOf, {lhs, rhs}};
+  case ArithKind::Mul: // 0 * x = 0 for a defined x
+    if (isLiteral(lhs) || isLiteral(rhs) ||
+        (whenDefined && (isScalar(lhs) || isScalar(rhs))))
+      return {Kind::AllOf, {isScalar(lhs) ? rhs : lhs}};
+    if (isScalar(lhs) || isScalar(rhs))
+      return {Kind::Never, {}};
+    return whenDefined ? ZeroPaddingRule{Kind::AnyOf, {lhs, rhs}}
+                       : ZeroPaddingRule{Kind::AllOf, {lhs, rhs}};
+  default: // 0 + 0, min(0, 0) are 0; but s + 0 = s, min(0, s) = s
+    if (isScalar(lhs) || isScalar(rhs))
+      return {Kind::Never, {}};
+    return {Kind::AllOf, {lhs, rhs}};
+  }
+}
+
 namespace {
-/// hasZeroPaddingWhenDefined over a statement's tree, each value once (a
-/// tree written as MLIR may share values, which a plain recursion would
-/// revisit exponentially often).
-class ZeroWhenDefined {
+/// A guarantee over a statement's tree, each value once (a tree written as
+/// MLIR may share values, which a plain recursion would revisit
+/// exponentially often).
+class ZeroPaddingAnalysis {
 public:
+  explicit ZeroPaddingAnalysis(PaddingGuarantee guarantee)
+      : guarantee(guarantee) {}
+
   bool get(Value value) {
     if (auto it = memo.find(value); it != memo.end())
       return it->second;
-    bool result = compute(value);
+    ZeroPaddingRule rule = getZeroPaddingRule(value, guarantee);
+    auto has = [&](Value operand) { return get(operand); };
+    bool result = false;
+    switch (rule.kind) {
+    case ZeroPaddingRule::Kind::Holds:
+      result = true;
+      break;
+    case ZeroPaddingRule::Kind::AllOf:
+      result = llvm::all_of(rule.operands, has);
+      break;
+    case ZeroPaddingRule::Kind::AnyOf:
+      result = llvm::any_of(rule.operands, has);
+      break;
+    case ZeroPaddingRule::Kind::Never:
+      break;
+    }
     memo[value] = result;
     return result;
   }
 
 private:
-  bool compute(Value value) {
-    Operation *op = value.getDefiningOp();
-    if (!op || isScalar(value) || isa<UseOp, ZeroPaddingOp>(op))
-      return true;
-    // A padded stack's extra rows are zero.
-    if (auto stack = dyn_cast<StackOp>(op))
-      return llvm::all_of(stack.getElements(),
-                          [&](Value element) { return get(element); });
-    // f(0) = 0, and a contraction sums products with a padding factor.
-    if (isa<TransposeOp, ContractOp, NegOp, SqrtOp, AbsOp>(op))
-      return get(op->getOperand(0));
-    // Every padded element of an outer product has a padding factor on
-    // one side or the other, next to a real element of the other side.
-    if (isa<OuterOp>(op))
-      return get(op->getOperand(0)) && get(op->getOperand(1));
-    std::optional<ArithKind> kind = getArithKind(op);
-    if (!kind)
-      return false; // exp, log, anything new
-    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-    switch (*kind) {
-    case ArithKind::Mul: // 0 * x = 0 for a defined x
-      if (isScalar(lhs) || isScalar(rhs))
-        return get(isScalar(lhs) ? rhs : lhs);
-      return get(lhs) || get(rhs);
-    case ArithKind::Div: // controlled division: 0 / x = 0 for every x
-      return !isScalar(lhs) && get(lhs);
-    default: // s + 0 = s, min(0, s) = s
-      return !isScalar(lhs) && !isScalar(rhs) && get(lhs) && get(rhs);
-    }
-  }
-
+  PaddingGuarantee guarantee;
   llvm::DenseMap<Value, bool> memo;
 };
 } // namespace
 
+bool tl::preservesZeroPadding(Value value) {
+  return ZeroPaddingAnalysis(PaddingGuarantee::Always).get(value);
+}
+
 bool tl::hasZeroPaddingWhenDefined(Value value) {
-  return ZeroWhenDefined().get(value);
+  return ZeroPaddingAnalysis(PaddingGuarantee::WhenDefined).get(value);
 }
 
 SmallVector<int64_t> tl::getRealShape(Value value) {
-  Operation *op = value.getDefiningOp();
   auto type = cast<RankedTensorType>(value.getType());
+  Operation *op = value.getDefiningOp();
   if (!op || type.getRank() == 0)
     return SmallVector<int64_t>(type.getShape());
   if (auto use = dyn_cast<UseOp>(op)) {
@@ -87,96 +128,34 @@ SmallVector<int64_t> tl::getRealShape(Value value) {
   }
   if (auto zero = dyn_cast<ZeroPaddingOp>(op))
     return SmallVector<int64_t>(zero.getRealShape());
-  if (auto stack = dyn_cast<StackOp>(op)) {
-    SmallVector<int64_t> shape{int64_t(stack.getElements().size())};
-    llvm::append_range(shape, getRealShape(stack.getElements().front()));
-    return shape;
-  }
+  // The typing rules, on the operands' real types. They held on the padded
+  // types, and real extents are equal where padded ones are, so they hold
+  // here too; should one fail, the padded shape is returned.
+  auto realType = [&](Value operand) {
+    return RankedTensorType::get(getRealShape(operand), type.getElementType());
+  };
+  auto quiet = [] { return InFlightDiagnostic(); };
+  FailureOr<RankedTensorType> real = type;
   if (auto outer = dyn_cast<OuterOp>(op)) {
-    SmallVector<int64_t> shape = getRealShape(outer.getLhs());
-    llvm::append_range(shape, getRealShape(outer.getRhs()));
-    return shape;
+    real = inferOuterProductType(realType(outer.getLhs()),
+                                 realType(outer.getRhs()), quiet);
+  } else if (auto contract = dyn_cast<ContractOp>(op)) {
+    real = inferContractionType(realType(contract.getOperand()),
+                                contract.getPairs(), IndexBase::Zero, quiet);
+  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    real = inferTranspositionType(realType(transpose.getOperand()),
+                                  transpose.getPairs(), IndexBase::Zero, quiet);
+  } else if (auto stack = dyn_cast<StackOp>(op)) {
+    SmallVector<RankedTensorType> elements;
+    for (Value element : stack.getElements())
+      elements.push_back(realType(element));
+    real = inferStackType(elements, std::nullopt, quiet);
+  } else {
+    // Element-wise: the shape of the operand that is not a broadcast scalar.
+    for (Value operand : op->getOperands())
+      if (!isScalar(operand))
+        return getRealShape(operand);
   }
-  if (auto contract = dyn_cast<ContractOp>(op)) {
-    SmallVector<int64_t> operand = getRealShape(contract.getOperand());
-    llvm::SmallBitVector contracted(operand.size());
-    for (int64_t index : contract.getPairs())
-      contracted.set(index);
-    SmallVector<int64_t> shape;
-    for (auto [index, extent] : llvm::enumerate(operand))
-      if (!contracted.test(index))
-        shape.push_back(extent);
-    return shape;
-  }
-  if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    SmallVector<int64_t> operand = getRealShape(transpose.getOperand());
-    SmallVector<int64_t> shape;
-    for (int64_t dim :
-         getTranspositionPermutation(transpose.getPairs(), operand.size()))
-      shape.push_back(operand[dim]);
-    return shape;
-  }
-  // Element-wise: the shape of the operand that is not a broadcast scalar.
-  for (Value operand : op->getOperands())
-    if (!isScalar(operand))
-      return getRealShape(operand);
-  return SmallVector<int64_t>(type.getShape());
+  return SmallVector<int64_t>(succeeded(real) ? real->getShape()
+                                              : type.getShape());
 }
-
-namespace {
-/// preservesZeroPadding over a statement's tree, each value once (see
-/// ZeroWhenDefined).
-class PreservesZero {
-public:
-  bool get(Value value) {
-    if (auto it = memo.find(value); it != memo.end())
-      return it->second;
-    bool result = compute(value);
-    memo[value] = result;
-    return result;
-  }
-
-private:
-  bool compute(Value value) {
-    Operation *op = value.getDefiningOp();
-    if (!op)
-      return false;
-    if (isa<UseOp, ZeroPaddingOp>(op))
-      return true;
-    if (auto transpose = dyn_cast<TransposeOp>(op))
-      return get(transpose.getOperand());
-    if (auto stack = dyn_cast<StackOp>(op))
-      return llvm::all_of(stack.getElements(),
-                          [&](Value element) { return get(element); });
-    // A literal is a defined scalar; any other scalar may be undefined.
-    auto isLiteral = [](Value v) {
-      return isa_and_nonnull<ConstantOp>(v.getDefiningOp());
-    };
-    // 0 + 0, 0 - 0, 0 * 0, min(0, 0), max(0, 0) and (controlled) 0 / 0 are
-    // 0; so are 0 / s for any scalar s, c * 0 for a literal c, and -0,
-    // sqrt(0), abs(0). But s + 0 is s, s * 0 is undefined for an undefined
-    // s, exp(0) is 1 and log(0) undefined, an outer product multiplies
-    // padding by real elements, and a contraction sums products at padded
-    // result indices: those can leave non-zero values.
-    if (isa<NegOp, SqrtOp, AbsOp>(op))
-      return get(op->getOperand(0));
-    std::optional<ArithKind> kind = getArithKind(op);
-    if (!kind)
-      return false;
-    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-    if (*kind == ArithKind::Div)
-      return get(lhs) && (isScalar(rhs) || get(rhs));
-    if (*kind == ArithKind::Mul && (isLiteral(lhs) || isLiteral(rhs)))
-      return get(isLiteral(lhs) ? rhs : lhs);
-    return !isScalar(lhs) && !isScalar(rhs) && get(lhs) && get(rhs);
-  }
-
-  llvm::DenseMap<Value, bool> memo;
-};
-} // namespace
-
-bool tl::preservesZeroPadding(Value value) {
-  return PreservesZero().get(value);
-}
-
-/// Recomputes the result types of `op` from its operands' (new) types.

@@ -11,6 +11,7 @@
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tensorlang::tl {
@@ -45,33 +46,26 @@ static LogicalResult retype(Operation *op) {
 static void zeroPaddingBelow(Value value) {
   if (hasZeroPaddingWhenDefined(value))
     return;
-  Operation *op = value.getDefiningOp();
-  auto isScalar = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getRank() == 0;
-  };
-  std::optional<ArithKind> kind = getArithKind(op);
-  if (isa<TransposeOp, ContractOp, NegOp, SqrtOp, AbsOp>(op))
-    return zeroPaddingBelow(op->getOperand(0));
-  if (isa<StackOp>(op)) {
-    for (Value element : op->getOperands())
-      zeroPaddingBelow(element);
+  ZeroPaddingRule rule =
+      getZeroPaddingRule(value, PaddingGuarantee::WhenDefined);
+  switch (rule.kind) {
+  case ZeroPaddingRule::Kind::Holds:
     return;
+  case ZeroPaddingRule::Kind::AllOf:
+    // Each operand once: zeroing a value replaces its uses (x + x).
+    for (Value operand : llvm::SetVector<Value>(rule.operands.begin(),
+                                                rule.operands.end()))
+      zeroPaddingBelow(operand);
+    return;
+  case ZeroPaddingRule::Kind::AnyOf:
+    return zeroPaddingBelow(rule.operands.front());
+  case ZeroPaddingRule::Kind::Never:
+    break;
   }
-  if (isa<OuterOp>(op) ||
-      (kind && !isScalar(op->getOperand(0)) && !isScalar(op->getOperand(1)) &&
-       *kind != ArithKind::Div)) {
-    // Both operands must have the property (for a product, one suffices,
-    // but fixing both costs no more and keeps this simple).
-    zeroPaddingBelow(op->getOperand(0));
-    return zeroPaddingBelow(op->getOperand(1));
-  }
-  if (kind && (*kind == ArithKind::Mul ||
-               (*kind == ArithKind::Div && !isScalar(op->getOperand(0)))))
-    return zeroPaddingBelow(isScalar(op->getOperand(0)) ? op->getOperand(1)
-                                                        : op->getOperand(0));
+  Operation *op = value.getDefiningOp();
   SmallVector<int64_t> real = getRealShape(value);
-  if (ArrayRef<int64_t>(real) ==
-      cast<RankedTensorType>(value.getType()).getShape())
+  if (!op || ArrayRef<int64_t>(real) ==
+                 cast<RankedTensorType>(value.getType()).getShape())
     return; // nothing is padded
   OpBuilder builder(op->getContext());
   builder.setInsertionPointAfter(op);
