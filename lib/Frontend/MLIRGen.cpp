@@ -23,8 +23,6 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <cfloat>
-#include <cmath>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -197,11 +195,10 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
 
 FailureOr<Value> MLIRGen::literal(const Expr &expr, double value) {
   RankedTensorType type = tensorType({});
-  if (type.getElementType().isF32() && std::fabs(value) > double(FLT_MAX)) {
-    emitError(loc(expr.loc))
-        << "number " << expr.name << " is out of the range of f32 (rule t-lit)";
+  if (failed(tl::checkLiteral(
+          value, cast<FloatType>(type.getElementType()), expr.name,
+          [&] { return emitError(loc(expr.loc)); })))
     return failure();
-  }
   return tl::ConstantOp::create(builder, loc(expr.loc), type,
                                 builder.getF64FloatAttr(value))
       .getResult();

@@ -164,7 +164,7 @@ func.func @constant_not_scalar() {
 // -----
 
 func.func @constant_infinite() {
-  // expected-error @+1 {{'tl.constant' op value must be finite, got INF}}
+  // expected-error @+1 {{'tl.constant' op number INF is not finite (rule t-lit)}}
   %0 = tl.constant 0x7FF0000000000000 : tensor<f64>
   return
 }
@@ -172,7 +172,7 @@ func.func @constant_infinite() {
 // -----
 
 func.func @constant_out_of_f32() {
-  // expected-error @+1 {{'tl.constant' op value 1.000000e+39 is out of the range of f32}}
+  // expected-error @+1 {{'tl.constant' op number 1.000000e+39 is out of the range of f32 (rule t-lit)}}
   %0 = tl.constant 1.0e39 : tensor<f32>
   return
 }

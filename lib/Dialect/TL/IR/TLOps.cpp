@@ -12,9 +12,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
-#include <cfloat>
-#include <cmath>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -453,14 +452,9 @@ Value tl::createUnary(OpBuilder &builder, Location loc, UnaryKind kind,
 
 LogicalResult ConstantOp::verify() {
   double value = getValue().convertToDouble();
-  if (!std::isfinite(value))
-    return emitOpError("value must be finite, got ") << value;
-  auto element = cast<FloatType>(getType().getElementType());
-  if (element.isF32() && std::fabs(value) > double(FLT_MAX))
-    return emitOpError("value ")
-           << value << " is out of the range of f32 (at most " << FLT_MAX
-           << " in magnitude)";
-  return success();
+  return checkLiteral(value, cast<FloatType>(getType().getElementType()),
+                      llvm::formatv("{0:e}", value).str(),
+                      [&] { return emitOpError(); });
 }
 
 //===----------------------------------------------------------------------===//

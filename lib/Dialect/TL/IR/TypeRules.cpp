@@ -12,6 +12,9 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cfloat>
+#include <cmath>
+
 using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::tl;
@@ -110,6 +113,20 @@ FailureOr<RankedTensorType> tl::inferOuterProductType(RankedTensorType lhs,
   if (failed(checkLimits(result, "t-prod", emitError)))
     return failure();
   return result;
+}
+
+LogicalResult tl::checkLiteral(double value, FloatType elementType,
+                               StringRef spelling, EmitErrorFn emitError) {
+  if (!std::isfinite(value)) {
+    emitError() << "number " << spelling << " is not finite (rule t-lit)";
+    return failure();
+  }
+  if (elementType.isF32() && std::fabs(value) > double(FLT_MAX)) {
+    emitError() << "number " << spelling
+                << " is out of the range of f32 (rule t-lit)";
+    return failure();
+  }
+  return success();
 }
 
 FailureOr<RankedTensorType>

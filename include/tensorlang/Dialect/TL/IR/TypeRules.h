@@ -79,6 +79,12 @@ inferContractionType(mlir::RankedTensorType operand,
                      llvm::ArrayRef<int64_t> pairs, IndexBase base,
                      EmitErrorFn emitError);
 
+/// Rule t-lit (extension): a literal is a finite number within the range of
+/// the element type. `spelling` is how messages show it.
+mlir::LogicalResult checkLiteral(double value, mlir::FloatType elementType,
+                                 llvm::StringRef spelling,
+                                 EmitErrorFn emitError);
+
 /// Rule t-stack (extension): `[e1 ... ek]` of operands of one type T has
 /// type [k T]; `paddedExtent`, when the program is padded, replaces k.
 mlir::FailureOr<mlir::RankedTensorType>
