@@ -100,6 +100,10 @@ private:
   Expr *parseCFDlangTerm();
   Expr *parseCFDlangFactor();
   Expr *parseCFDlangAtom();
+  /// Parses `operand (op operand)*` for the given operators, a flat list
+  /// folded from the right.
+  Expr *parseRightAssociative(llvm::ArrayRef<TokenKind> operators,
+                              Expr *(Parser::*parseOperand)());
   /// Folds `operands[0] op0 operands[1] op1 ...` from the right, as
   /// CFDlang's right-recursive grammar does.
   Expr *foldRight(llvm::ArrayRef<Expr *> operands,
@@ -698,53 +702,37 @@ LogicalResult Parser::takeIndexPairs(const Expr *list, Token op,
   return success();
 }
 
-Expr *Parser::parseCFDlangExpr() {
+Expr *Parser::parseRightAssociative(ArrayRef<TokenKind> operators,
+                                    Expr *(Parser::*parseOperand)()) {
   llvm::SmallVector<Expr *> operands;
-  llvm::SmallVector<Token> operators;
+  llvm::SmallVector<Token> tokens;
   while (true) {
-    Expr *term = parseCFDlangTerm();
-    if (!term)
+    Expr *operand = (this->*parseOperand)();
+    if (!operand)
       return nullptr;
-    operands.push_back(term);
-    if (!tok.is(TokenKind::Plus) && !tok.is(TokenKind::Minus))
+    operands.push_back(operand);
+    if (!llvm::is_contained(operators, tok.kind))
       break;
-    operators.push_back(tok);
+    tokens.push_back(tok);
     consume();
   }
-  return foldRight(operands, operators);
+  return foldRight(operands, tokens);
+}
+
+Expr *Parser::parseCFDlangExpr() {
+  return parseRightAssociative({TokenKind::Plus, TokenKind::Minus},
+                               &Parser::parseCFDlangTerm);
 }
 
 Expr *Parser::parseCFDlangTerm() {
-  llvm::SmallVector<Expr *> operands;
-  llvm::SmallVector<Token> operators;
-  while (true) {
-    Expr *factor = parseCFDlangFactor();
-    if (!factor)
-      return nullptr;
-    operands.push_back(factor);
-    if (!tok.is(TokenKind::Star) && !tok.is(TokenKind::Slash) &&
-        !tok.is(TokenKind::Dot))
-      break;
-    operators.push_back(tok);
-    consume();
-  }
-  return foldRight(operands, operators);
+  return parseRightAssociative(
+      {TokenKind::Star, TokenKind::Slash, TokenKind::Dot},
+      &Parser::parseCFDlangFactor);
 }
 
 Expr *Parser::parseCFDlangFactor() {
-  llvm::SmallVector<Expr *> operands;
-  llvm::SmallVector<Token> operators;
-  while (true) {
-    Expr *atom = parseCFDlangAtom();
-    if (!atom)
-      return nullptr;
-    operands.push_back(atom);
-    if (!tok.is(TokenKind::Hash) && !tok.is(TokenKind::Caret))
-      break;
-    operators.push_back(tok);
-    consume();
-  }
-  return foldRight(operands, operators);
+  return parseRightAssociative({TokenKind::Hash, TokenKind::Caret},
+                               &Parser::parseCFDlangAtom);
 }
 
 Expr *Parser::parseCFDlangAtom() {
