@@ -61,15 +61,18 @@ LogicalResult Program::loadFile(StringRef path) {
                  "': expected a .tl source file, a .cfd CFDlang source file "
                  "or a .mlir file");
   // The extension says which language a source file is in.
-  if (extension == ".cfd")
-    options.syntax = SourceSyntax::CFDlang;
-  else if (extension == ".tl")
-    options.syntax = SourceSyntax::TensorLang;
-  return loadText(file->getBuffer(), path, extension == ".mlir");
+  return load(file->getBuffer(), path, extension == ".mlir",
+              extension == ".cfd" ? SourceSyntax::CFDlang
+                                  : SourceSyntax::TensorLang);
 }
 
 LogicalResult Program::loadText(StringRef text, StringRef bufferName,
                                 bool isIR) {
+  return load(text, bufferName, isIR, options.syntax);
+}
+
+LogicalResult Program::load(StringRef text, StringRef bufferName, bool isIR,
+                            SourceSyntax syntax) {
   if (program)
     return error("a program is loaded already");
   sourceMgr.AddNewSourceBuffer(
@@ -81,7 +84,7 @@ LogicalResult Program::loadText(StringRef text, StringRef bufferName,
     ImportOptions importOptions;
     importOptions.elementType = options.elementType.value_or(ElementType::F64);
     importOptions.warningsAreErrors = options.warningsAreErrors;
-    importOptions.syntax = options.syntax;
+    importOptions.syntax = syntax;
     loaded = importSource(sourceMgr, &context, importOptions);
   }
   if (!loaded)

@@ -63,8 +63,8 @@ struct ProgramOptions {
   /// Report a source program's warnings (unused statements and inputs) as
   /// errors.
   bool warningsAreErrors = false;
-  /// The language of source text (loadFile decides by the extension: .tl,
-  /// .cfd).
+  /// The language of source text given to loadText (loadFile decides by
+  /// the extension: .tl or .cfd).
   SourceSyntax syntax = SourceSyntax::TensorLang;
   Engine engine = Engine::Jit;
   /// Lowering and code generation (the JIT and ahead-of-time).
@@ -187,6 +187,8 @@ public:
   int getCompilations() const { return compilations; }
 
 private:
+  mlir::LogicalResult load(llvm::StringRef text, llvm::StringRef bufferName,
+                           bool isIR, SourceSyntax syntax);
   mlir::LogicalResult finishLoading(mlir::OwningOpRef<mlir::ModuleOp> loaded);
   mlir::LogicalResult error(const llvm::Twine &message);
   mlir::LogicalResult checkNotCompiled(llvm::StringRef what);
