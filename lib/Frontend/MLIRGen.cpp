@@ -23,7 +23,6 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
-
 using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::frontend;
@@ -195,9 +194,9 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
 
 FailureOr<Value> MLIRGen::literal(const Expr &expr, double value) {
   RankedTensorType type = tensorType({});
-  if (failed(tl::checkLiteral(
-          value, cast<FloatType>(type.getElementType()), expr.name,
-          [&] { return emitError(loc(expr.loc)); })))
+  if (failed(tl::checkLiteral(value, cast<FloatType>(type.getElementType()),
+                              expr.name,
+                              [&] { return emitError(loc(expr.loc)); })))
     return failure();
   return tl::ConstantOp::create(builder, loc(expr.loc), type,
                                 builder.getF64FloatAttr(value))

@@ -14,7 +14,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
-
 using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::tl;

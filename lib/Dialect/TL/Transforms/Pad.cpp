@@ -53,8 +53,8 @@ static void zeroPaddingBelow(Value value) {
     return;
   case ZeroPaddingRule::Kind::AllOf:
     // Each operand once: zeroing a value replaces its uses (x + x).
-    for (Value operand : llvm::SetVector<Value>(rule.operands.begin(),
-                                                rule.operands.end()))
+    for (Value operand :
+         llvm::SetVector<Value>(rule.operands.begin(), rule.operands.end()))
       zeroPaddingBelow(operand);
     return;
   case ZeroPaddingRule::Kind::AnyOf:

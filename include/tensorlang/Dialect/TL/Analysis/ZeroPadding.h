@@ -28,10 +28,10 @@ enum class PaddingGuarantee {
 /// both analyses below, in one place.
 struct ZeroPaddingRule {
   enum class Kind {
-    Holds,  // always (a variable, tl.zero_padding, a scalar: no padding)
-    AllOf,  // if every value in `operands` has it
-    AnyOf,  // if one value in `operands` has it (0 * x = 0)
-    Never,  // exp 0 = 1, s + 0 = s, log 0 is undefined, ...
+    Holds, // always (a variable, tl.zero_padding, a scalar: no padding)
+    AllOf, // if every value in `operands` has it
+    AnyOf, // if one value in `operands` has it (0 * x = 0)
+    Never, // exp 0 = 1, s + 0 = s, log 0 is undefined, ...
   };
   Kind kind;
   llvm::SmallVector<mlir::Value, 2> operands;
