@@ -21,6 +21,7 @@
 #include "llvm/Support/SMLoc.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tensorlang::frontend {
@@ -64,6 +65,16 @@ struct Decl {
   bool output = false;
 };
 
+/// `batch [u v] N` (or CFDlang's `elem [u v] N first`): the program runs
+/// once per element; the listed variables hold one value per element.
+struct BatchDecl {
+  llvm::SMLoc loc; // the keyword
+  llvm::SmallVector<std::pair<llvm::StringRef, llvm::SMLoc>> vars;
+  int64_t extent = 0;
+  /// Whether the batch dimension comes last rather than first.
+  bool last = false;
+};
+
 struct Stmt {
   llvm::StringRef target;
   llvm::SMLoc loc; // the target
@@ -72,6 +83,7 @@ struct Stmt {
 
 struct Program {
   std::vector<Decl> decls;
+  std::optional<BatchDecl> batch;
   std::vector<Stmt> stmts;
   std::vector<std::unique_ptr<Expr>> arena;
 

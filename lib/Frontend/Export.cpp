@@ -194,7 +194,16 @@ LogicalResult Exporter::exportProgram(tl::ProgramOp program) {
       os << "input ";
     if (var.getOutput())
       os << "output ";
-    os << var.getSymName() << " : " << tl::formatType(var.getType()) << '\n';
+    os << var.getSymName() << " : " << tl::formatType(var.getValueType())
+       << '\n';
+  }
+  if (std::optional<uint64_t> batch = program.getBatch()) {
+    os << "batch [";
+    llvm::interleave(
+        llvm::make_filter_range(program.getVars(),
+                                [](tl::VarOp var) { return var.getBatched(); }),
+        os, [&](tl::VarOp var) { os << var.getSymName(); }, " ");
+    os << "] " << *batch << (program.getBatchLast() ? " last" : "") << '\n';
   }
   bool first = true;
   for (tl::AssignOp assign : program.getStatements()) {

@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -53,6 +54,9 @@ private:
     return RankedTensorType::get(shape, element);
   }
   LogicalResult declare(const Decl &decl);
+  /// Makes `programOp` a batch program and its listed variables batched.
+  LogicalResult declareBatch(tl::ProgramOp programOp, const Program &program,
+                             const BatchDecl &batch);
   LogicalResult assign(const Stmt &stmt);
   /// Emits the ops computing `expr` at the builder's insertion point.
   FailureOr<Value> generate(const Expr &expr);
@@ -80,9 +84,82 @@ LogicalResult MLIRGen::declare(const Decl &decl) {
           type, [&] { return emitError(loc(decl.typeLoc)); })))
     return failure();
   auto var = tl::VarOp::create(builder, loc(decl.loc), decl.name, type,
-                               decl.input, decl.output,
+                               decl.input, decl.output, /*batched=*/false,
                                /*real_shape=*/nullptr);
   vars[decl.name] = var;
+  return success();
+}
+
+/// Appends the variables `expr` reads to `names`.
+static void collectReads(const Expr &expr, llvm::StringSet<> &names) {
+  SmallVector<const Expr *> pending = {&expr};
+  while (!pending.empty()) {
+    const Expr *node = pending.pop_back_val();
+    if (node->kind == ExprKind::Variable)
+      names.insert(node->name);
+    for (const Expr *child : {node->lhs, node->rhs})
+      if (child)
+        pending.push_back(child);
+    llvm::append_range(pending, node->elements);
+  }
+}
+
+/// CFDlang declares the variables it assigns inside the element loop (its
+/// temporaries), so one that is assigned a value read from a listed
+/// variable holds one value per element: here it is batched too.
+static SmallVector<std::pair<StringRef, llvm::SMLoc>>
+withCFDlangTemporaries(const Program &program, const BatchDecl &batch) {
+  SmallVector<std::pair<StringRef, llvm::SMLoc>> vars(batch.vars);
+  llvm::StringSet<> batched;
+  for (auto &[name, nameLoc] : vars)
+    batched.insert(name);
+  SmallVector<llvm::StringSet<>> reads(program.stmts.size());
+  for (auto [stmt, names] : llvm::zip(program.stmts, reads))
+    collectReads(*stmt.value, names);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto [stmt, names] : llvm::zip(program.stmts, reads)) {
+      if (batched.contains(stmt.target) ||
+          llvm::none_of(names.keys(), [&](StringRef name) {
+            return batched.contains(name);
+          }))
+        continue;
+      // A statement about an undeclared target is reported later.
+      auto decl = llvm::find_if(program.decls, [&](const Decl &decl) {
+        return decl.name == stmt.target;
+      });
+      if (decl == program.decls.end())
+        continue;
+      batched.insert(stmt.target);
+      vars.push_back({stmt.target, decl->loc});
+      changed = true;
+    }
+  }
+  return vars;
+}
+
+LogicalResult MLIRGen::declareBatch(tl::ProgramOp programOp,
+                                    const Program &program,
+                                    const BatchDecl &batch) {
+  programOp.setBatch(batch.extent);
+  programOp.setBatchLast(batch.last);
+  SmallVector<std::pair<StringRef, llvm::SMLoc>> listed =
+      options.syntax == SourceSyntax::CFDlang
+          ? withCFDlangTemporaries(program, batch)
+          : batch.vars;
+  for (auto &[name, nameLoc] : listed) {
+    tl::VarOp var = vars.lookup(name);
+    RankedTensorType type = var.getType();
+    SmallVector<int64_t> shape(type.getShape());
+    shape.insert(batch.last ? shape.end() : shape.begin(), batch.extent);
+    auto batched = RankedTensorType::get(shape, type.getElementType());
+    // The stored tensor is the one that counts against the limits.
+    if (failed(tl::verifyTensorLimits(
+            batched, [&] { return emitError(loc(nameLoc)); })))
+      return failure();
+    var.setTensorType(batched);
+    var.setBatched(true);
+  }
   return success();
 }
 
@@ -97,7 +174,7 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
                  << "' (rule t-var)";
       return failure();
     }
-    return tl::UseOp::create(builder, location, it->second.getType(),
+    return tl::UseOp::create(builder, location, it->second.getValueType(),
                              expr.name)
         .getResult();
   }
@@ -219,12 +296,14 @@ LogicalResult MLIRGen::assign(const Stmt &stmt) {
   if (failed(value))
     return failure();
   auto valueType = cast<RankedTensorType>(value->getType());
-  if (valueType != var.getType()) {
+  if (valueType != var.getValueType()) {
     InFlightDiagnostic diag =
         emitError(loc(stmt.loc))
         << "cannot assign a value of type " << tl::formatType(valueType)
         << " to variable '" << stmt.target << "' of type "
-        << tl::formatType(var.getType()) << " (rule ok-stmt)";
+        << tl::formatType(var.getValueType())
+        << (var.getBatched() ? " (one element of the batch)" : "")
+        << " (rule ok-stmt)";
     diag.attachNote(var.getLoc()) << "'" << stmt.target << "' declared here";
     return failure();
   }
@@ -248,6 +327,9 @@ OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
   for (const Decl &decl : program.decls)
     ok &= succeeded(declare(decl));
   if (!ok)
+    return nullptr;
+  if (program.batch &&
+      failed(declareBatch(programOp, program, *program.batch)))
     return nullptr;
   for (const Stmt &stmt : program.stmts)
     ok &= succeeded(assign(stmt));

@@ -70,6 +70,16 @@ private:
 
   LogicalResult parseTypeAlias();
   LogicalResult parseVarDecl();
+  /// Whether the current token begins a batch declaration: `batch [`
+  /// (CFDlang: `elem [`). The keyword is contextual, so a variable may
+  /// still be called `batch`.
+  bool atBatchDecl();
+  LogicalResult parseBatchDecl();
+  /// The token after the current one.
+  Token peek() const {
+    Lexer copy = lexer;
+    return copy.next();
+  }
   LogicalResult parseShapeOrAlias(llvm::SmallVector<int64_t> &shape,
                                   llvm::SMLoc &loc);
   LogicalResult parseShape(llvm::SmallVector<int64_t> &shape);
@@ -156,26 +166,96 @@ LogicalResult Parser::expect(TokenKind kind, StringRef context) {
 
 std::optional<Program> Parser::parse() {
   // Declarations first, then statements (grammar: prog ::= decl* stmt*).
-  while (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType)) {
-    LogicalResult result =
-        tok.is(TokenKind::KwVar) ? parseVarDecl() : parseTypeAlias();
+  while (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType) ||
+         atBatchDecl()) {
+    LogicalResult result = tok.is(TokenKind::KwVar)    ? parseVarDecl()
+                           : tok.is(TokenKind::KwType) ? parseTypeAlias()
+                                                       : parseBatchDecl();
     if (failed(result))
       return std::nullopt;
   }
   while (!tok.is(TokenKind::Eof)) {
-    if (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType)) {
+    if (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType) ||
+        atBatchDecl()) {
       emitErrorHere() << "declarations must precede all statements";
-      return std::nullopt;
-    }
-    if (syntax == Syntax::CFDlang && tok.is(TokenKind::Identifier) &&
-        tok.text == "elem") {
-      emitErrorHere() << "CFDlang's elem directive is not supported yet";
       return std::nullopt;
     }
     if (failed(parseStatement()))
       return std::nullopt;
   }
   return std::move(program);
+}
+
+bool Parser::atBatchDecl() {
+  StringRef keyword = syntax == Syntax::CFDlang ? "elem" : "batch";
+  return tok.is(TokenKind::Identifier) && tok.text == keyword &&
+         peek().is(TokenKind::LSquare);
+}
+
+LogicalResult Parser::parseBatchDecl() {
+  BatchDecl batch;
+  batch.loc = tok.getLoc();
+  StringRef keyword = tok.text;
+  if (program.batch) {
+    InFlightDiagnostic diag = emitErrorHere()
+                              << "a program has at most one '" << keyword
+                              << "' declaration";
+    diag.attachNote(getLocation(context, sourceMgr, program.batch->loc))
+        << "the first one is here";
+    return failure();
+  }
+  consume();
+  consume(); // '['
+  while (!tok.is(TokenKind::RSquare)) {
+    if (!batch.vars.empty() && tok.is(TokenKind::Comma))
+      consume();
+    if (!tok.is(TokenKind::Identifier))
+      return expected("a variable name or ']'");
+    StringRef name = tok.text;
+    if (!varNames.contains(name)) {
+      InFlightDiagnostic diag = emitErrorHere();
+      if (auto alias = aliases.find(name); alias != aliases.end()) {
+        diag << "'" << name << "' is a type, not a variable";
+        diag.attachNote(getLocation(context, sourceMgr, alias->second.loc))
+            << "type declared here";
+      } else {
+        diag << "'" << name << "' is not a variable declared before the '"
+             << keyword << "' declaration";
+      }
+      return failure();
+    }
+    for (auto &[listed, loc] : batch.vars)
+      if (listed == name) {
+        InFlightDiagnostic diag = emitErrorHere()
+                                  << "'" << name << "' is listed twice";
+        diag.attachNote(getLocation(context, sourceMgr, loc))
+            << "first listed here";
+        return failure();
+      }
+    batch.vars.push_back({name, tok.getLoc()});
+    consume();
+  }
+  consume(); // ']'
+  llvm::SMLoc extentLoc = tok.getLoc();
+  if (failed(parseInteger(batch.extent, "the number of elements of the batch")))
+    return failure();
+  if (batch.extent == 0) {
+    emitError(extentLoc) << "a batch has at least one element";
+    return failure();
+  }
+  // CFDlang requires the position; here it is optional, and `first` or
+  // `last` followed by '=' begins a statement instead.
+  bool atPosition = tok.is(TokenKind::Identifier) &&
+                    (tok.text == "first" || tok.text == "last") &&
+                    !peek().is(TokenKind::Equal);
+  if (atPosition) {
+    batch.last = tok.text == "last";
+    consume();
+  } else if (syntax == Syntax::CFDlang) {
+    return expected("'first' or 'last' after the number of elements");
+  }
+  program.batch = std::move(batch);
+  return success();
 }
 
 LogicalResult Parser::parseInteger(int64_t &value, StringRef what) {

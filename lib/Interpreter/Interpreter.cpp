@@ -224,6 +224,69 @@ static LogicalResult runStatement(tl::AssignOp assign, const ProgramPlan &plan,
   return success();
 }
 
+/// Copies element `e` of the batched `storage` (batch dimension first or
+/// `last`) into `element`, or back when `out`.
+template <typename T>
+static void copyBatchElement(HostTensor &storage, HostTensor &element,
+                             int64_t e, bool last, bool out) {
+  T *whole = storage.data<T>();
+  T *part = element.data<T>();
+  int64_t count = element.getNumElements();
+  int64_t extent = storage.getNumElements() / count;
+  for (int64_t i = 0; i < count; ++i) {
+    T &slot = last ? whole[i * extent + e] : whole[e * count + i];
+    if (out)
+      slot = part[i];
+    else
+      part[i] = slot;
+  }
+}
+
+/// The batch form, literally: the statements run once per element, in
+/// order of elements, on a store in which each batched variable holds that
+/// element's slice and the shared variables are the program's own.
+template <typename T>
+static LogicalResult runBatch(tl::ProgramOp program, const ProgramPlan &plan,
+                              Store &store) {
+  int64_t extent = int64_t(*program.getBatch());
+  bool last = program.getBatchLast();
+  SmallVector<tl::VarOp> batched;
+  Store element;
+  for (tl::VarOp var : program.getVars()) {
+    StringRef name = var.getSymName();
+    if (!var.getBatched()) {
+      element[name] = std::move(store[name]);
+      continue;
+    }
+    batched.push_back(var);
+    std::optional<HostTensor> slice = HostTensor::allocateUndefined(
+        plan.kind, var.getValueType().getShape());
+    if (!slice)
+      return var.emitError("out of memory allocating an element of '")
+             << name << "'";
+    element[name] = std::move(*slice);
+  }
+  LogicalResult result = success();
+  for (int64_t e = 0; e < extent && succeeded(result); ++e) {
+    for (tl::VarOp var : batched)
+      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()],
+                          e, last, /*out=*/false);
+    for (auto [assign, statement] :
+         llvm::zip(program.getStatements(), plan.statements))
+      if (failed(runStatement<T>(assign, plan, statement, element))) {
+        result = failure();
+        break;
+      }
+    for (tl::VarOp var : batched)
+      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()],
+                          e, last, /*out=*/true);
+  }
+  for (tl::VarOp var : program.getVars())
+    if (!var.getBatched())
+      store[var.getSymName()] = std::move(element[var.getSymName()]);
+  return result;
+}
+
 static std::string formatCount(double count) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%.3g", count);
@@ -273,7 +336,7 @@ FailureOr<double> tensorlang::estimateWork(tl::ProgramOp program) {
   FailureOr<ProgramPlan> plan = planProgram(program);
   if (failed(plan))
     return failure();
-  return plan->work;
+  return plan->work * double(program.getBatch().value_or(1));
 }
 
 LogicalResult tensorlang::interpret(tl::ProgramOp program, Store &store,
@@ -281,9 +344,10 @@ LogicalResult tensorlang::interpret(tl::ProgramOp program, Store &store,
   FailureOr<ProgramPlan> plan = planProgram(program);
   if (failed(plan))
     return failure();
-  if (plan->work > options.maxWork)
+  double work = plan->work * double(program.getBatch().value_or(1));
+  if (work > options.maxWork)
     return program.emitError()
-           << "the program needs about " << formatCount(plan->work)
+           << "the program needs about " << formatCount(work)
            << " element evaluations, more than the reference interpreter "
               "handles ("
            << formatCount(options.maxWork) << "); run it compiled instead";
@@ -302,6 +366,10 @@ LogicalResult tensorlang::interpret(tl::ProgramOp program, Store &store,
              << "' does not have the declared shape and element type";
   }
 
+  if (program.getBatch())
+    return plan->kind == ElementKind::F32
+               ? runBatch<float>(program, *plan, store)
+               : runBatch<double>(program, *plan, store);
   for (auto [assign, statement] :
        llvm::zip(program.getStatements(), plan->statements)) {
     LogicalResult result =

@@ -106,3 +106,26 @@ def test_right_associativity_and_the_matrix_product_form(tl_run):
     assert_same(out["y"], a / (s * 2), 1e-12, 1e-12)
     # `.` and `-` on different levels: (a . M) - b, a matrix product.
     assert_same(out["z"], a @ M - b, 1e-12, 1e-12)
+
+
+# CFDlang's element loop: `elem [D u v] 9 first` runs the kernel on each of
+# 9 elements; the temporaries t and r, declared inside CFDlang's loop, hold
+# one value per element (they become batched: docs/language.md).
+ELEM = HELMHOLTZ.replace("t = ", "elem [D u v] 9 %s\nt = ", 1)
+
+
+@pytest.mark.parametrize("position", ["first", "last"])
+@pytest.mark.parametrize("engine", ["reference", "jit"])
+def test_elem_directive(tl_run, position, engine):
+    last = position == "last"
+    shape = (4, 4, 4, 9) if last else (9, 4, 4, 4)
+    store = {"S": rng.standard_normal((4, 4)), "D": rng.standard_normal(shape),
+             "u": rng.standard_normal(shape)}
+    out = tl_run(ELEM % position, store, ["v", "t"], engine=engine,
+                 suffix=".cfd")
+    axis = -1 if last else 0
+    for e in range(9):
+        D, u = (np.take(store[k], e, axis=axis) for k in "Du")
+        assert_same(np.take(out["v"], e, axis=axis),
+                    helmholtz(store["S"], D, u), 1e-10, 1e-10)
+    assert out["t"].shape == shape

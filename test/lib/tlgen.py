@@ -20,9 +20,12 @@ import numpy as np
 class Program:
     """A generated program: declarations, statements and its source text."""
 
-    def __init__(self, decls, stmts):
+    def __init__(self, decls, stmts, batch=None):
         self.decls = decls  # [(name, shape, qualifiers)]
         self.stmts = stmts  # [(target, expr)]
+        # (extent, last, batched names) of a batch program; shapes are an
+        # element's.
+        self.batch = batch
 
     @property
     def live_out(self):
@@ -36,12 +39,29 @@ class Program:
     def shapes(self):
         return {name: shape for name, shape, _ in self.decls}
 
+    @property
+    def storage_shapes(self):
+        """The shapes of the variables' values as the caller holds them:
+        a batched variable's with the batch dimension."""
+        shapes = self.shapes
+        if self.batch:
+            extent, last, names = self.batch
+            for name in names:
+                shapes[name] = (shapes[name] + (extent,) if last
+                                else (extent,) + shapes[name])
+        return shapes
+
     def source(self):
         lines = []
         for name, shape, quals in self.decls:
             lines.append("var %s%s : [%s]" % (
                 "".join(q + " " for q in quals), name,
                 " ".join(str(d) for d in shape)))
+        if self.batch:
+            extent, last, names = self.batch
+            lines.append("batch [%s] %d%s" % (
+                " ".join(n for n, _, _ in self.decls if n in names), extent,
+                " last" if last else ""))
         lines.append("")
         for target, expr in self.stmts:
             lines.append("%s = %s" % (target, to_source(expr)))
@@ -162,6 +182,33 @@ class Generator:
                 decls[-1] = (n, s, q + ["output"])
         return Program(decls, stmts)
 
+    def batch_program(self, qualifiers=False):
+        """A program with a batch: some variables batched, and as many more
+        as rules t-batch and t-batch-shared need (docs/language.md)."""
+        rng = self.rng
+        program = self.program(qualifiers)
+        names = [n for n, _, _ in program.decls]
+        batched = set(rng.sample(names, rng.randint(0, len(names))))
+        while True:
+            grown = set(batched)
+            assigned_shared = {t for t, _ in program.stmts} - grown
+            assigned = set()
+            for target, expr in program.stmts:
+                reads = reads_of(expr)
+                # t-batch: a value read from the batch goes to the batch.
+                if reads & grown:
+                    grown.add(target)
+                # t-batch-shared: no shared variable read before it is
+                # assigned.
+                grown |= (reads & assigned_shared) - assigned
+                assigned.add(target)
+            if grown == batched:
+                break
+            batched = grown
+        extent = rng.choice([1, 2, 3, 5])
+        program.batch = (extent, rng.random() < 0.5, batched)
+        return program
+
     def vars_of(self, shape):
         return [n for n, s, _ in self.decls if s == shape]
 
@@ -268,7 +315,9 @@ class Generator:
     def values(self, program, undefined_fraction=0.1):
         """Small integers, some zero, some undefined (NaN) where allowed."""
         store = {}
-        for name, shape, quals in program.decls:
+        shapes = program.storage_shapes
+        for name, _, quals in program.decls:
+            shape = shapes[name]
             a = np.array(self.rng.choices(range(-2, 3), k=int(np.prod(shape, dtype=int))),
                          dtype=np.float64).reshape(shape)
             if not any("input" in q for q in quals):
@@ -342,9 +391,29 @@ def evaluate(expr, store):
 
 def run(program, store):
     """The report's program evaluation: each statement's right-hand side is
-    evaluated against the store before the variable is updated."""
+    evaluated against the store before the variable is updated. A batch
+    program runs once per element, on the element's slices of the batched
+    variables."""
     store = {k: np.array(v, dtype=float) for k, v in store.items()}
+    if not program.batch:
+        run_statements(program, store)
+        return store
+    extent, last, names = program.batch
+    axis = -1 if last else 0
+    for e in range(extent):
+        element = {k: (np.take(v, e, axis=axis).copy() if k in names else v)
+                   for k, v in store.items()}
+        run_statements(program, element)
+        for k, v in element.items():
+            if k in names:
+                index = (Ellipsis, e) if last else (e, Ellipsis)
+                store[k][index] = v
+            else:
+                store[k] = v
+    return store
+
+
+def run_statements(program, store):
     for target, expr in program.stmts:
         store[target] = np.array(evaluate(expr, store), dtype=float).reshape(
             program.shapes[target])
-    return store

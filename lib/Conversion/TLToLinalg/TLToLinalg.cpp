@@ -79,7 +79,11 @@ struct Group {
   bool isContraction = false;
   /// The element type of the program (f64 or f32).
   Type elementType;
+  /// The dimensions of the value (ids 0 to numOutputDims - 1).
   unsigned numOutputDims = 0;
+  /// The result's dimensions in order: the value's, and the batch
+  /// dimension (id numOutputDims) first or last in a batched group.
+  SmallVector<unsigned> outputDims;
   /// Ids of reduction dimensions; output dimension d has id d.
   SmallVector<unsigned> reductionDims;
   unsigned numDims = 0;
@@ -92,10 +96,29 @@ struct Group {
   SmallVector<unsigned> positions;
 };
 
+/// The batch of a batch program, as the lowering sees it: batched values
+/// carry one more dimension, of `extent`, first or `last`; within a group
+/// it is one more parallel dimension, which the leaves that are not
+/// batched do not read.
+struct Batch {
+  int64_t extent = 0;
+  bool last = false;
+  llvm::StringSet<> variables;
+
+  /// `items` with `batchItem` inserted at the batch's position.
+  template <typename T>
+  SmallVector<T> insert(ArrayRef<T> items, T batchItem) const {
+    SmallVector<T> result(items);
+    result.insert(last ? result.end() : result.begin(), batchItem);
+    return result;
+  }
+};
+
 class StatementLowering {
 public:
-  StatementLowering(OpBuilder &builder, llvm::StringMap<Value> &current)
-      : builder(builder), current(current) {}
+  StatementLowering(OpBuilder &builder, llvm::StringMap<Value> &current,
+                    const std::optional<Batch> &batch)
+      : builder(builder), current(current), batch(batch) {}
 
   /// Lowers `value` to a tensor. `target` names the variable the statement
   /// assigns, for the in-place decision at the root. Sets `inPlace` when the
@@ -107,6 +130,10 @@ public:
   /// at its root computes each element straight into its slice of the
   /// target.
   bool targetIsRead = true;
+
+  /// Whether `value` differs from element to element of the batch: it
+  /// reads a batched variable.
+  bool isBatched(Value value);
 
 private:
   /// Lowers `value` into a fresh tensor (or reads a variable).
@@ -122,8 +149,14 @@ private:
     group.nodes.push_back(node);
     return group.nodes.size() - 1;
   }
-  int addLeaf(Group &group, Value tensor, ArrayRef<unsigned> dims) {
-    group.leaves.push_back({tensor, SmallVector<unsigned>(dims)});
+  /// Adds a leaf read along `dims`, and along the group's batch dimension
+  /// if it is `batched`.
+  int addLeaf(Group &group, Value tensor, ArrayRef<unsigned> dims,
+              bool batched) {
+    SmallVector<unsigned> leafDims(dims);
+    if (batched)
+      leafDims = batch->insert(dims, group.numOutputDims);
+    group.leaves.push_back({tensor, std::move(leafDims)});
     ScalarNode node{ScalarNode::Kind::Leaf};
     node.leaf = group.leaves.size() - 1;
     return addNode(group, node);
@@ -131,9 +164,15 @@ private:
   Value emit(Group &group, Location loc, RankedTensorType type, Value init);
   Value emitScalar(OpBuilder &b, Location loc, const Group &group, int node,
                    ValueRange leafValues);
+  /// The tensor of `zero`'s operand with its padding set to zero.
+  Value zeroPaddingOf(tl::ZeroPaddingOp zero, Value tensor);
+  /// The type of `value` as a tensor: with the batch dimension if batched.
+  RankedTensorType storedType(Value value);
 
   OpBuilder &builder;
   llvm::StringMap<Value> &current;
+  const std::optional<Batch> &batch;
+  DenseMap<Value, bool> batched;
 };
 } // namespace
 
@@ -158,6 +197,49 @@ static double summandsOf(tl::ContractOp contract) {
   for (size_t i = 0; i + 1 < pairs.size(); i += 2)
     summands *= double(shape[pairs[i]]);
   return summands;
+}
+
+bool StatementLowering::isBatched(Value value) {
+  if (!batch)
+    return false;
+  // Iterative, memoized: expression trees may be deep.
+  SmallVector<Value> stack = {value};
+  while (!stack.empty()) {
+    Value top = stack.back();
+    if (batched.count(top)) {
+      stack.pop_back();
+      continue;
+    }
+    Operation *op = top.getDefiningOp();
+    if (auto use = dyn_cast<tl::UseOp>(op)) {
+      batched[top] = batch->variables.contains(use.getVar());
+      stack.pop_back();
+      continue;
+    }
+    bool pending = false, any = false;
+    for (Value operand : op->getOperands()) {
+      auto it = batched.find(operand);
+      if (it == batched.end()) {
+        stack.push_back(operand);
+        pending = true;
+      } else {
+        any |= it->second;
+      }
+    }
+    if (!pending) {
+      batched[top] = any;
+      stack.pop_back();
+    }
+  }
+  return batched.lookup(value);
+}
+
+RankedTensorType StatementLowering::storedType(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!isBatched(value))
+    return type;
+  return RankedTensorType::get(
+      batch->insert(type.getShape(), batch->extent), type.getElementType());
 }
 
 /// Whether `value` joins the group being collected rather than being one of
@@ -196,7 +278,7 @@ int StatementLowering::collect(Group &group, Value value,
                                bool underArith) {
   Operation *op = value.getDefiningOp();
   if (auto use = dyn_cast<tl::UseOp>(op))
-    return addLeaf(group, current.lookup(use.getVar()), dims);
+    return addLeaf(group, current.lookup(use.getVar()), dims, isBatched(value));
   // A literal is a constant in the loop body, never a tensor.
   if (auto constant = dyn_cast<tl::ConstantOp>(op)) {
     ScalarNode node{ScalarNode::Kind::Constant};
@@ -204,7 +286,7 @@ int StatementLowering::collect(Group &group, Value value,
     return addNode(group, node);
   }
   if (!joinsGroup(value, group.isContraction, requests, underArith))
-    return addLeaf(group, lower(value), dims);
+    return addLeaf(group, lower(value), dims, isBatched(value));
 
   if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
     return collect(group, transpose.getOperand(),
@@ -372,8 +454,8 @@ Value StatementLowering::emit(Group &group, Location loc,
   SmallVector<unsigned> position(group.numDims);
   SmallVector<utils::IteratorType> iterators;
   unsigned next = 0;
-  unsigned outputs = group.numOutputDims;
-  for (unsigned d = 0; d + 1 < outputs; ++d) {
+  ArrayRef<unsigned> outputDims = group.outputDims;
+  for (unsigned d : outputDims.drop_back(outputDims.empty() ? 0 : 1)) {
     position[d] = next++;
     iterators.push_back(utils::IteratorType::parallel);
   }
@@ -381,8 +463,8 @@ Value StatementLowering::emit(Group &group, Location loc,
     position[d] = next++;
     iterators.push_back(utils::IteratorType::reduction);
   }
-  if (outputs > 0) {
-    position[outputs - 1] = next++;
+  if (!outputDims.empty()) {
+    position[outputDims.back()] = next++;
     iterators.push_back(utils::IteratorType::parallel);
   }
 
@@ -399,9 +481,6 @@ Value StatementLowering::emit(Group &group, Location loc,
     inputs.push_back(leaf.tensor);
     maps.push_back(mapOf(leaf.dims));
   }
-  SmallVector<unsigned> outputDims;
-  for (unsigned d = 0; d < outputs; ++d)
-    outputDims.push_back(d);
   // linalg derives each loop's range from an operand read along it. A
   // summed stack dimension is read by no operand (each element selects
   // among operands that lack it): an unread tensor.empty of its extent
@@ -451,6 +530,11 @@ Group StatementLowering::collectGroup(Value value) {
   SmallVector<unsigned> dims;
   for (unsigned d = 0; d < group.numOutputDims; ++d)
     dims.push_back(d);
+  group.outputDims = dims;
+  if (isBatched(value)) {
+    group.outputDims = batch->insert<unsigned>(dims, group.numDims++);
+    group.extents.push_back(batch->extent);
+  }
   group.root = collect(group, value, dims, numElements(value),
                        /*underArith=*/false);
   return group;
@@ -483,15 +567,22 @@ static Value zeroPadding(OpBuilder &builder, Location loc, Value tensor,
   return tensor;
 }
 
+Value StatementLowering::zeroPaddingOf(tl::ZeroPaddingOp zero,
+                                       Value tensor) {
+  ArrayRef<int64_t> real = zero.getRealShape();
+  if (!isBatched(zero.getOperand()))
+    return zeroPadding(builder, zero.getLoc(), tensor, real);
+  return zeroPadding(builder, zero.getLoc(), tensor,
+                     batch->insert(real, batch->extent));
+}
+
 Value StatementLowering::lower(Value value) {
   if (auto use = dyn_cast<tl::UseOp>(value.getDefiningOp()))
     return current.lookup(use.getVar());
   if (auto zero = dyn_cast<tl::ZeroPaddingOp>(value.getDefiningOp()))
-    return zeroPadding(builder, zero.getLoc(), lower(zero.getOperand()),
-                       zero.getRealShape());
+    return zeroPaddingOf(zero, lower(zero.getOperand()));
   Group group = collectGroup(value);
-  return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
-              Value());
+  return emit(group, value.getLoc(), storedType(value), Value());
 }
 
 /// Whether `group` may write into `target` (a tensor) while it runs: it
@@ -500,15 +591,10 @@ Value StatementLowering::lower(Value value) {
 /// root are its leaves; they finish before it starts and may read the target
 /// freely.
 static bool canWriteInPlace(const Group &group, Value target) {
-  for (const Leaf &leaf : group.leaves) {
-    if (leaf.tensor != target)
-      continue;
-    if (group.isContraction || leaf.dims.size() != group.numOutputDims)
+  for (const Leaf &leaf : group.leaves)
+    if (leaf.tensor == target &&
+        (group.isContraction || leaf.dims != group.outputDims))
       return false;
-    for (unsigned i = 0; i < leaf.dims.size(); ++i)
-      if (leaf.dims[i] != i)
-        return false;
-  }
   return true;
 }
 
@@ -516,15 +602,19 @@ Value StatementLowering::lowerStackInto(tl::StackOp stack, Value target) {
   Location loc = stack.getLoc();
   auto type = cast<RankedTensorType>(target.getType());
   int64_t rank = type.getRank();
-  auto elementType = RankedTensorType::get(type.getShape().drop_front(),
-                                           type.getElementType());
+  // The stack's new dimension: the first, after the batch's if it leads.
+  unsigned stackDim = isBatched(stack) && !batch->last ? 1 : 0;
+  SmallVector<int64_t> elementShape(type.getShape());
+  elementShape.erase(elementShape.begin() + stackDim);
+  auto elementType =
+      RankedTensorType::get(elementShape, type.getElementType());
   SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
   auto slab = [&](int64_t offset, int64_t rows) {
     SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes;
-    offsets[0] = builder.getIndexAttr(offset);
-    sizes.push_back(builder.getIndexAttr(rows));
-    for (int64_t extent : type.getShape().drop_front())
+    offsets[stackDim] = builder.getIndexAttr(offset);
+    for (int64_t extent : type.getShape())
       sizes.push_back(builder.getIndexAttr(extent));
+    sizes[stackDim] = builder.getIndexAttr(rows);
     return std::make_pair(offsets, sizes);
   };
   for (auto [index, element] : llvm::enumerate(stack.getElements())) {
@@ -543,8 +633,8 @@ Value StatementLowering::lowerStackInto(tl::StackOp stack, Value target) {
   }
   // A padded stack's rows beyond its elements are zero.
   auto count = static_cast<int64_t>(stack.getElements().size());
-  if (type.getDimSize(0) > count) {
-    auto [offsets, sizes] = slab(count, type.getDimSize(0) - count);
+  if (type.getDimSize(stackDim) > count) {
+    auto [offsets, sizes] = slab(count, type.getDimSize(stackDim) - count);
     Value rows = tensor::ExtractSliceOp::create(builder, loc, target, offsets,
                                                 sizes, strides);
     Value zero = arith::ConstantOp::create(
@@ -561,21 +651,24 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
   inPlace = false;
   // Zeroing the padding is done on the statement's result, where it is.
   if (auto zero = dyn_cast<tl::ZeroPaddingOp>(value.getDefiningOp()))
-    return zeroPadding(builder, zero.getLoc(),
-                       lowerStatement(zero.getOperand(), target,
-                                      mayWriteTarget, inPlace),
-                       zero.getRealShape());
+    return zeroPaddingOf(zero, lowerStatement(zero.getOperand(), target,
+                                              mayWriteTarget, inPlace));
   if (isa<tl::UseOp>(value.getDefiningOp()))
     return lower(value);
   Value targetTensor = current.lookup(target);
+  // Each element into its slice, unless the elements of a batched stack
+  // are not all batched (those would need a broadcast each).
   if (auto stack = dyn_cast<tl::StackOp>(value.getDefiningOp());
-      stack && mayWriteTarget && !targetIsRead) {
+      stack && mayWriteTarget && !targetIsRead &&
+      llvm::all_of(stack.getElements(), [&](Value element) {
+        return isBatched(element) == isBatched(stack);
+      })) {
     inPlace = true;
     return lowerStackInto(stack, targetTensor);
   }
   Group group = collectGroup(value);
   inPlace = mayWriteTarget && canWriteInPlace(group, targetTensor);
-  return emit(group, value.getLoc(), cast<RankedTensorType>(value.getType()),
+  return emit(group, value.getLoc(), storedType(value),
               inPlace ? targetTensor : Value());
 }
 
@@ -588,6 +681,7 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
 /// program took minutes), and so does LLVM when the statements are inlined
 /// into one function.
 static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
+                                   const std::optional<Batch> &batch,
                                    tl::AssignOp assign, unsigned index,
                                    SmallVectorImpl<tl::VarOp> &parameters) {
   StringRef target = assign.getTarget();
@@ -637,11 +731,26 @@ static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
     if (isTarget)
       targetArgument = argument;
   }
-  StatementLowering lowering(body, current);
+  StatementLowering lowering(body, current, batch);
   lowering.targetIsRead = mentionsTargetAsRead;
   bool inPlace;
+  // A batched variable assigned the same value for every element (rule
+  // t-batch allows it): the value once, then broadcast along the batch.
+  bool broadcasts = batch && batch->variables.contains(target) &&
+                    !lowering.isBatched(assign.getValue());
   Value value = lowering.lowerStatement(assign.getValue(), target,
-                                        /*mayWriteTarget=*/true, inPlace);
+                                        /*mayWriteTarget=*/!broadcasts,
+                                        inPlace);
+  if (broadcasts) {
+    Value init = tensor::EmptyOp::create(
+        body, loc, program.lookupVar(target).getType().getShape(),
+        program.getElementType());
+    auto valueRank = cast<RankedTensorType>(value.getType()).getRank();
+    int64_t batchDim = batch->last ? valueRank : 0;
+    value = linalg::BroadcastOp::create(body, loc, value, init, {batchDim})
+                .getResult()
+                .front();
+  }
   // Not `restrict`: the argument is also read through its to_tensor, and
   // bufferization must know that writing it can clobber what is read
   // (A = A ^ [1 2]).
@@ -666,11 +775,20 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
     argumentTypes.push_back(
         MemRefType::get(type.getShape(), type.getElementType()));
   }
+  std::optional<Batch> batch;
+  if (std::optional<uint64_t> extent = program.getBatch()) {
+    batch.emplace();
+    batch->extent = int64_t(*extent);
+    batch->last = program.getBatchLast();
+    for (tl::VarOp var : vars)
+      if (var.getBatched())
+        batch->variables.insert(var.getSymName());
+  }
   SmallVector<std::pair<func::FuncOp, SmallVector<tl::VarOp>>> statements;
   for (auto [index, assign] : llvm::enumerate(program.getStatements())) {
     SmallVector<tl::VarOp> parameters;
     func::FuncOp statement =
-        lowerStatement(builder, program, assign, index, parameters);
+        lowerStatement(builder, program, batch, assign, index, parameters);
     statements.push_back({statement, std::move(parameters)});
   }
 

@@ -123,7 +123,7 @@ SmallVector<int64_t> tl::getRealShape(Value value) {
   if (auto use = dyn_cast<UseOp>(op)) {
     auto program = op->getParentOfType<ProgramOp>();
     VarOp var = program ? program.lookupVar(use.getVar()) : VarOp();
-    return var ? SmallVector<int64_t>(var.getRealShapeOrShape())
+    return var ? var.getRealValueShape()
                : SmallVector<int64_t>(type.getShape());
   }
   if (auto zero = dyn_cast<ZeroPaddingOp>(op))

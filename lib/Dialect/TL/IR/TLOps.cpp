@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -142,6 +143,69 @@ LogicalResult ProgramOp::verifyRegions() {
     return op.emitOpError("cannot appear in a tl.program, which holds only "
                           "tl.var declarations and tl.assign statements");
   }
+  return verifyBatchRules();
+}
+
+/// The rules of the batch form. With them, the elements of a batch are
+/// independent (each writes its own slice of the batched variables), and a
+/// statement that reads no batched variable computes the same value for
+/// every element, so the compiler may run it once.
+LogicalResult ProgramOp::verifyBatchRules() {
+  if (!getBatch()) {
+    if (getBatchLast())
+      return emitOpError("has `last` but no batch");
+    return success();
+  }
+  llvm::StringSet<> assignedShared;
+  for (AssignOp assign : getStatements())
+    if (VarOp target = lookupVar(assign.getTarget());
+        target && !target.getBatched())
+      assignedShared.insert(target.getSymName());
+
+  llvm::StringSet<> assignedSoFar;
+  for (AssignOp assign : getStatements()) {
+    VarOp target = lookupVar(assign.getTarget());
+    if (!target)
+      continue; // The statement's own verifier reports it.
+    for (StringAttr name : assign.getReadVariables()) {
+      VarOp read = lookupVar(name);
+      if (!read)
+        continue;
+      // Rule t-batch: one element's value goes to one element's slice.
+      if (read.getBatched() && !target.getBatched()) {
+        InFlightDiagnostic diag =
+            mlir::emitError(assign.getLoc())
+            << "the value assigned to '" << target.getSymName()
+            << "' differs from element to element (it reads the batched "
+               "variable '"
+            << read.getSymName() << "'), but '" << target.getSymName()
+            << "' is not batched (rule t-batch)";
+        diag.attachNote(target.getLoc())
+            << "'" << target.getSymName()
+            << "' is declared here; list it in the batch";
+        return diag;
+      }
+      // Rule t-batch-shared: otherwise an element would read what the
+      // element before it left.
+      if (!read.getBatched() && assignedShared.contains(name) &&
+          !assignedSoFar.contains(name)) {
+        InFlightDiagnostic diag =
+            mlir::emitError(assign.getLoc())
+            << "the shared (unbatched) variable '" << read.getSymName()
+            << "' is read before the program assigns it, so each element "
+               "would read the value the element before it left (rule "
+               "t-batch-shared)";
+        for (AssignOp other : getStatements())
+          if (other.getTarget() == name.getValue()) {
+            diag.attachNote(other.getLoc())
+                << "'" << read.getSymName() << "' is assigned here";
+            break;
+          }
+        return diag;
+      }
+    }
+    assignedSoFar.insert(target.getSymName());
+  }
   return success();
 }
 
@@ -166,6 +230,31 @@ static LogicalResult verifyRealShape(RankedTensorType type,
   return success();
 }
 
+std::optional<unsigned> VarOp::getBatchDim() {
+  if (!getBatched())
+    return std::nullopt;
+  return cast<ProgramOp>((*this)->getParentOp())
+      .getBatchDim(getType().getRank());
+}
+
+RankedTensorType VarOp::getValueType() {
+  std::optional<unsigned> batchDim = getBatchDim();
+  RankedTensorType type = getType();
+  if (!batchDim || type.getRank() == 0)
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + *batchDim);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+SmallVector<int64_t> VarOp::getRealValueShape() {
+  SmallVector<int64_t> shape(getRealShapeOrShape());
+  if (std::optional<unsigned> batchDim = getBatchDim();
+      batchDim && !shape.empty())
+    shape.erase(shape.begin() + *batchDim);
+  return shape;
+}
+
 bool VarOp::isDefinedOnEntry() {
   return getInput() || !cast<ProgramOp>((*this)->getParentOp()).hasQualifiers();
 }
@@ -178,6 +267,24 @@ LogicalResult VarOp::verify() {
   auto emit = [&] { return emitOpError(); };
   if (failed(verifyTensorLimits(getType(), emit)))
     return failure();
+  if (getBatched()) {
+    auto program = cast<ProgramOp>((*this)->getParentOp());
+    if (!program.getBatch())
+      return emitOpError("is batched but its program has no batch");
+    int64_t rank = getType().getRank();
+    if (rank == 0)
+      return emitOpError("is batched but its type has no batch dimension");
+    unsigned dim = program.getBatchDim(rank);
+    if (getType().getDimSize(dim) != int64_t(*program.getBatch()))
+      return emitOpError() << "has extent " << getType().getDimSize(dim)
+                           << " in its batch dimension (" << dim + 1
+                           << ") but the program's batch has "
+                           << *program.getBatch() << " elements";
+    if (auto real = getRealShapeAttr();
+        real && real.asArrayRef()[dim] != getType().getDimSize(dim))
+      return emitOpError("has a padded batch dimension; only an element's "
+                         "dimensions are padded");
+  }
   if (auto real = getRealShapeAttr())
     return verifyRealShape(getType(), real.asArrayRef(), emit);
   return success();
@@ -214,13 +321,14 @@ LogicalResult AssignOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "assigns to undeclared variable " << getTargetAttr()
                          << " (rule ok-stmt)";
   RankedTensorType valueType = tensorType(getValue());
-  if (valueType != var.getType()) {
+  RankedTensorType varType = var.getValueType();
+  if (valueType != varType) {
     InFlightDiagnostic diag = emitOpError()
                               << "assigns a value of type "
                               << formatType(valueType) << " (" << valueType
                               << ") to variable " << getTargetAttr()
-                              << " of type " << formatType(var.getType())
-                              << " (" << var.getType() << ") (rule ok-stmt)";
+                              << " of type " << formatType(varType) << " ("
+                              << varType << ") (rule ok-stmt)";
     diag.attachNote(var.getLoc()) << "variable declared here";
     return diag;
   }
@@ -236,10 +344,10 @@ LogicalResult UseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!var)
     return emitOpError() << "uses undeclared variable " << getVarAttr()
                          << " (rule t-var)";
-  if (getType() != var.getType()) {
+  if (getType() != var.getValueType()) {
     InFlightDiagnostic diag = emitOpError()
                               << "result type " << getType()
-                              << " differs from the type " << var.getType()
+                              << " differs from the type " << var.getValueType()
                               << " of variable " << getVarAttr()
                               << " (rule t-var)";
     diag.attachNote(var.getLoc()) << "variable declared here";

@@ -82,8 +82,14 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
   llvm::StringMap<RankedTensorType> paddedTypes;
   for (VarOp var : program.getVars()) {
     ArrayRef<int64_t> real = var.getRealShapeOrShape();
+    std::optional<unsigned> batchDim = var.getBatchDim();
     SmallVector<int64_t> padded;
-    for (int64_t extent : real) {
+    for (auto [dim, extent] : llvm::enumerate(real)) {
+      // The batch is not padded: each element is.
+      if (dim == batchDim) {
+        padded.push_back(extent);
+        continue;
+      }
       int64_t blocks = extent / multiple + (extent % multiple != 0);
       int64_t rounded;
       if (llvm::MulOverflow(blocks, multiple, rounded))
@@ -98,7 +104,7 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
       return failure();
     var.setRealShape(real);
     var.setTensorType(type);
-    paddedTypes[var.getSymName()] = type;
+    paddedTypes[var.getSymName()] = var.getValueType();
   }
 
   for (AssignOp assign : program.getStatements()) {
@@ -132,12 +138,14 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
     VarOp target = program.lookupVar(assign.getTarget());
     // Hand-written IR can disagree with itself about real extents (a stack
     // padded beyond its elements, assigned to an unpadded variable).
-    if (assign.getValue().getType() != target.getType())
+    if (assign.getValue().getType() != target.getValueType())
       return assign.emitError("cannot pad: the statement's value has type ")
              << formatType(cast<RankedTensorType>(assign.getValue().getType()))
              << " after padding, but its variable has type "
-             << formatType(target.getType());
-    bool hasPadding = target.getType().getShape() != target.getRealShapeOrShape();
+             << formatType(target.getValueType());
+    SmallVector<int64_t> realValueShape = target.getRealValueShape();
+    bool hasPadding =
+        target.getValueType().getShape() != ArrayRef<int64_t>(realValueShape);
     Value value = assign.getValue();
     if (!zeroPadding || !hasPadding || preservesZeroPadding(value))
       continue;
@@ -145,7 +153,7 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
     OpBuilder builder(yield);
     Value zeroed = ZeroPaddingOp::create(builder, value.getLoc(),
                                          value.getType(), value,
-                                         target.getRealShapeOrShape());
+                                         realValueShape);
     yield.getValueMutable().assign(zeroed);
   }
   return success();

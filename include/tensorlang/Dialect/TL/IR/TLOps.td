@@ -37,6 +37,34 @@ def TL_ProgramOp : TL_Op<"program", [
     followed by the `tl.assign` statements, executed in order (`ev-seq`).
     All variables share one element type, `f64` or `f32`.
 
+    A batch program (`batch N`, the language's `batch` declaration) runs
+    once for each of N elements. Its `batched` variables hold one value per
+    element: their type has an extra dimension of extent N, the first one
+    (or the last one, with `last`), which statements do not see: a `tl.use`
+    of a batched variable has the type of one element, and a statement
+    assigns one element. Unbatched variables are shared by all elements.
+    Two rules keep the elements independent, so that they can run in any
+    order and statements that read no batched variable can run once:
+    a statement whose value reads a batched variable assigns a batched
+    variable (rule `t-batch`), and no statement reads an unbatched variable
+    that the program assigns before its first assignment (rule
+    `t-batch-shared`).
+
+    ```mlir
+    tl.program @interpolate batch 4000 {
+      tl.var input @A : tensor<11x11xf64>
+      tl.var input @u batched : tensor<4000x11xf64>
+      tl.var output @v batched : tensor<4000x11xf64>
+      tl.assign @v = {
+        %a = tl.use @A : tensor<11x11xf64>
+        %u = tl.use @u : tensor<11xf64>
+        %p = tl.outer %a, %u : tensor<11x11xf64>, tensor<11xf64>
+        %c = tl.contract %p [[2, 3]] : tensor<11x11x11xf64>
+        tl.yield %c : tensor<11xf64>
+      }
+    }
+    ```
+
     ```mlir
     tl.program @matmul {
       tl.var input @A : tensor<300x400xf64>
@@ -52,9 +80,14 @@ def TL_ProgramOp : TL_Op<"program", [
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$batch,
+                       UnitAttr:$batch_last);
   let regions = (region SizedRegion<1>:$bodyRegion);
-  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let assemblyFormat = [{
+    $sym_name (`batch` $batch^)? (`last` $batch_last^)? attr-dict-with-keyword
+    $bodyRegion
+  }];
   let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
@@ -72,6 +105,13 @@ def TL_ProgramOp : TL_Op<"program", [
     /// are defined on entry and `output` variables alone are live-out;
     /// otherwise every variable is both (the report's base semantics).
     bool hasQualifiers();
+    /// Checks rules t-batch and t-batch-shared (part of the verifier).
+    ::mlir::LogicalResult verifyBatchRules();
+    /// The batch dimension of a batched variable of `rank` dimensions in
+    /// all (its element's and the batch's).
+    unsigned getBatchDim(unsigned rank) {
+      return getBatchLast() ? rank - 1 : 0;
+    }
   }];
 }
 
@@ -88,19 +128,25 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     padding in `real_shape`; the tensor type holds the padded extents, and
     elements outside the real region are zero.
 
+    A `batched` variable of a batch program holds one value per element:
+    its type is the element's with the batch dimension added (see
+    `tl.program`), and statements see one element (`getValueType`). The
+    batch dimension is never padded.
+
     ```mlir
     tl.var input @A : tensor<4x4xf64>
     tl.var input output @s : tensor<f64>
     tl.var @B : tensor<8x16xf64> {real_shape = array<i64: 5, 11>}
+    tl.var input @u batched : tensor<200x4xf64>
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<TL_Tensor>:$tensor_type,
-                       UnitAttr:$input, UnitAttr:$output,
+                       UnitAttr:$input, UnitAttr:$output, UnitAttr:$batched,
                        OptionalAttr<DenseI64ArrayAttr>:$real_shape);
   let assemblyFormat = [{
-    (`input` $input^)? (`output` $output^)? $sym_name attr-dict `:`
-    $tensor_type
+    (`input` $input^)? (`output` $output^)? $sym_name (`batched` $batched^)?
+    attr-dict `:` $tensor_type
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -117,6 +163,13 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
         return real.asArrayRef();
       return getType().getShape();
     }
+    /// The batch dimension of the type, for a batched variable.
+    ::std::optional<unsigned> getBatchDim();
+    /// The type of the variable's value in a statement: one element's for a
+    /// batched variable, the declared type otherwise.
+    ::mlir::RankedTensorType getValueType();
+    /// The extents of one element before padding.
+    ::llvm::SmallVector<int64_t> getRealValueShape();
   }];
 }
 
@@ -128,7 +181,7 @@ def TL_AssignOp : TL_Op<"assign", [
     Evaluates its region against the store as it is before the statement and
     then replaces every element of the target variable with the yielded
     value (rule `ev-stmt`). The yielded type must be the variable's type
-    (rule `ok-stmt`).
+    (rule `ok-stmt`), one element's for a batched variable.
   }];
   let arguments = (ins FlatSymbolRefAttr:$target);
   let regions = (region SizedRegion<1>:$bodyRegion);
