@@ -123,6 +123,12 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
      << "/* Runs the program on the caller's store. Each argument points to\n"
      << "   a variable's elements in row-major (C) order. Undefined values\n"
      << "   are NaN; division is the report's controlled division.\n";
+  if (std::optional<uint64_t> batch = program.getBatch())
+    os << "   The program runs on a batch of " << *batch
+       << " elements: a variable\n"
+       << "   marked batched holds one value per element, the element\n"
+       << "   index " << (program.getBatchLast() ? "last" : "first")
+       << "; the others are shared by all elements.\n";
   if (temporaryBytes >= 0)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs.\n";
@@ -161,6 +167,8 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
       os << "input ";
     if (var.getOutput())
       os << "output ";
+    if (var.getBatched())
+      os << "batched ";
     os << tl::formatType(var.getType());
     if (var.getType().getShape() != var.getRealShapeOrShape())
       os << " padded from "

@@ -394,3 +394,89 @@ func.func @stack_rank(%a: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf64>) {
   %0 = tl.stack %a : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf64>
   return
 }
+
+// -----
+
+// The batch form (tl.program batch N, tl.var batched).
+// expected-error @+1 {{'tl.program' op has `last` but no batch}}
+tl.program @last_without_batch last {
+}
+
+// -----
+
+tl.program @batched_without_batch {
+  // expected-error @+1 {{'tl.var' op is batched but its program has no batch}}
+  tl.var @u batched : tensor<4x3xf64>
+}
+
+// -----
+
+tl.program @batched_scalar batch 4 {
+  // expected-error @+1 {{'tl.var' op is batched but its type has no batch dimension}}
+  tl.var @u batched : tensor<f64>
+}
+
+// -----
+
+tl.program @batch_extent batch 4 last {
+  // expected-error @+1 {{'tl.var' op has extent 3 in its batch dimension (2) but the program's batch has 4 elements}}
+  tl.var @u batched : tensor<4x3xf64>
+}
+
+// -----
+
+tl.program @padded_batch batch 4 {
+  // expected-error @+1 {{'tl.var' op has a padded batch dimension; only an element's dimensions are padded}}
+  tl.var @u batched {real_shape = array<i64: 2, 3>} : tensor<4x3xf64>
+}
+
+// -----
+
+// expected-error @+1 {{'tl.program' op attribute 'batch' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+tl.program @empty_batch batch 0 {
+}
+
+// -----
+
+tl.program @use_of_whole_batch batch 4 {
+  // expected-note @+1 {{variable declared here}}
+  tl.var @u batched : tensor<4x3xf64>
+  tl.var @v batched : tensor<4x3xf64>
+  tl.assign @v = {
+    // expected-error @+1 {{'tl.use' op result type 'tensor<4x3xf64>' differs from the type 'tensor<3xf64>' of variable @u (rule t-var)}}
+    %u = tl.use @u : tensor<4x3xf64>
+    %v = tl.use @v : tensor<3xf64>
+    tl.yield %v : tensor<3xf64>
+  }
+}
+
+// -----
+
+tl.program @t_batch batch 4 {
+  tl.var @u batched : tensor<4x3xf64>
+  // expected-note @+1 {{'v' is declared here; list it in the batch}}
+  tl.var @v : tensor<3xf64>
+  // expected-error @+1 {{the value assigned to 'v' differs from element to element (it reads the batched variable 'u'), but 'v' is not batched (rule t-batch)}}
+  tl.assign @v = {
+    %u = tl.use @u : tensor<3xf64>
+    tl.yield %u : tensor<3xf64>
+  }
+}
+
+// -----
+
+tl.program @t_batch_shared batch 4 {
+  tl.var @u batched : tensor<4x3xf64>
+  tl.var @s : tensor<3xf64>
+  // expected-error @+1 {{the shared (unbatched) variable 's' is read before the program assigns it, so each element would read the value the element before it left (rule t-batch-shared)}}
+  tl.assign @u = {
+    %s = tl.use @s : tensor<3xf64>
+    tl.yield %s : tensor<3xf64>
+  }
+  // expected-note @+1 {{'s' is assigned here}}
+  tl.assign @s = {
+    %s = tl.use @s : tensor<3xf64>
+    %t = tl.add %s, %s : tensor<3xf64>, tensor<3xf64>
+    tl.yield %t : tensor<3xf64>
+  }
+}

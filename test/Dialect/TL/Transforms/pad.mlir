@@ -218,3 +218,26 @@ tl.program @stack {
     tl.yield %s : tensor<3x5xf64>
   }
 }
+
+// -----
+
+// A batch program pads each element, never the batch: the batch dimension
+// (last here) keeps its extent and its real extent.
+// CHECK-LABEL: tl.program @batched batch 3 last
+// CHECK-NEXT: tl.var input @u batched {real_shape = array<i64: 5, 3>} : tensor<8x3xf64>
+// CHECK-NEXT: tl.var input @A {real_shape = array<i64: 5, 5>} : tensor<8x8xf64>
+// CHECK-NEXT: tl.var output @v batched {real_shape = array<i64: 5, 3>} : tensor<8x3xf64>
+// CHECK: tl.use @u : tensor<8xf64>
+// CHECK: tl.yield %{{.*}} : tensor<8xf64>
+tl.program @batched batch 3 last {
+  tl.var input @u batched : tensor<5x3xf64>
+  tl.var input @A : tensor<5x5xf64>
+  tl.var output @v batched : tensor<5x3xf64>
+  tl.assign @v = {
+    %a = tl.use @A : tensor<5x5xf64>
+    %u = tl.use @u : tensor<5xf64>
+    %p = tl.outer %a, %u : tensor<5x5xf64>, tensor<5xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<5x5x5xf64>
+    tl.yield %c : tensor<5xf64>
+  }
+}

@@ -136,7 +136,7 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     ```mlir
     tl.var input @A : tensor<4x4xf64>
     tl.var input output @s : tensor<f64>
-    tl.var @B : tensor<8x16xf64> {real_shape = array<i64: 5, 11>}
+    tl.var @B {real_shape = array<i64: 5, 11>} : tensor<8x16xf64>
     tl.var input @u batched : tensor<200x4xf64>
     ```
   }];
