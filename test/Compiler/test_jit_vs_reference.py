@@ -289,3 +289,26 @@ def test_examples_on_two_threads(tl_run, example, inputs):
     one = tl_run(source, values, names, engine="jit")
     for name in names:
         same(two[name], one[name], rtol=0, atol=0)
+
+
+# The 6-D interpolation: an outer product of rank 18 that the contraction
+# consumes and no path stores (the rank limit is for tensors that exist).
+INTERPOLATION_6D = """
+var input A : [4 3]
+var input u : [3 3 3 3 3 3]
+var output v : [4 4 4 4 4 4]
+v = A # A # A # A # A # A # u . [[2 13] [4 14] [6 15] [8 16] [10 17] [12 18]]
+"""
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-optimize"], ["--pad=4"],
+                                   ["--threads=2"]])
+def test_outer_products_above_the_rank_limit(tl_run, extra):
+    A = rng.standard_normal((4, 3))
+    u = rng.standard_normal((3,) * 6)
+    expected = np.einsum("ai,bj,ck,dl,em,fn,ijklmn->abcdef",
+                         A, A, A, A, A, A, u, optimize=True)
+    jit, ref = both_engines(tl_run, INTERPOLATION_6D, {"A": A, "u": u}, ["v"],
+                            extra=extra)
+    same(ref["v"], expected, rtol=1e-12, atol=1e-12)
+    same(jit["v"], expected, rtol=1e-12, atol=1e-12)

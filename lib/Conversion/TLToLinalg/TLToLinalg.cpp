@@ -135,6 +135,10 @@ public:
   /// reads a batched variable.
   bool isBatched(Value value);
 
+  /// Set when a temporary would exceed the limits of stored tensors (an
+  /// error has been reported).
+  bool exceededLimits = false;
+
 private:
   /// Lowers `value` into a fresh tensor (or reads a variable).
   Value lower(Value value);
@@ -581,8 +585,18 @@ Value StatementLowering::lower(Value value) {
     return current.lookup(use.getVar());
   if (auto zero = dyn_cast<tl::ZeroPaddingOp>(value.getDefiningOp()))
     return zeroPaddingOf(zero, lower(zero.getOperand()));
+  // The value is stored as a temporary: now it exists, and the limits of
+  // stored tensors apply (an outer product the contraction above absorbs
+  // never gets here).
+  RankedTensorType type = storedType(value);
+  if (failed(tl::verifyTensorLimits(type, [&] {
+        return emitError(value.getLoc())
+               << "the value of this expression would be stored as a "
+                  "temporary, but ";
+      })))
+    exceededLimits = true;
   Group group = collectGroup(value);
-  return emit(group, value.getLoc(), storedType(value), Value());
+  return emit(group, value.getLoc(), type, Value());
 }
 
 /// Whether `group` may write into `target` (a tensor) while it runs: it
@@ -680,7 +694,7 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
 /// function holding every statement it grows superlinearly (a 1,000-statement
 /// program took minutes), and so does LLVM when the statements are inlined
 /// into one function.
-static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
+static FailureOr<func::FuncOp> lowerStatement(OpBuilder &builder, tl::ProgramOp program,
                                    const std::optional<Batch> &batch,
                                    tl::AssignOp assign, unsigned index,
                                    SmallVectorImpl<tl::VarOp> &parameters) {
@@ -758,6 +772,8 @@ static func::FuncOp lowerStatement(OpBuilder &builder, tl::ProgramOp program,
       body, loc, TypeRange(), value, targetArgument);
   materialize.setWritable(true);
   func::ReturnOp::create(body, loc);
+  if (lowering.exceededLimits)
+    return failure();
   return func;
 }
 
@@ -787,9 +803,11 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   SmallVector<std::pair<func::FuncOp, SmallVector<tl::VarOp>>> statements;
   for (auto [index, assign] : llvm::enumerate(program.getStatements())) {
     SmallVector<tl::VarOp> parameters;
-    func::FuncOp statement =
+    FailureOr<func::FuncOp> statement =
         lowerStatement(builder, program, batch, assign, index, parameters);
-    statements.push_back({statement, std::move(parameters)});
+    if (failed(statement))
+      return failure();
+    statements.push_back({*statement, std::move(parameters)});
   }
 
   auto func = func::FuncOp::create(builder, loc, program.getSymName(),

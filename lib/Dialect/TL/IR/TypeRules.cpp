@@ -63,15 +63,19 @@ std::string tl::formatType(RankedTensorType type) {
 }
 
 /// Checks the limits of `type`, naming `rule` (the rule that produced the
-/// type, or empty for a declared type) in the message.
+/// type, or empty for a declared type) in the message. An expression's
+/// value (`isExpression`) has the looser limits of one that may never be
+/// stored.
 static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
-                                 EmitErrorFn emitError) {
+                                 EmitErrorFn emitError,
+                                 bool isExpression = false) {
   auto ruleSuffix = [&]() -> std::string {
     return rule.empty() ? std::string() : (" (rule " + rule + ")").str();
   };
-  if (type.getRank() > kMaxRank) {
+  int64_t maxRank = isExpression ? kMaxExpressionRank : kMaxRank;
+  if (type.getRank() > maxRank) {
     emitError() << "type " << formatType(type) << " has rank "
-                << type.getRank() << ", above the limit of " << kMaxRank
+                << type.getRank() << ", above the limit of " << maxRank
                 << ruleSuffix();
     return failure();
   }
@@ -83,7 +87,7 @@ static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
                   << ruleSuffix();
       return failure();
     }
-    if (llvm::MulOverflow(bytes, extent, bytes)) {
+    if (!isExpression && llvm::MulOverflow(bytes, extent, bytes)) {
       emitError() << "type " << formatType(type)
                   << " is too large: its size in bytes overflows int64"
                   << ruleSuffix();
@@ -110,7 +114,7 @@ FailureOr<RankedTensorType> tl::inferOuterProductType(RankedTensorType lhs,
   SmallVector<int64_t> shape(lhs.getShape());
   llvm::append_range(shape, rhs.getShape());
   auto result = RankedTensorType::get(shape, lhs.getElementType());
-  if (failed(checkLimits(result, "t-prod", emitError)))
+  if (failed(checkLimits(result, "t-prod", emitError, /*isExpression=*/true)))
     return failure();
   return result;
 }
@@ -155,7 +159,7 @@ tl::inferStackType(ArrayRef<RankedTensorType> operands,
   SmallVector<int64_t> shape{paddedExtent.value_or(count)};
   llvm::append_range(shape, first.getShape());
   auto result = RankedTensorType::get(shape, first.getElementType());
-  if (failed(checkLimits(result, "t-stack", emitError)))
+  if (failed(checkLimits(result, "t-stack", emitError, /*isExpression=*/true)))
     return failure();
   return result;
 }

@@ -147,6 +147,16 @@ static IndexSet combine(const IndexForm &form, const IndexSet &lhs,
   return result;
 }
 
+/// The number of elements of a factor, in floating point: a factor may be
+/// an expression too large to exist (only the types of stored tensors are
+/// bounded), and int64 would overflow.
+static double factorElements(const IndexForm &form, const Factor &factor) {
+  double elements = 1;
+  for (unsigned index : factor.indices)
+    elements *= double(form.extents[index]);
+  return elements;
+}
+
 /// The indices a factor keeps after summing the pairs within itself.
 static IndexSet keptIndices(const IndexForm &form, const Factor &factor) {
   IndexSet kept(form.extents.size());
@@ -478,7 +488,7 @@ void OptimizeContractionsPass::optimizeTree(Operation *root) {
   double cost = plan.steps[plan.root].cost;
   for (const Factor &factor : form.factors)
     if (keptIndices(form, factor).count() < factor.indices.size())
-      cost += double(ShapedType::getNumElements(getShapeOf(factor.value)));
+      cost += factorElements(form, factor);
   if (report)
     root->emitRemark() << llvm::formatv(
         "{0} factors: {1:e2} multiply-adds as written, {2:e2} as {3}",

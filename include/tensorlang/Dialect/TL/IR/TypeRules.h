@@ -29,8 +29,15 @@
 
 namespace tensorlang::tl {
 
-/// The largest rank of any tensor, declared or intermediate.
+/// The largest rank of a tensor that exists: a variable's, or a temporary
+/// the compiler stores.
 constexpr int64_t kMaxRank = 16;
+/// The largest rank of an expression's value. Outer products and stacks
+/// that a contraction consumes are never stored (a 6-D interpolation
+/// `u # A # A # A # A # A # A . [...]` has rank 18 and needs no tensor of
+/// that rank), so only this looser bound, which keeps loop nests and index
+/// maps small, applies to them, and their size in bytes is not bounded.
+constexpr int64_t kMaxExpressionRank = 64;
 
 /// Produces the diagnostic a failing rule writes its message into.
 using EmitErrorFn = llvm::function_ref<mlir::InFlightDiagnostic()>;
@@ -61,8 +68,8 @@ llvm::StringRef getUnarySymbol(UnaryKind kind);
 /// A type in the report's notation: `[4 4]`, `[]` for a scalar.
 std::string formatType(mlir::RankedTensorType type);
 
-/// Checks the limits every tensor type must respect: positive extents, rank
-/// at most kMaxRank, and a byte size that fits in int64.
+/// Checks the limits every tensor that exists must respect: positive
+/// extents, rank at most kMaxRank, and a byte size that fits in int64.
 mlir::LogicalResult verifyTensorLimits(mlir::RankedTensorType type,
                                        EmitErrorFn emitError);
 
