@@ -198,6 +198,21 @@ def kernels(small, odd):
          "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
          "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
 
+    # The same kernel in the batch form: one element's program, batched
+    # over E (docs/language.md, Batches); it should run as fast as K5H.
+    out.append(kernel(
+        "K5HB", "inverse Helmholtz in the batch form, E=%d p=%d" % (e5, p),
+        "type f : [{1} {1} {1}]\nvar input S : [{1} {1}]\n"
+        "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
+        "batch [D u v t] {0}\n"
+        "t = u # S # S # S . [[1 4] [2 6] [3 8]]\n"
+        "v = (D * t) # S # S # S . [[1 5] [2 7] [3 9]]\n".format(e5, p),
+        {"S": S6, "D": D6, "u": u6}, "v", ("2 einsum optimize=True", helmholtz),
+        "GFLOP/s", 12.0 * e5 * p ** 4 + e5 * p ** 3, 24.0 * e5 * p ** 3,
+        {"c": ("c", "k5h-fact", "hand-written factorized loops"),
+         "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
+         "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
+
     # A chain of matrix products with very unequal extents: (A B) C is
     # 2 n m^2 + 2 m^2 n flops, A (B C) 2 m n^2 + 2 n^2 m.
     n7, m7 = (512, 16) if small else (2048, 64)
@@ -501,7 +516,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K2,K3,K4,F1,K5,K5H,G1,C3,K6,CT",
+    parser.add_argument("--kernels", default="K1,K2,K3,K4,F1,K5,K5H,K5HB,G1,C3,K6,CT",
                         help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time")
     parser.add_argument("--peers", default="all",
                         help="comma-separated, from %s (default all)" % ",".join(PEERS))

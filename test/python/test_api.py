@@ -295,3 +295,26 @@ v = A # A # A # u . [[1 6] [3 7] [5 8]]
         tl.compile(source)
     with pytest.raises(ValueError):
         tl.compile(source, syntax="fortran")
+
+
+def test_batch_programs():
+    # A batch program takes and returns its batched variables with the
+    # batch dimension (first here), on both engines, and from CFDlang's elem.
+    source = """
+var input A : [4 3]
+var input u : [3]
+var output v : [4]
+batch [u v] 6
+v = A # u . [[2 3]]
+"""
+    A, u = rng.standard_normal((4, 3)), rng.standard_normal((6, 3))
+    prog = tl.compile(source)
+    assert [v.shape for v in prog.signature.variables] == [(4, 3), (6, 3), (6, 4)]
+    assert_same(prog(A=A, u=u)["v"], u @ A.T, 1e-12, 1e-12)
+    assert_same(tl.run_reference(source, A=A, u=u)["v"], u @ A.T, 1e-12, 1e-12)
+    with pytest.raises(ValueError):
+        prog(A=A, u=u[0])
+    cfd = source.replace("batch [u v] 6", "elem [u v] 6 last").replace(
+        "[[2 3]]", "[[1 2]]")
+    prog = tl.compile(cfd, syntax="cfdlang")
+    assert_same(prog(A=A, u=u.T)["v"], (u @ A.T).T, 1e-12, 1e-12)
