@@ -235,6 +235,11 @@ LogicalResult Parser::parseBatchDecl() {
     batch.vars.push_back({name, tok.getLoc()});
     consume();
   }
+  if (batch.vars.empty()) {
+    emitErrorHere() << "a '" << keyword << "' declaration lists at least one "
+                       "variable";
+    return failure();
+  }
   consume(); // ']'
   llvm::SMLoc extentLoc = tok.getLoc();
   if (failed(parseInteger(batch.extent, "the number of elements of the batch")))

@@ -84,6 +84,9 @@ struct Group {
   /// The result's dimensions in order: the value's, and the batch
   /// dimension (id numOutputDims) first or last in a batched group.
   SmallVector<unsigned> outputDims;
+  /// The number of times the group computes its value per element of the
+  /// value: the batch's extent for a batched group, else 1.
+  double batchRepeats = 1;
   /// Ids of reduction dimensions; output dimension d has id d.
   SmallVector<unsigned> reductionDims;
   unsigned numDims = 0;
@@ -289,7 +292,12 @@ int StatementLowering::collect(Group &group, Value value,
     node.value = constant.getValue().convertToDouble();
     return addNode(group, node);
   }
-  if (!joinsGroup(value, group.isContraction, requests, underArith))
+  // A shared value inside a batched group is requested once per element of
+  // the batch: recomputing it there can cost the batch's extent times more
+  // than storing it once.
+  double allRequests =
+      isBatched(value) ? requests : requests * group.batchRepeats;
+  if (!joinsGroup(value, group.isContraction, allRequests, underArith))
     return addLeaf(group, lower(value), dims, isBatched(value));
 
   if (auto transpose = dyn_cast<tl::TransposeOp>(op)) {
@@ -538,6 +546,7 @@ Group StatementLowering::collectGroup(Value value) {
   if (isBatched(value)) {
     group.outputDims = batch->insert<unsigned>(dims, group.numDims++);
     group.extents.push_back(batch->extent);
+    group.batchRepeats = double(batch->extent);
   }
   group.root = collect(group, value, dims, numElements(value),
                        /*underArith=*/false);

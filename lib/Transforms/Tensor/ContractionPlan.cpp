@@ -29,6 +29,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -67,10 +70,14 @@ tensorlang::staticLoopExtents(linalg::GenericOp op) {
 int64_t tensorlang::productOfExtents(linalg::GenericOp op,
                                      ArrayRef<int64_t> extents,
                                      bool reductionsOnly) {
+  // Saturated: an iteration space need not fit in int64 (a contraction of
+  // two variables of 2^22 x 2^22 elements has 2^66 points), and every use
+  // compares the product with a threshold.
   int64_t product = 1;
   for (auto [dim, extent] : llvm::enumerate(extents))
-    if (!reductionsOnly || isReduction(op, dim))
-      product *= extent;
+    if ((!reductionsOnly || isReduction(op, dim)) &&
+        llvm::MulOverflow(product, extent, product))
+      return std::numeric_limits<int64_t>::max();
   return product;
 }
 

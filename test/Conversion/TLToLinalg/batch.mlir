@@ -75,3 +75,27 @@ tl.program @last batch 5 last {
     tl.yield %s : tensor<2x3xf64>
   }
 }
+
+// -----
+
+// A shared subexpression under a batched contraction: computed once into
+// its own tensor (8 x 8 exps), not once per element of the batch (4000 x 64).
+// CHECK-LABEL: func.func private @shared.s0(
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8x8xf64>) outs(%{{.*}} : tensor<8x8xf64>)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} ins(%[[E]], %{{.*}} : tensor<8x8xf64>, tensor<4000x8xf64>) outs(%{{.*}} : tensor<4000x8xf64>)
+// CHECK-NOT: math.exp
+// CHECK: return
+tl.program @shared batch 4000 {
+  tl.var input @A : tensor<8x8xf64>
+  tl.var input @x batched : tensor<4000x8xf64>
+  tl.var output @y batched : tensor<4000x8xf64>
+  tl.assign @y = {
+    %a = tl.use @A : tensor<8x8xf64>
+    %e = tl.exp %a : tensor<8x8xf64>
+    %x = tl.use @x : tensor<8xf64>
+    %p = tl.outer %e, %x : tensor<8x8xf64>, tensor<8xf64>
+    %c = tl.contract %p [[1, 2]] : tensor<8x8x8xf64>
+    tl.yield %c : tensor<8xf64>
+  }
+}

@@ -427,6 +427,13 @@ tl.program @padded_batch batch 4 {
 
 // -----
 
+tl.program @batched_real_shape_rank batch 4 last {
+  // expected-error @+1 {{'tl.var' op real shape has 0 extents but the type [3 4] has rank 2}}
+  tl.var @u batched {real_shape = array<i64>} : tensor<3x4xf64>
+}
+
+// -----
+
 // expected-error @+1 {{'tl.program' op attribute 'batch' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
 tl.program @empty_batch batch 0 {
 }

@@ -267,6 +267,9 @@ LogicalResult VarOp::verify() {
   auto emit = [&] { return emitOpError(); };
   if (failed(verifyTensorLimits(getType(), emit)))
     return failure();
+  if (auto real = getRealShapeAttr();
+      real && failed(verifyRealShape(getType(), real.asArrayRef(), emit)))
+    return failure();
   if (getBatched()) {
     auto program = cast<ProgramOp>((*this)->getParentOp());
     if (!program.getBatch())
@@ -285,8 +288,6 @@ LogicalResult VarOp::verify() {
       return emitOpError("has a padded batch dimension; only an element's "
                          "dimensions are padded");
   }
-  if (auto real = getRealShapeAttr())
-    return verifyRealShape(getType(), real.asArrayRef(), emit);
   return success();
 }
 

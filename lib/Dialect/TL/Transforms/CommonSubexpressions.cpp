@@ -96,6 +96,10 @@ void TLCommonSubexpressionsPass::runOnOperation() {
   llvm::StringMap<SmallVector<unsigned>> dependents;
 
   for (AssignOp assign : program.getStatements()) {
+    // In a batch program, a value held by a batched variable may serve only
+    // statements that assign batched variables (rule t-batch).
+    VarOp targetVar = program.lookupVar(assign.getTarget());
+    bool targetIsShared = targetVar && !targetVar.getBatched();
     // Users before their operands, so that the largest tree is replaced.
     SmallVector<Operation *> ops;
     // A literal stays a literal: reading it from a variable costs a load.
@@ -111,6 +115,9 @@ void TLCommonSubexpressionsPass::runOnOperation() {
       for (unsigned index : candidates->second) {
         const Available &value = available[index];
         if (!value.valid || !sameTree(value.root, op))
+          continue;
+        if (VarOp holder = program.lookupVar(value.target);
+            targetIsShared && holder && holder.getBatched())
           continue;
         OpBuilder builder(op);
         auto use = UseOp::create(builder, op->getLoc(),

@@ -111,3 +111,39 @@ tl.program @literals {
     tl.yield %c : tensor<f64>
   }
 }
+
+// -----
+
+// In a batch program, a value that a batched variable holds serves batched
+// statements only: a shared statement reading y would break rule t-batch.
+// CHECK-LABEL: tl.program @batch
+// CHECK: tl.assign @s = {
+// CHECK-NOT: tl.use @y
+// CHECK: tl.mul
+// CHECK: tl.assign @z = {
+// CHECK-NEXT: %[[Y:.*]] = tl.use @y
+// CHECK-NEXT: tl.yield %[[Y]]
+tl.program @batch batch 4 {
+  tl.var input @A : tensor<3xf64>
+  tl.var output @y batched : tensor<4x3xf64>
+  tl.var output @s : tensor<3xf64>
+  tl.var output @z batched : tensor<4x3xf64>
+  tl.assign @y = {
+    %a = tl.use @A : tensor<3xf64>
+    %c = tl.constant 2.0 : tensor<f64>
+    %m = tl.mul %a, %c : tensor<3xf64>, tensor<f64>
+    tl.yield %m : tensor<3xf64>
+  }
+  tl.assign @s = {
+    %a = tl.use @A : tensor<3xf64>
+    %c = tl.constant 2.0 : tensor<f64>
+    %m = tl.mul %a, %c : tensor<3xf64>, tensor<f64>
+    tl.yield %m : tensor<3xf64>
+  }
+  tl.assign @z = {
+    %a = tl.use @A : tensor<3xf64>
+    %c = tl.constant 2.0 : tensor<f64>
+    %m = tl.mul %a, %c : tensor<3xf64>, tensor<f64>
+    tl.yield %m : tensor<3xf64>
+  }
+}
