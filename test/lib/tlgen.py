@@ -188,7 +188,7 @@ class Generator:
         rng = self.rng
         program = self.program(qualifiers)
         names = [n for n, _, _ in program.decls]
-        batched = set(rng.sample(names, rng.randint(0, len(names))))
+        batched = set(rng.sample(names, rng.randint(1, len(names))))
         while True:
             grown = set(batched)
             assigned_shared = {t for t, _ in program.stmts} - grown
