@@ -120,13 +120,13 @@ withCFDlangTemporaries(const Program &program, const BatchDecl &batch) {
     changed = false;
     for (auto [stmt, names] : llvm::zip(program.stmts, reads)) {
       if (batched.contains(stmt.target) ||
-          llvm::none_of(names.keys(), [&](StringRef name) {
-            return batched.contains(name);
-          }))
+          llvm::none_of(names.keys(),
+                        [&](StringRef name) { return batched.contains(name); }))
         continue;
       // A statement about an undeclared target is reported later.
+      StringRef target = stmt.target;
       auto decl = llvm::find_if(program.decls, [&](const Decl &decl) {
-        return decl.name == stmt.target;
+        return decl.name == target;
       });
       if (decl == program.decls.end())
         continue;
@@ -147,15 +147,17 @@ LogicalResult MLIRGen::declareBatch(tl::ProgramOp programOp,
       options.syntax == SourceSyntax::CFDlang
           ? withCFDlangTemporaries(program, batch)
           : batch.vars;
-  for (auto &[name, nameLoc] : listed) {
+  for (auto &listedVar : listed) {
+    StringRef name = listedVar.first;
+    llvm::SMLoc nameLoc = listedVar.second;
     tl::VarOp var = vars.lookup(name);
     RankedTensorType type = var.getType();
     SmallVector<int64_t> shape(type.getShape());
     shape.insert(batch.last ? shape.end() : shape.begin(), batch.extent);
     auto batched = RankedTensorType::get(shape, type.getElementType());
     // The stored tensor is the one that counts against the limits.
-    if (failed(tl::verifyTensorLimits(
-            batched, [&] { return emitError(loc(nameLoc)); })))
+    if (failed(tl::verifyTensorLimits(batched,
+                                      [&] { return emitError(loc(nameLoc)); })))
       return failure();
     var.setTensorType(batched);
     var.setBatched(true);
@@ -328,8 +330,7 @@ OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
     ok &= succeeded(declare(decl));
   if (!ok)
     return nullptr;
-  if (program.batch &&
-      failed(declareBatch(programOp, program, *program.batch)))
+  if (program.batch && failed(declareBatch(programOp, program, *program.batch)))
     return nullptr;
   for (const Stmt &stmt : program.stmts)
     ok &= succeeded(assign(stmt));

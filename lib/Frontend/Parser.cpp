@@ -197,9 +197,8 @@ LogicalResult Parser::parseBatchDecl() {
   batch.loc = tok.getLoc();
   StringRef keyword = tok.text;
   if (program.batch) {
-    InFlightDiagnostic diag = emitErrorHere()
-                              << "a program has at most one '" << keyword
-                              << "' declaration";
+    InFlightDiagnostic diag = emitErrorHere() << "a program has at most one '"
+                                              << keyword << "' declaration";
     diag.attachNote(getLocation(context, sourceMgr, program.batch->loc))
         << "the first one is here";
     return failure();
@@ -236,7 +235,8 @@ LogicalResult Parser::parseBatchDecl() {
     consume();
   }
   if (batch.vars.empty()) {
-    emitErrorHere() << "a '" << keyword << "' declaration lists at least one "
+    emitErrorHere() << "a '" << keyword
+                    << "' declaration lists at least one "
                        "variable";
     return failure();
   }

@@ -259,8 +259,8 @@ static LogicalResult runBatch(tl::ProgramOp program, const ProgramPlan &plan,
       continue;
     }
     batched.push_back(var);
-    std::optional<HostTensor> slice = HostTensor::allocateUndefined(
-        plan.kind, var.getValueType().getShape());
+    std::optional<HostTensor> slice =
+        HostTensor::allocateUndefined(plan.kind, var.getValueType().getShape());
     if (!slice)
       return var.emitError("out of memory allocating an element of '")
              << name << "'";
@@ -269,8 +269,8 @@ static LogicalResult runBatch(tl::ProgramOp program, const ProgramPlan &plan,
   LogicalResult result = success();
   for (int64_t e = 0; e < extent && succeeded(result); ++e) {
     for (tl::VarOp var : batched)
-      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()],
-                          e, last, /*out=*/false);
+      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()], e,
+                          last, /*out=*/false);
     for (auto [assign, statement] :
          llvm::zip(program.getStatements(), plan.statements))
       if (failed(runStatement<T>(assign, plan, statement, element))) {
@@ -278,8 +278,8 @@ static LogicalResult runBatch(tl::ProgramOp program, const ProgramPlan &plan,
         break;
       }
     for (tl::VarOp var : batched)
-      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()],
-                          e, last, /*out=*/true);
+      copyBatchElement<T>(store[var.getSymName()], element[var.getSymName()], e,
+                          last, /*out=*/true);
   }
   for (tl::VarOp var : program.getVars())
     if (!var.getBatched())

@@ -245,8 +245,8 @@ RankedTensorType StatementLowering::storedType(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   if (!isBatched(value))
     return type;
-  return RankedTensorType::get(
-      batch->insert(type.getShape(), batch->extent), type.getElementType());
+  return RankedTensorType::get(batch->insert(type.getShape(), batch->extent),
+                               type.getElementType());
 }
 
 /// Whether `value` joins the group being collected rather than being one of
@@ -580,8 +580,7 @@ static Value zeroPadding(OpBuilder &builder, Location loc, Value tensor,
   return tensor;
 }
 
-Value StatementLowering::zeroPaddingOf(tl::ZeroPaddingOp zero,
-                                       Value tensor) {
+Value StatementLowering::zeroPaddingOf(tl::ZeroPaddingOp zero, Value tensor) {
   ArrayRef<int64_t> real = zero.getRealShape();
   if (!isBatched(zero.getOperand()))
     return zeroPadding(builder, zero.getLoc(), tensor, real);
@@ -629,8 +628,7 @@ Value StatementLowering::lowerStackInto(tl::StackOp stack, Value target) {
   unsigned stackDim = isBatched(stack) && !batch->last ? 1 : 0;
   SmallVector<int64_t> elementShape(type.getShape());
   elementShape.erase(elementShape.begin() + stackDim);
-  auto elementType =
-      RankedTensorType::get(elementShape, type.getElementType());
+  auto elementType = RankedTensorType::get(elementShape, type.getElementType());
   SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
   auto slab = [&](int64_t offset, int64_t rows) {
     SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes;
@@ -703,10 +701,10 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
 /// function holding every statement it grows superlinearly (a 1,000-statement
 /// program took minutes), and so does LLVM when the statements are inlined
 /// into one function.
-static FailureOr<func::FuncOp> lowerStatement(OpBuilder &builder, tl::ProgramOp program,
-                                   const std::optional<Batch> &batch,
-                                   tl::AssignOp assign, unsigned index,
-                                   SmallVectorImpl<tl::VarOp> &parameters) {
+static FailureOr<func::FuncOp>
+lowerStatement(OpBuilder &builder, tl::ProgramOp program,
+               const std::optional<Batch> &batch, tl::AssignOp assign,
+               unsigned index, SmallVectorImpl<tl::VarOp> &parameters) {
   StringRef target = assign.getTarget();
   llvm::StringSet<> mentioned;
   mentioned.insert(target);
@@ -761,9 +759,9 @@ static FailureOr<func::FuncOp> lowerStatement(OpBuilder &builder, tl::ProgramOp 
   // t-batch allows it): the value once, then broadcast along the batch.
   bool broadcasts = batch && batch->variables.contains(target) &&
                     !lowering.isBatched(assign.getValue());
-  Value value = lowering.lowerStatement(assign.getValue(), target,
-                                        /*mayWriteTarget=*/!broadcasts,
-                                        inPlace);
+  Value value =
+      lowering.lowerStatement(assign.getValue(), target,
+                              /*mayWriteTarget=*/!broadcasts, inPlace);
   if (broadcasts) {
     Value init = tensor::EmptyOp::create(
         body, loc, program.lookupVar(target).getType().getShape(),

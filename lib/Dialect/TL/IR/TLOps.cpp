@@ -324,12 +324,11 @@ LogicalResult AssignOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   RankedTensorType valueType = tensorType(getValue());
   RankedTensorType varType = var.getValueType();
   if (valueType != varType) {
-    InFlightDiagnostic diag = emitOpError()
-                              << "assigns a value of type "
-                              << formatType(valueType) << " (" << valueType
-                              << ") to variable " << getTargetAttr()
-                              << " of type " << formatType(varType) << " ("
-                              << varType << ") (rule ok-stmt)";
+    InFlightDiagnostic diag =
+        emitOpError() << "assigns a value of type " << formatType(valueType)
+                      << " (" << valueType << ") to variable "
+                      << getTargetAttr() << " of type " << formatType(varType)
+                      << " (" << varType << ") (rule ok-stmt)";
     diag.attachNote(var.getLoc()) << "variable declared here";
     return diag;
   }
@@ -346,11 +345,10 @@ LogicalResult UseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "uses undeclared variable " << getVarAttr()
                          << " (rule t-var)";
   if (getType() != var.getValueType()) {
-    InFlightDiagnostic diag = emitOpError()
-                              << "result type " << getType()
-                              << " differs from the type " << var.getValueType()
-                              << " of variable " << getVarAttr()
-                              << " (rule t-var)";
+    InFlightDiagnostic diag =
+        emitOpError() << "result type " << getType()
+                      << " differs from the type " << var.getValueType()
+                      << " of variable " << getVarAttr() << " (rule t-var)";
     diag.attachNote(var.getLoc()) << "variable declared here";
     return diag;
   }

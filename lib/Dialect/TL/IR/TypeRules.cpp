@@ -74,9 +74,8 @@ static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
   };
   int64_t maxRank = isExpression ? kMaxExpressionRank : kMaxRank;
   if (type.getRank() > maxRank) {
-    emitError() << "type " << formatType(type) << " has rank "
-                << type.getRank() << ", above the limit of " << maxRank
-                << ruleSuffix();
+    emitError() << "type " << formatType(type) << " has rank " << type.getRank()
+                << ", above the limit of " << maxRank << ruleSuffix();
     return failure();
   }
   int64_t bytes = type.getElementTypeBitWidth() / 8;

@@ -151,9 +151,8 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
       continue;
     auto yield = cast<YieldOp>(assign.getBody()->getTerminator());
     OpBuilder builder(yield);
-    Value zeroed = ZeroPaddingOp::create(builder, value.getLoc(),
-                                         value.getType(), value,
-                                         realValueShape);
+    Value zeroed = ZeroPaddingOp::create(
+        builder, value.getLoc(), value.getType(), value, realValueShape);
     yield.getValueMutable().assign(zeroed);
   }
   return success();
