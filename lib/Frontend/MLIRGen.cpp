@@ -125,9 +125,8 @@ withCFDlangTemporaries(const Program &program, const BatchDecl &batch) {
         continue;
       // A statement about an undeclared target is reported later.
       StringRef target = stmt.target;
-      auto decl = llvm::find_if(program.decls, [&](const Decl &decl) {
-        return decl.name == target;
-      });
+      auto decl = llvm::find_if(
+          program.decls, [&](const Decl &decl) { return decl.name == target; });
       if (decl == program.decls.end())
         continue;
       batched.insert(stmt.target);
