@@ -186,32 +186,31 @@ def kernels(small, odd):
     def helmholtz():
         t = np.einsum("eabc,ai,bj,ck->eijk", u6, S6, S6, S6, optimize=True)
         return np.einsum("eabc,ia,jb,kc->eijk", D6 * t, S6, S6, S6, optimize=True)
-    out.append(kernel(
-        "K5H", "inverse Helmholtz E=%d p=%d" % (e5, p),
-        "type f : [{0} {1} {1} {1}]\nvar input S : [{1} {1}]\n"
-        "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
-        "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
-        "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n".format(e5, p),
-        {"S": S6, "D": D6, "u": u6}, "v", ("2 einsum optimize=True", helmholtz),
-        "GFLOP/s", 12.0 * e5 * p ** 4 + e5 * p ** 3, 24.0 * e5 * p ** 3,
-        {"c": ("c", "k5h-fact", "hand-written factorized loops"),
-         "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
-         "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
-
-    # The same kernel in the batch form: one element's program, batched
-    # over E (docs/language.md, Batches); it should run as fast as K5H.
-    out.append(kernel(
-        "K5HB", "inverse Helmholtz in the batch form, E=%d p=%d" % (e5, p),
-        "type f : [{1} {1} {1}]\nvar input S : [{1} {1}]\n"
-        "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
-        "batch [D u v t] {0}\n"
-        "t = u # S # S # S . [[1 4] [2 6] [3 8]]\n"
-        "v = (D * t) # S # S # S . [[1 5] [2 7] [3 9]]\n".format(e5, p),
-        {"S": S6, "D": D6, "u": u6}, "v", ("2 einsum optimize=True", helmholtz),
-        "GFLOP/s", 12.0 * e5 * p ** 4 + e5 * p ** 3, 24.0 * e5 * p ** 3,
-        {"c": ("c", "k5h-fact", "hand-written factorized loops"),
-         "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
-         "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
+    # K5H, and the same kernel in the batch form (K5HB): one element's
+    # program batched over E (docs/language.md, Batches), which should run
+    # as fast. Same inputs, NumPy computation, counts and peers.
+    helmholtz_sources = {
+        "K5H": ("inverse Helmholtz E=%d p=%d",
+                "type f : [{0} {1} {1} {1}]\nvar input S : [{1} {1}]\n"
+                "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
+                "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
+                "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n"),
+        "K5HB": ("inverse Helmholtz in the batch form, E=%d p=%d",
+                 "type f : [{1} {1} {1}]\nvar input S : [{1} {1}]\n"
+                 "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
+                 "batch [D u v t] {0}\n"
+                 "t = u # S # S # S . [[1 4] [2 6] [3 8]]\n"
+                 "v = (D * t) # S # S # S . [[1 5] [2 7] [3 9]]\n"),
+    }
+    for ident, (description, source) in helmholtz_sources.items():
+        out.append(kernel(
+            ident, description % (e5, p), source.format(e5, p),
+            {"S": S6, "D": D6, "u": u6}, "v",
+            ("2 einsum optimize=True", helmholtz),
+            "GFLOP/s", 12.0 * e5 * p ** 4 + e5 * p ** 3, 24.0 * e5 * p ** 3,
+            {"c": ("c", "k5h-fact", "hand-written factorized loops"),
+             "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
+             "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
 
     # A chain of matrix products with very unequal extents: (A B) C is
     # 2 n m^2 + 2 m^2 n flops, A (B C) 2 m n^2 + 2 n^2 m.

@@ -150,10 +150,7 @@ LogicalResult MLIRGen::declareBatch(tl::ProgramOp programOp,
     StringRef name = listedVar.first;
     llvm::SMLoc nameLoc = listedVar.second;
     tl::VarOp var = vars.lookup(name);
-    RankedTensorType type = var.getType();
-    SmallVector<int64_t> shape(type.getShape());
-    shape.insert(batch.last ? shape.end() : shape.begin(), batch.extent);
-    auto batched = RankedTensorType::get(shape, type.getElementType());
+    RankedTensorType batched = programOp.getStoredType(var.getType());
     // The stored tensor is the one that counts against the limits.
     if (failed(tl::verifyTensorLimits(batched,
                                       [&] { return emitError(loc(nameLoc)); })))

@@ -84,9 +84,6 @@ struct Group {
   /// The result's dimensions in order: the value's, and the batch
   /// dimension (id numOutputDims) first or last in a batched group.
   SmallVector<unsigned> outputDims;
-  /// The number of times the group computes its value per element of the
-  /// value: the batch's extent for a batched group, else 1.
-  double batchRepeats = 1;
   /// Ids of reduction dimensions; output dimension d has id d.
   SmallVector<unsigned> reductionDims;
   unsigned numDims = 0;
@@ -104,6 +101,7 @@ struct Group {
 /// it is one more parallel dimension, which the leaves that are not
 /// batched do not read.
 struct Batch {
+  tl::ProgramOp program;
   int64_t extent = 0;
   bool last = false;
   llvm::StringSet<> variables;
@@ -245,8 +243,8 @@ RankedTensorType StatementLowering::storedType(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   if (!isBatched(value))
     return type;
-  return RankedTensorType::get(batch->insert(type.getShape(), batch->extent),
-                               type.getElementType());
+  tl::ProgramOp program = batch->program; // (op accessors are not const)
+  return program.getStoredType(type);
 }
 
 /// Whether `value` joins the group being collected rather than being one of
@@ -295,8 +293,10 @@ int StatementLowering::collect(Group &group, Value value,
   // A shared value inside a batched group is requested once per element of
   // the batch: recomputing it there can cost the batch's extent times more
   // than storing it once.
-  double allRequests =
-      isBatched(value) ? requests : requests * group.batchRepeats;
+  bool groupIsBatched = group.outputDims.size() > group.numOutputDims;
+  double allRequests = groupIsBatched && !isBatched(value)
+                           ? requests * double(batch->extent)
+                           : requests;
   if (!joinsGroup(value, group.isContraction, allRequests, underArith))
     return addLeaf(group, lower(value), dims, isBatched(value));
 
@@ -546,7 +546,6 @@ Group StatementLowering::collectGroup(Value value) {
   if (isBatched(value)) {
     group.outputDims = batch->insert<unsigned>(dims, group.numDims++);
     group.extents.push_back(batch->extent);
-    group.batchRepeats = double(batch->extent);
   }
   group.root = collect(group, value, dims, numElements(value),
                        /*underArith=*/false);
@@ -801,6 +800,7 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   std::optional<Batch> batch;
   if (std::optional<uint64_t> extent = program.getBatch()) {
     batch.emplace();
+    batch->program = program;
     batch->extent = int64_t(*extent);
     batch->last = program.getBatchLast();
     for (tl::VarOp var : vars)

@@ -104,6 +104,13 @@ FloatType ProgramOp::getElementType() {
   return Float64Type::get(getContext());
 }
 
+RankedTensorType ProgramOp::getStoredType(RankedTensorType valueType) {
+  SmallVector<int64_t> shape(valueType.getShape());
+  shape.insert(getBatchLast() ? shape.end() : shape.begin(),
+               int64_t(getBatch().value()));
+  return RankedTensorType::get(shape, valueType.getElementType());
+}
+
 bool ProgramOp::hasQualifiers() {
   return llvm::any_of(getVars(), [](VarOp var) {
     return var.getInput() || var.getOutput();

@@ -112,6 +112,10 @@ def TL_ProgramOp : TL_Op<"program", [
     unsigned getBatchDim(unsigned rank) {
       return getBatchLast() ? rank - 1 : 0;
     }
+    /// The stored type of a batched value of type `valueType` (one
+    /// element's): the batch dimension inserted. The inverse of
+    /// VarOp::getValueType. Requires a batch.
+    ::mlir::RankedTensorType getStoredType(::mlir::RankedTensorType valueType);
   }];
 }
 
