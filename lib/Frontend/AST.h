@@ -56,11 +56,25 @@ struct Expr {
   unsigned depth = 1;             // height of the tree rooted here
 };
 
+/// The extents of a type as written: numbers, or declared sizes.
+struct Shape {
+  /// The numbers; mlir::ShapedType::kDynamic where a size stands.
+  llvm::SmallVector<int64_t> extents;
+  /// Per dimension, the size's name, or empty for a number.
+  llvm::SmallVector<llvm::StringRef> sizes;
+};
+
+/// `size E`: an extent known only at run time.
+struct SizeDecl {
+  llvm::StringRef name;
+  llvm::SMLoc loc;
+};
+
 struct Decl {
   llvm::StringRef name;
   llvm::SMLoc loc;     // the name
   llvm::SMLoc typeLoc; // the extents or the alias name
-  llvm::SmallVector<int64_t> shape;
+  Shape shape;
   bool input = false;
   bool output = false;
 };
@@ -82,6 +96,7 @@ struct Stmt {
 };
 
 struct Program {
+  std::vector<SizeDecl> sizes;
   std::vector<Decl> decls;
   std::optional<BatchDecl> batch;
   std::vector<Stmt> stmts;

@@ -188,6 +188,8 @@ LogicalResult Exporter::print(Value value, int minPrecedence, unsigned depth) {
 }
 
 LogicalResult Exporter::exportProgram(tl::ProgramOp program) {
+  for (tl::SizeOp size : program.getSizes())
+    os << "size " << size.getSymName() << '\n';
   for (tl::VarOp var : program.getVars()) {
     os << "var ";
     if (var.getInput())

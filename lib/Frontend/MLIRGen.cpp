@@ -47,12 +47,21 @@ private:
   Location loc(llvm::SMLoc pos) {
     return getLocation(context, sourceMgr, pos);
   }
-  RankedTensorType tensorType(ArrayRef<int64_t> shape) {
+  RankedTensorType tensorType(const Shape &shape) {
     Type element = options.elementType == ElementType::F32
                        ? Type(builder.getF32Type())
                        : Type(builder.getF64Type());
-    return RankedTensorType::get(shape, element);
+    SmallVector<tl::Extent> extents;
+    for (auto [value, size] : llvm::zip(shape.extents, shape.sizes))
+      extents.push_back(
+          {value, size.empty() ? nullptr
+                               : FlatSymbolRefAttr::get(context, size)});
+    return tl::getTensorType(extents, element);
   }
+  /// An error at `location` with a note at the declaration of each size
+  /// that `types` name, since the message compares them.
+  InFlightDiagnostic emitErrorNamingSizes(Location location,
+                                          ArrayRef<RankedTensorType> types);
   LogicalResult declare(const Decl &decl);
   /// Makes `programOp` a batch program and its listed variables batched.
   LogicalResult declareBatch(tl::ProgramOp programOp, const Program &program,
@@ -68,8 +77,26 @@ private:
   OpBuilder builder;
   const ImportOptions &options;
   llvm::StringMap<tl::VarOp> vars;
+  llvm::StringMap<tl::SizeOp> sizes;
 };
 } // namespace
+
+InFlightDiagnostic
+MLIRGen::emitErrorNamingSizes(Location location,
+                              ArrayRef<RankedTensorType> types) {
+  InFlightDiagnostic diag = emitError(location);
+  SmallVector<StringRef> named;
+  for (RankedTensorType type : types)
+    for (const tl::Extent &extent : tl::getExtents(type)) {
+      if (!extent.isSized() || llvm::is_contained(named, extent.size.getValue()))
+        continue;
+      named.push_back(extent.size.getValue());
+      if (tl::SizeOp size = sizes.lookup(extent.size.getValue()))
+        diag.attachNote(size.getLoc())
+            << "size '" << extent.size.getValue() << "' declared here";
+    }
+  return diag;
+}
 
 LogicalResult MLIRGen::declare(const Decl &decl) {
   if (auto it = vars.find(decl.name); it != vars.end()) {
@@ -168,6 +195,14 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   if (expr.kind == ExprKind::Variable) {
     auto it = vars.find(expr.name);
     if (it == vars.end()) {
+      if (tl::SizeOp size = sizes.lookup(expr.name)) {
+        InFlightDiagnostic diag = emitHere()
+                                  << "'" << expr.name
+                                  << "' is a size, which only extents of "
+                                     "types may name, not a value (rule t-var)";
+        diag.attachNote(size.getLoc()) << "size declared here";
+        return failure();
+      }
       emitHere() << "use of undeclared variable '" << expr.name
                  << "' (rule t-var)";
       return failure();
@@ -190,7 +225,9 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
       types.push_back(cast<RankedTensorType>(value->getType()));
     }
     FailureOr<RankedTensorType> type =
-        tl::inferStackType(types, std::nullopt, emitHere);
+        tl::inferStackType(types, std::nullopt, [&] {
+          return emitErrorNamingSizes(location, types);
+        });
     if (failed(type))
       return failure();
     return tl::StackOp::create(builder, location, *type, elements,
@@ -208,11 +245,14 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   auto lhsType = cast<RankedTensorType>(lhs->getType());
   if (expr.kind == ExprKind::Unary)
     return tl::createUnary(builder, location, expr.unary, *lhs);
+  auto emitAboutLhs = [&] {
+    return emitErrorNamingSizes(location, {lhsType});
+  };
   if (expr.kind == ExprKind::Contract || expr.kind == ExprKind::Transpose) {
     bool contract = expr.kind == ExprKind::Contract;
     FailureOr<RankedTensorType> type =
         contract ? tl::inferContractionType(lhsType, expr.pairs, indexBase(),
-                                            emitHere)
+                                            emitAboutLhs)
                  : tl::inferTranspositionType(lhsType, expr.pairs, indexBase(),
                                               emitHere);
     if (failed(type))
@@ -229,6 +269,9 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   if (failed(rhs))
     return failure();
   auto rhsType = cast<RankedTensorType>(rhs->getType());
+  auto emitAboutOperands = [&] {
+    return emitErrorNamingSizes(location, {lhsType, rhsType});
+  };
   if (expr.kind == ExprKind::MatrixProduct) {
     // CFDlang's `E . F`: the last index of E with the first of F.
     if (lhsType.getRank() == 0 || rhsType.getRank() == 0) {
@@ -244,8 +287,8 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
       return failure();
     int64_t last = lhsType.getRank() - 1;
     SmallVector<int64_t> pairs{last, last + 1};
-    FailureOr<RankedTensorType> type =
-        tl::inferContractionType(*outerType, pairs, indexBase(), emitHere);
+    FailureOr<RankedTensorType> type = tl::inferContractionType(
+        *outerType, pairs, indexBase(), emitAboutOperands);
     if (failed(type))
       return failure();
     Value outer =
@@ -262,13 +305,14 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
         .getResult();
   }
 
-  if (failed(tl::inferArithmeticType(expr.arith, lhsType, rhsType, emitHere)))
+  if (failed(tl::inferArithmeticType(expr.arith, lhsType, rhsType,
+                                     emitAboutOperands)))
     return failure();
   return tl::createArith(builder, location, expr.arith, *lhs, *rhs);
 }
 
 FailureOr<Value> MLIRGen::literal(const Expr &expr, double value) {
-  RankedTensorType type = tensorType({});
+  RankedTensorType type = tensorType(Shape{});
   if (failed(tl::checkLiteral(value, cast<FloatType>(type.getElementType()),
                               expr.name,
                               [&] { return emitError(loc(expr.loc)); })))
@@ -296,7 +340,7 @@ LogicalResult MLIRGen::assign(const Stmt &stmt) {
   auto valueType = cast<RankedTensorType>(value->getType());
   if (valueType != var.getValueType()) {
     InFlightDiagnostic diag =
-        emitError(loc(stmt.loc))
+        emitErrorNamingSizes(loc(stmt.loc), {valueType, var.getValueType()})
         << "cannot assign a value of type " << tl::formatType(valueType)
         << " to variable '" << stmt.target << "' of type "
         << tl::formatType(var.getValueType())
@@ -322,6 +366,8 @@ OwningOpRef<ModuleOp> MLIRGen::generate(const Program &program) {
   // Report every erroneous declaration and statement, not only the first;
   // each statement is checked on its own.
   bool ok = true;
+  for (const SizeDecl &size : program.sizes)
+    sizes[size.name] = tl::SizeOp::create(builder, loc(size.loc), size.name);
   for (const Decl &decl : program.decls)
     ok &= succeeded(declare(decl));
   if (!ok)

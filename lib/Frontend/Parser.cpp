@@ -19,6 +19,7 @@
 #include "Parser.h"
 #include "Lexer.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
@@ -55,7 +56,7 @@ public:
 
 private:
   struct Alias {
-    llvm::SmallVector<int64_t> shape;
+    Shape shape;
     llvm::SMLoc loc;
   };
 
@@ -75,14 +76,20 @@ private:
   /// still be called `batch`.
   bool atBatchDecl();
   LogicalResult parseBatchDecl();
+  /// Whether the current token begins a size declaration: `size` and a
+  /// name (contextual too).
+  bool atSizeDecl();
+  LogicalResult parseSizeDecl();
+  /// Reports `name` being declared again (as a size, type or variable)
+  /// when it is already one of those, and fails.
+  LogicalResult checkNewName(StringRef name, llvm::SMLoc loc);
   /// The token after the current one.
   Token peek() const {
     Lexer copy = lexer;
     return copy.next();
   }
-  LogicalResult parseShapeOrAlias(llvm::SmallVector<int64_t> &shape,
-                                  llvm::SMLoc &loc);
-  LogicalResult parseShape(llvm::SmallVector<int64_t> &shape);
+  LogicalResult parseShapeOrAlias(Shape &shape, llvm::SMLoc &loc);
+  LogicalResult parseShape(Shape &shape);
   LogicalResult parseInteger(int64_t &value, StringRef what);
   LogicalResult parseStatement();
 
@@ -132,6 +139,7 @@ private:
   Program program;
   llvm::StringMap<Alias> aliases;
   llvm::StringMap<llvm::SMLoc> varNames;
+  llvm::StringMap<llvm::SMLoc> sizeNames;
   unsigned parenNesting = 0;
 };
 } // namespace
@@ -167,16 +175,17 @@ LogicalResult Parser::expect(TokenKind kind, StringRef context) {
 std::optional<Program> Parser::parse() {
   // Declarations first, then statements (grammar: prog ::= decl* stmt*).
   while (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType) ||
-         atBatchDecl()) {
+         atBatchDecl() || atSizeDecl()) {
     LogicalResult result = tok.is(TokenKind::KwVar)    ? parseVarDecl()
                            : tok.is(TokenKind::KwType) ? parseTypeAlias()
+                           : atSizeDecl()              ? parseSizeDecl()
                                                        : parseBatchDecl();
     if (failed(result))
       return std::nullopt;
   }
   while (!tok.is(TokenKind::Eof)) {
     if (tok.is(TokenKind::KwVar) || tok.is(TokenKind::KwType) ||
-        atBatchDecl()) {
+        atBatchDecl() || atSizeDecl()) {
       emitErrorHere() << "declarations must precede all statements";
       return std::nullopt;
     }
@@ -184,6 +193,46 @@ std::optional<Program> Parser::parse() {
       return std::nullopt;
   }
   return std::move(program);
+}
+
+bool Parser::atSizeDecl() {
+  // `size = ...` assigns a variable called size.
+  return syntax == Syntax::TensorLang && tok.is(TokenKind::Identifier) &&
+         tok.text == "size" && peek().is(TokenKind::Identifier);
+}
+
+LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc) {
+  auto report = [&](StringRef kind, llvm::SMLoc previous) {
+    InFlightDiagnostic diag = emitError(loc) << "'" << name
+                                             << "' is already declared as a "
+                                             << kind;
+    diag.attachNote(getLocation(context, sourceMgr, previous))
+        << kind << " declared here";
+    return failure();
+  };
+  if (auto it = sizeNames.find(name); it != sizeNames.end())
+    return report("size", it->second);
+  if (auto it = aliases.find(name); it != aliases.end())
+    return report("type", it->second.loc);
+  if (auto it = varNames.find(name); it != varNames.end())
+    return report("variable", it->second);
+  return success();
+}
+
+LogicalResult Parser::parseSizeDecl() {
+  consume(); // 'size'
+  while (true) {
+    if (!tok.is(TokenKind::Identifier))
+      return expected("a size name");
+    if (failed(checkNewName(tok.text, tok.getLoc())))
+      return failure();
+    sizeNames[tok.text] = tok.getLoc();
+    program.sizes.push_back({tok.text, tok.getLoc()});
+    consume();
+    if (!tok.is(TokenKind::Comma))
+      return success();
+    consume();
+  }
 }
 
 bool Parser::atBatchDecl() {
@@ -274,28 +323,48 @@ LogicalResult Parser::parseInteger(int64_t &value, StringRef what) {
   return success();
 }
 
-LogicalResult Parser::parseShape(llvm::SmallVector<int64_t> &shape) {
+LogicalResult Parser::parseShape(Shape &shape) {
   if (failed(expect(TokenKind::LSquare, "to begin the extents of a type")))
     return failure();
   while (!tok.is(TokenKind::RSquare)) {
-    if (!shape.empty() && tok.is(TokenKind::Comma))
+    if (!shape.extents.empty() && tok.is(TokenKind::Comma))
       consume();
     llvm::SMLoc loc = tok.getLoc();
+    if (tok.is(TokenKind::Identifier)) {
+      if (!sizeNames.contains(tok.text)) {
+        InFlightDiagnostic diag = emitErrorHere();
+        diag << "'" << tok.text << "' is not a size";
+        if (auto alias = aliases.find(tok.text); alias != aliases.end())
+          diag.attachNote(getLocation(context, sourceMgr, alias->second.loc))
+              << "'" << tok.text << "' is a type";
+        else if (auto var = varNames.find(tok.text); var != varNames.end())
+          diag.attachNote(getLocation(context, sourceMgr, var->second))
+              << "'" << tok.text << "' is a variable";
+        else
+          diag << "; declare it before its use with 'size " << tok.text
+               << "'";
+        return failure();
+      }
+      shape.extents.push_back(ShapedType::kDynamic);
+      shape.sizes.push_back(tok.text);
+      consume();
+      continue;
+    }
     int64_t extent;
-    if (failed(parseInteger(extent, "an extent or ']'")))
+    if (failed(parseInteger(extent, "an extent (a number or a size) or ']'")))
       return failure();
     if (extent == 0) {
       emitError(loc) << "extent 0 is not a positive integer";
       return failure();
     }
-    shape.push_back(extent);
+    shape.extents.push_back(extent);
+    shape.sizes.push_back({});
   }
   consume();
   return success();
 }
 
-LogicalResult Parser::parseShapeOrAlias(llvm::SmallVector<int64_t> &shape,
-                                        llvm::SMLoc &loc) {
+LogicalResult Parser::parseShapeOrAlias(Shape &shape, llvm::SMLoc &loc) {
   loc = tok.getLoc();
   if (tok.is(TokenKind::Identifier)) {
     auto it = aliases.find(tok.text);
@@ -323,6 +392,13 @@ LogicalResult Parser::parseTypeAlias() {
                               << "redefinition of type '" << name << "'";
     diag.attachNote(getLocation(context, sourceMgr, it->second.loc))
         << "previous definition is here";
+    return failure();
+  }
+  if (auto it = sizeNames.find(name); it != sizeNames.end()) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "'" << name << "' is already declared as a size";
+    diag.attachNote(getLocation(context, sourceMgr, it->second))
+        << "size declared here";
     return failure();
   }
   if (auto it = varNames.find(name); it != varNames.end()) {
@@ -366,6 +442,14 @@ LogicalResult Parser::parseVarDecl() {
                               << "' is already declared as a type";
     diag.attachNote(getLocation(context, sourceMgr, it->second.loc))
         << "type declared here";
+    return failure();
+  }
+  if (auto it = sizeNames.find(decl.name); it != sizeNames.end()) {
+    InFlightDiagnostic diag = emitErrorHere()
+                              << "'" << decl.name
+                              << "' is already declared as a size";
+    diag.attachNote(getLocation(context, sourceMgr, it->second))
+        << "size declared here";
     return failure();
   }
   consume();

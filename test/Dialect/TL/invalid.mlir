@@ -184,7 +184,7 @@ func.func @arith_element_types(%a: tensor<4xf64>, %b: tensor<4xf32>) {
 
 // Values outside the language.
 func.func @integer_tensor(%a: tensor<4xi32>) {
-  // expected-error @+1 {{operand type 'tensor<4xi32>' is not a statically shaped tensor of f32 or f64}}
+  // expected-error @+1 {{operand type 'tensor<4xi32>' is not a tensor of f32 or f64 whose dynamic dimensions are sizes}}
   %0 = tl.add %a, %a : tensor<4xi32>, tensor<4xi32>
   return
 }
@@ -192,7 +192,7 @@ func.func @integer_tensor(%a: tensor<4xi32>) {
 // -----
 
 func.func @dynamic_tensor(%a: tensor<?xf64>) {
-  // expected-error @+1 {{operand type 'tensor<?xf64>' is not a statically shaped tensor of f32 or f64}}
+  // expected-error @+1 {{operand type 'tensor<?xf64>' is not a tensor of f32 or f64 whose dynamic dimensions are sizes}}
   %0 = tl.transpose %a [[0, 0]] : tensor<?xf64>
   return
 }
@@ -215,7 +215,7 @@ tl.program @p {
 // -----
 
 tl.program @p {
-  // expected-error @+1 {{'tl.var' op attribute 'tensor_type' failed to satisfy constraint: type attribute of statically shaped tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{'tl.var' op attribute 'tensor_type' failed to satisfy constraint: type attribute of tensor of f32 or f64 whose dynamic dimensions are sizes}}
   tl.var @x : tensor<4xi64>
 }
 

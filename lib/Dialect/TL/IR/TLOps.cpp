@@ -90,6 +90,10 @@ llvm::iterator_range<Block::op_iterator<VarOp>> ProgramOp::getVars() {
   return getBody()->getOps<VarOp>();
 }
 
+llvm::iterator_range<Block::op_iterator<SizeOp>> ProgramOp::getSizes() {
+  return getBody()->getOps<SizeOp>();
+}
+
 llvm::iterator_range<Block::op_iterator<AssignOp>> ProgramOp::getStatements() {
   return getBody()->getOps<AssignOp>();
 }
@@ -105,10 +109,10 @@ FloatType ProgramOp::getElementType() {
 }
 
 RankedTensorType ProgramOp::getStoredType(RankedTensorType valueType) {
-  SmallVector<int64_t> shape(valueType.getShape());
-  shape.insert(getBatchLast() ? shape.end() : shape.begin(),
-               int64_t(getBatch().value()));
-  return RankedTensorType::get(shape, valueType.getElementType());
+  SmallVector<Extent> extents = getExtents(valueType);
+  extents.insert(getBatchLast() ? extents.end() : extents.begin(),
+                 Extent{int64_t(getBatch().value()), nullptr});
+  return getTensorType(extents, valueType.getElementType());
 }
 
 bool ProgramOp::hasQualifiers() {
@@ -121,6 +125,17 @@ LogicalResult ProgramOp::verifyRegions() {
   Operation *firstStatement = nullptr;
   VarOp firstVar;
   for (Operation &op : *getBody()) {
+    if (auto size = dyn_cast<SizeOp>(op)) {
+      if (firstStatement || firstVar) {
+        InFlightDiagnostic diag = size.emitOpError(
+            "sizes must precede the variables and statements of the program");
+        diag.attachNote((firstVar ? firstVar.getOperation() : firstStatement)
+                            ->getLoc())
+            << "first declaration or statement is here";
+        return diag;
+      }
+      continue;
+    }
     if (auto var = dyn_cast<VarOp>(op)) {
       if (firstStatement) {
         InFlightDiagnostic diag = var.emitOpError(
@@ -229,11 +244,20 @@ static LogicalResult verifyRealShape(RankedTensorType type,
     return emitError() << "real shape has " << real.size()
                        << " extents but the type " << formatType(type)
                        << " has rank " << type.getRank();
-  for (auto [extent, padded] : llvm::zip(real, type.getShape()))
+  for (auto [extent, padded] : llvm::zip(real, type.getShape())) {
+    // A size is never padded: the real extent is the size too.
+    if (ShapedType::isDynamic(padded)) {
+      if (!ShapedType::isDynamic(extent))
+        return emitError() << "real extent " << extent
+                           << " is given for a sized dimension of "
+                           << formatType(type);
+      continue;
+    }
     if (extent < 1 || extent > padded)
       return emitError() << "real extent " << extent
                          << " is not between 1 and the padded extent "
                          << padded << " of " << formatType(type);
+  }
   return success();
 }
 
@@ -249,9 +273,9 @@ RankedTensorType VarOp::getValueType() {
   RankedTensorType type = getType();
   if (!batchDim || type.getRank() == 0)
     return type;
-  SmallVector<int64_t> shape(type.getShape());
-  shape.erase(shape.begin() + *batchDim);
-  return RankedTensorType::get(shape, type.getElementType());
+  SmallVector<Extent> extents = getExtents(type);
+  extents.erase(extents.begin() + *batchDim);
+  return tl::getTensorType(extents, type.getElementType());
 }
 
 SmallVector<int64_t> VarOp::getRealValueShape() {
@@ -371,12 +395,11 @@ LogicalResult UseOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 /// constraints are verified, so it must not assume them.
 static FailureOr<RankedTensorType>
 operandType(Value operand, std::optional<Location> location) {
-  auto type = dyn_cast<RankedTensorType>(operand.getType());
-  if (type && type.hasStaticShape() &&
-      isa<Float32Type, Float64Type>(type.getElementType()))
-    return type;
+  if (isLanguageTensorType(operand.getType()))
+    return cast<RankedTensorType>(operand.getType());
   return emitOptionalError(location, "operand type ", operand.getType(),
-                           " is not a statically shaped tensor of f32 or f64");
+                           " is not a tensor of f32 or f64 whose dynamic "
+                           "dimensions are sizes");
 }
 
 static LogicalResult pushInferred(FailureOr<RankedTensorType> type,

@@ -53,11 +53,75 @@ StringRef tl::getUnarySymbol(UnaryKind kind) {
   llvm_unreachable("unknown unary kind");
 }
 
+SmallVector<Extent> tl::getExtents(RankedTensorType type) {
+  auto sizes = dyn_cast_or_null<ArrayAttr>(type.getEncoding());
+  SmallVector<Extent> extents;
+  unsigned nextSize = 0;
+  for (int64_t value : type.getShape()) {
+    Extent extent{value, nullptr};
+    if (ShapedType::isDynamic(value) && sizes && nextSize < sizes.size())
+      extent.size = dyn_cast<FlatSymbolRefAttr>(sizes[nextSize++]);
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
+RankedTensorType tl::getTensorType(ArrayRef<Extent> extents,
+                                   Type elementType) {
+  SmallVector<int64_t> shape;
+  SmallVector<Attribute> sizes;
+  for (const Extent &extent : extents) {
+    shape.push_back(extent.isSized() ? ShapedType::kDynamic : extent.value);
+    if (extent.isSized())
+      sizes.push_back(extent.size);
+  }
+  Attribute encoding;
+  if (!sizes.empty())
+    encoding = ArrayAttr::get(elementType.getContext(), sizes);
+  return RankedTensorType::get(shape, elementType, encoding);
+}
+
+bool tl::isLanguageTensorType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !isa<Float32Type, Float64Type>(tensor.getElementType()))
+    return false;
+  Attribute encoding = tensor.getEncoding();
+  if (!encoding)
+    return tensor.hasStaticShape();
+  auto sizes = dyn_cast<ArrayAttr>(encoding);
+  return sizes && !sizes.empty() &&
+         int64_t(sizes.size()) == tensor.getNumDynamicDims() &&
+         llvm::all_of(sizes, llvm::IsaPred<FlatSymbolRefAttr>);
+}
+
+RankedTensorType
+tl::bindSizes(RankedTensorType type,
+              function_ref<int64_t(FlatSymbolRefAttr)> valueOf) {
+  if (!hasSizes(type))
+    return type;
+  SmallVector<int64_t> shape;
+  for (const Extent &extent : getExtents(type))
+    shape.push_back(extent.isSized() ? valueOf(extent.size) : extent.value);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+RankedTensorType tl::eraseSizeNames(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(), type.getElementType());
+}
+
+std::string tl::formatExtent(const Extent &extent) {
+  if (extent.isSized())
+    return extent.size.getValue().str();
+  return std::to_string(extent.value);
+}
+
 std::string tl::formatType(RankedTensorType type) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
-  llvm::interleave(type.getShape(), os, " ");
+  llvm::interleave(getExtents(type), os,
+                   [&](const Extent &extent) { os << formatExtent(extent); },
+                   " ");
   os << ']';
   return text;
 }
@@ -78,8 +142,12 @@ static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
                 << ", above the limit of " << maxRank << ruleSuffix();
     return failure();
   }
+  // A size's value is checked when it is bound; the fixed extents alone
+  // must fit.
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   for (int64_t extent : type.getShape()) {
+    if (ShapedType::isDynamic(extent))
+      continue;
     if (extent <= 0) {
       emitError() << "type " << formatType(type)
                   << " has an extent that is not a positive integer"
@@ -110,9 +178,9 @@ FailureOr<RankedTensorType> tl::inferOuterProductType(RankedTensorType lhs,
                 << " (rule t-prod)";
     return failure();
   }
-  SmallVector<int64_t> shape(lhs.getShape());
-  llvm::append_range(shape, rhs.getShape());
-  auto result = RankedTensorType::get(shape, lhs.getElementType());
+  SmallVector<Extent> extents = getExtents(lhs);
+  llvm::append_range(extents, getExtents(rhs));
+  RankedTensorType result = getTensorType(extents, lhs.getElementType());
   if (failed(checkLimits(result, "t-prod", emitError, /*isExpression=*/true)))
     return failure();
   return result;
@@ -155,9 +223,9 @@ tl::inferStackType(ArrayRef<RankedTensorType> operands,
                 << " of a stack is below its " << count << " elements";
     return failure();
   }
-  SmallVector<int64_t> shape{paddedExtent.value_or(count)};
-  llvm::append_range(shape, first.getShape());
-  auto result = RankedTensorType::get(shape, first.getElementType());
+  SmallVector<Extent> extents{Extent{paddedExtent.value_or(count), nullptr}};
+  llvm::append_range(extents, getExtents(first));
+  RankedTensorType result = getTensorType(extents, first.getElementType());
   if (failed(checkLimits(result, "t-stack", emitError, /*isExpression=*/true)))
     return failure();
   return result;
@@ -199,7 +267,7 @@ tl::inferContractionType(RankedTensorType operand, ArrayRef<int64_t> pairs,
   if (failed(checkIndexPairs(operand, pairs, base, ".", "t-contr", emitError)))
     return failure();
   int64_t offset = static_cast<int64_t>(base);
-  ArrayRef<int64_t> shape = operand.getShape();
+  SmallVector<Extent> extents = getExtents(operand);
   llvm::SmallBitVector contracted(operand.getRank());
   for (size_t i = 0; i < pairs.size(); i += 2) {
     int64_t m = pairs[i], n = pairs[i + 1];
@@ -216,19 +284,19 @@ tl::inferContractionType(RankedTensorType operand, ArrayRef<int64_t> pairs,
       }
       contracted.set(index);
     }
-    if (shape[m] != shape[n]) {
+    if (extents[m] != extents[n]) {
       emitError() << "contracted dimensions " << m + offset << " and "
                   << n + offset << " of type " << formatType(operand)
-                  << " have different extents " << shape[m] << " and "
-                  << shape[n] << " (rule t-contr)";
+                  << " have different extents " << formatExtent(extents[m])
+                  << " and " << formatExtent(extents[n]) << " (rule t-contr)";
       return failure();
     }
   }
-  SmallVector<int64_t> resultShape;
-  for (auto [index, extent] : llvm::enumerate(shape))
+  SmallVector<Extent> resultExtents;
+  for (auto [index, extent] : llvm::enumerate(extents))
     if (!contracted.test(index))
-      resultShape.push_back(extent);
-  return RankedTensorType::get(resultShape, operand.getElementType());
+      resultExtents.push_back(extent);
+  return getTensorType(resultExtents, operand.getElementType());
 }
 
 FailureOr<RankedTensorType>
@@ -236,10 +304,10 @@ tl::inferTranspositionType(RankedTensorType operand, ArrayRef<int64_t> pairs,
                            IndexBase base, EmitErrorFn emitError) {
   if (failed(checkIndexPairs(operand, pairs, base, "^", "t-trans", emitError)))
     return failure();
-  SmallVector<int64_t> shape(operand.getShape());
+  SmallVector<Extent> extents = getExtents(operand);
   for (size_t i = 0; i < pairs.size(); i += 2)
-    std::swap(shape[pairs[i]], shape[pairs[i + 1]]);
-  return RankedTensorType::get(shape, operand.getElementType());
+    std::swap(extents[pairs[i]], extents[pairs[i + 1]]);
+  return getTensorType(extents, operand.getElementType());
 }
 
 FailureOr<RankedTensorType> tl::inferArithmeticType(ArithKind kind,
@@ -253,7 +321,7 @@ FailureOr<RankedTensorType> tl::inferArithmeticType(ArithKind kind,
                 << " and " << rhs.getElementType() << " (rule t-elem)";
     return failure();
   }
-  if (lhs.getShape() == rhs.getShape())
+  if (lhs == rhs)
     return lhs;
   // Rule t-scalar: the scalar applies to every element of the tensor.
   if (lhs.getRank() == 0)

@@ -22,6 +22,7 @@
 
 namespace tensorlang::tl {
 class VarOp;
+class SizeOp;
 class AssignOp;
 } // namespace tensorlang::tl
 

@@ -18,10 +18,16 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 class TL_Op<string mnemonic, list<Trait> traits = []>
     : Op<TL_Dialect, mnemonic, traits>;
 
-// The values of the language: statically shaped tensors of f32 or f64
-// (rank 0 is a scalar). Extents are positive; the limits on rank and size are
-// checked by the typing rules, which name them in their messages.
-def TL_Tensor : StaticShapeTensorOf<[F32, F64]>;
+// The values of the language: tensors of f32 or f64 (rank 0 is a scalar)
+// whose extents are numbers or sizes (`tl.size`): a sized dimension is
+// dynamic, and the encoding names its size, `tensor<?x11xf64, [@E]>`.
+// Extents are positive; the limits on rank and size are checked by the
+// typing rules, which name them in their messages.
+def TL_Tensor : Type<
+    And<[AnyRankedTensor.predicate,
+         CPred<"::tensorlang::tl::isLanguageTensorType($_self)">]>,
+    "tensor of f32 or f64 whose dynamic dimensions are sizes",
+    "::mlir::RankedTensorType">;
 
 //===----------------------------------------------------------------------===//
 // Program structure
@@ -94,6 +100,8 @@ def TL_ProgramOp : TL_Op<"program", [
   let extraClassDeclaration = [{
     /// The declarations, in order.
     ::llvm::iterator_range<::mlir::Block::op_iterator<VarOp>> getVars();
+    /// The sizes, in order of declaration.
+    ::llvm::iterator_range<::mlir::Block::op_iterator<SizeOp>> getSizes();
     /// The statements, in execution order.
     ::llvm::iterator_range<::mlir::Block::op_iterator<AssignOp>> getStatements();
     /// The declaration of `name`, or null.
@@ -119,10 +127,32 @@ def TL_ProgramOp : TL_Op<"program", [
   }];
 }
 
+def TL_SizeOp : TL_Op<"size", [Symbol, HasParent<"ProgramOp">]> {
+  let summary = "A size: an extent known only at run time";
+  let description = [{
+    Declares a size of the program (the language's `size E`): a positive
+    integer that the caller gives when it runs the program, through the
+    shapes of its inputs or explicitly. Types name it in their encoding,
+    for the dynamic dimensions that stand for it:
+
+    ```mlir
+    tl.size @E
+    tl.var input @u : tensor<?x11xf64, [@E]>
+    ```
+
+    The typing rules compare extents syntactically: `@E` matches `@E`
+    only. The program's meaning for a value of `E` is the program with
+    `E` replaced by that value.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
 def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
   let summary = "A variable declaration (rule s-var)";
   let description = [{
-    Declares a tensor variable of the program. The optional qualifiers are
+    Declares a tensor variable of the program. Its extents may be sizes
+    of the program (see `tl.size`). The optional qualifiers are
     the report's extension (section 5): an `input` variable is defined on
     entry (rule `d-in-var`), an `output` variable is live-out. A program
     without any qualifier keeps the base semantics: every variable is part of

@@ -21,6 +21,7 @@
 #ifndef TENSORLANG_DIALECT_TL_IR_TYPERULES_H
 #define TENSORLANG_DIALECT_TL_IR_TYPERULES_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
@@ -65,7 +66,56 @@ enum class UnaryKind { Neg, Sqrt, Abs, Exp, Log };
 /// The operation in the source language: "-", "sqrt", "abs", "exp", "log".
 llvm::StringRef getUnarySymbol(UnaryKind kind);
 
-/// A type in the report's notation: `[4 4]`, `[]` for a scalar.
+//===----------------------------------------------------------------------===//
+// Sizes: extents known at run time
+//===----------------------------------------------------------------------===//
+//
+// A dimension's extent is a number, or a size the program declares
+// (`size E`, `tl.size @E`) whose value is known only at run time. A sized
+// dimension is a dynamic dimension of the tensor type, and the type's
+// encoding lists, for its dynamic dimensions in order, the sizes they stand
+// for: `tensor<?x11xf64, [@E]>`. So type equality is the extended rules'
+// syntactic comparison of extents: `E` matches `E`, never `11` nor `F`.
+
+/// The extent of one dimension: a fixed number, or a size (`value` is then
+/// mlir::ShapedType::kDynamic).
+struct Extent {
+  int64_t value = 0;
+  mlir::FlatSymbolRefAttr size;
+
+  bool isSized() const { return static_cast<bool>(size); }
+  bool operator==(const Extent &other) const {
+    return value == other.value && size == other.size;
+  }
+  bool operator!=(const Extent &other) const { return !(*this == other); }
+};
+
+/// The extents of `type`, one per dimension.
+llvm::SmallVector<Extent> getExtents(mlir::RankedTensorType type);
+/// The tensor type of `extents` and `elementType`, its sizes in the
+/// encoding.
+mlir::RankedTensorType getTensorType(llvm::ArrayRef<Extent> extents,
+                                     mlir::Type elementType);
+/// Whether `type` is a value of the language: f32 or f64 elements, every
+/// dynamic dimension named by a size of the encoding, no other encoding.
+bool isLanguageTensorType(mlir::Type type);
+/// Whether any dimension of `type` is a size.
+inline bool hasSizes(mlir::RankedTensorType type) {
+  return !type.hasStaticShape();
+}
+/// `type` with every size replaced by its value, as `valueOf` gives it.
+mlir::RankedTensorType
+bindSizes(mlir::RankedTensorType type,
+          llvm::function_ref<int64_t(mlir::FlatSymbolRefAttr)> valueOf);
+/// `type` without the sizes' names: its sized dimensions stay dynamic. The
+/// tensors of the lowering have such types.
+mlir::RankedTensorType eraseSizeNames(mlir::RankedTensorType type);
+
+/// An extent as the source writes it: `11` or `E`.
+std::string formatExtent(const Extent &extent);
+
+/// A type in the report's notation: `[4 4]`, `[]` for a scalar, `[E 4]`
+/// with a size.
 std::string formatType(mlir::RankedTensorType type);
 
 /// Checks the limits every tensor that exists must respect: positive
