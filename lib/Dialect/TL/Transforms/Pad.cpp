@@ -83,20 +83,20 @@ LogicalResult tl::padProgram(ProgramOp program, int64_t multiple,
   for (VarOp var : program.getVars()) {
     ArrayRef<int64_t> real = var.getRealShapeOrShape();
     std::optional<unsigned> batchDim = var.getBatchDim();
-    SmallVector<int64_t> padded;
+    SmallVector<Extent> padded = getExtents(var.getType());
     for (auto [dim, extent] : llvm::enumerate(real)) {
-      // The batch is not padded: each element is.
-      if (dim == batchDim) {
-        padded.push_back(extent);
+      // The batch is not padded: each element is. Nor is a size, whose
+      // value comes with the caller's arrays.
+      if (dim == batchDim || padded[dim].isSized())
         continue;
-      }
       int64_t blocks = extent / multiple + (extent % multiple != 0);
       int64_t rounded;
       if (llvm::MulOverflow(blocks, multiple, rounded))
         return var.emitError("padding overflows the extent ") << extent;
-      padded.push_back(rounded);
+      padded[dim].value = rounded;
     }
-    auto type = RankedTensorType::get(padded, var.getType().getElementType());
+    RankedTensorType type =
+        getTensorType(padded, var.getType().getElementType());
     if (failed(verifyTensorLimits(type, [&] {
           return var.emitError("after padding to a multiple of ")
                  << multiple << ": ";

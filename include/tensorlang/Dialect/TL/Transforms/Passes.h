@@ -14,6 +14,7 @@
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace tensorlang::tl {
 
@@ -28,6 +29,13 @@ namespace tensorlang::tl {
 /// report's rules as written, which can leave undefined values in padding.
 mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
                                bool zeroPadding = true);
+
+/// Replaces every size of `program` by its value in `values` (see
+/// --tl-bind-sizes), in place. Fails, with an error on the program, when a
+/// size has no value, a value is not positive, or a variable becomes too
+/// large.
+mlir::LogicalResult bindSizes(ProgramOp program,
+                              const llvm::StringMap<int64_t> &values);
 
 } // namespace tensorlang::tl
 

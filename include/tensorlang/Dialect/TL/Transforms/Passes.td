@@ -47,6 +47,26 @@ def TLPad : Pass<"tl-pad", "::tensorlang::tl::ProgramOp"> {
   ];
 }
 
+def TLBindSizes : Pass<"tl-bind-sizes", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Replace each size of a program by its value";
+  let description = [{
+    The meaning of a program with sizes (`tl.size`) for given values of
+    its sizes is the program with every size replaced by its value. This
+    pass does exactly that: every type's sized dimensions become the
+    values, a padded program's real extents of them too, and the `tl.size`
+    declarations go. The reference interpreter runs a program with sizes
+    this way, once the values are known from its inputs' shapes.
+
+    ```
+    tl-opt --tl-bind-sizes=sizes=E=4000,F=7
+    ```
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string",
+               "The value of each size of the program, as NAME=VALUE">,
+  ];
+}
+
 def TLOptimizeContractions
     : Pass<"tl-optimize-contractions", "::tensorlang::tl::ProgramOp"> {
   let summary = "Choose the pairwise order of contractions with the fewest "
