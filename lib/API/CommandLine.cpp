@@ -29,6 +29,10 @@ struct ProgramCLOptions {
                      "functions then take padded buffers whose padding is "
                      "zero"),
             cl::value_desc("M"), cl::init(0), cl::cat(category)),
+        sizes("size",
+              cl::desc("The value of a size of the program that no input's "
+                       "shape gives (or, if one does, must agree with)"),
+              cl::value_desc("NAME=N"), cl::ZeroOrMore, cl::cat(category)),
         cpu("cpu",
             cl::desc("CPU to generate code for: host, or an LLVM CPU name "
                      "such as x86-64-v3"),
@@ -75,6 +79,7 @@ struct ProgramCLOptions {
 
   cl::opt<ElementType> elementType;
   cl::opt<unsigned> pad;
+  cl::list<std::string> sizes;
   cl::opt<std::string> cpu;
   cl::opt<unsigned> vectorBits;
   cl::opt<unsigned> optLevel;
@@ -133,6 +138,16 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   if (programFlags->elementType.getNumOccurrences())
     options.elementType = programFlags->elementType;
   options.pad = programFlags->pad;
+  for (const std::string &binding : programFlags->sizes) {
+    auto [name, text] = llvm::StringRef(binding).split('=');
+    int64_t value;
+    if (name.empty() || text.getAsInteger(10, value))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--size expects NAME=N with a positive integer N, got '" + binding +
+              "'");
+    options.sizes.emplace_back(name.str(), value);
+  }
   CompileOptions &compile = options.compile;
   compile.cpu = programFlags->cpu;
   compile.vectorBits = programFlags->vectorBits;

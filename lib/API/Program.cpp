@@ -115,9 +115,14 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
     return failure();
   module = std::move(loaded);
   program = found;
+  for (tl::SizeOp size : program.getSizes())
+    sizeNames.push_back(size.getSymName().str());
   for (tl::VarOp var : program.getVars()) {
     VariableInfo info;
     info.name = var.getSymName().str();
+    for (const tl::Extent &extent : tl::getExtents(var.getType()))
+      info.sizes.push_back(extent.isSized() ? extent.size.getValue().str()
+                                            : std::string());
     info.shape.assign(var.getRealShapeOrShape().begin(),
                       var.getRealShapeOrShape().end());
     info.storageShape.assign(var.getType().getShape().begin(),
@@ -207,8 +212,54 @@ findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
   return std::nullopt;
 }
 
+FailureOr<llvm::StringMap<int64_t>> Program::getGivenSizes() {
+  llvm::StringMap<int64_t> values;
+  for (const auto &[name, value] : options.sizes) {
+    if (!llvm::is_contained(sizeNames, name))
+      return error("the program has no size '" + name + "'");
+    if (value < 1)
+      return error("size '" + name + "' is given the value " +
+                   std::to_string(value) + ", which is not positive");
+    if (!values.try_emplace(name, value).second)
+      return error("size '" + name + "' is given more than once");
+  }
+  return values;
+}
+
+/// The shape `var` has where its sizes take `values` (unknown sizes stay
+/// dynamic).
+static SmallVector<int64_t> resolveShape(const VariableInfo &var,
+                                         ArrayRef<int64_t> shape,
+                                         const llvm::StringMap<int64_t> &values) {
+  SmallVector<int64_t> resolved(shape);
+  for (auto [extent, size] : llvm::zip(resolved, var.sizes))
+    if (!size.empty())
+      extent = values.lookup(size) ? values.lookup(size) : extent;
+  return resolved;
+}
+
+/// A type in the report's notation from a variable's interface: sizes by
+/// name.
+static std::string formatVariableType(const VariableInfo &var) {
+  std::string text = "[";
+  for (auto [index, extent] : llvm::enumerate(var.shape)) {
+    if (index)
+      text += ' ';
+    text += var.sizes[index].empty() ? std::to_string(extent)
+                                     : var.sizes[index];
+  }
+  return text + "]";
+}
+
 FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
   ElementKind kind = getElementKind();
+  FailureOr<llvm::StringMap<int64_t>> sizes = getGivenSizes();
+  if (failed(sizes))
+    return failure();
+  // Where each size got its value, for messages about a disagreement.
+  llvm::StringMap<std::string> sizeOrigins;
+  for (auto &entry : *sizes)
+    sizeOrigins[entry.getKey()] = "as given";
   llvm::StringSet<> given;
   for (const NamedInput &input : inputs) {
     std::string prefix = input.origin.empty() ? "" : input.origin + ": ";
@@ -221,12 +272,40 @@ FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
       return error(prefix + "dtype is " + getElementKindName(input.value.kind) +
                    " but variable '" + input.name + "' is " +
                    getElementKindName(kind));
-    if (input.value.shape != ArrayRef<int64_t>(var->shape))
+    // A sized dimension takes the input's extent, the first time; after
+    // that, the extent must be the size's value.
+    if (input.value.shape.size() == var->shape.size())
+      for (auto [dim, size] : llvm::enumerate(var->sizes)) {
+        if (size.empty())
+          continue;
+        int64_t extent = input.value.shape[dim];
+        std::string here = "variable '" + input.name + "', dimension " +
+                           std::to_string(dim + 1);
+        auto [it, inserted] = sizes->try_emplace(size, extent);
+        if (inserted) {
+          if (extent < 1)
+            return error(prefix + here + " has extent 0, but size '" + size +
+                         "' must be positive");
+          sizeOrigins[size] = "from " + here;
+          continue;
+        }
+        if (it->second != extent)
+          return error(prefix + here + " has extent " +
+                       std::to_string(extent) + ", but size '" + size +
+                       "' is " + std::to_string(it->second) + " (" +
+                       sizeOrigins[size] + ")");
+      }
+    SmallVector<int64_t> expected = resolveShape(*var, var->shape, *sizes);
+    if (input.value.shape != ArrayRef<int64_t>(expected))
       return error(prefix + "shape " + formatShape(input.value.shape) +
                    " does not match variable '" + input.name + "' of type " +
-                   tl::formatType(RankedTensorType::get(
-                       var->shape, program.getElementType())) +
-                   ", shape " + formatShape(var->shape));
+                   formatVariableType(*var) +
+                   (var->sizes.empty() || llvm::all_of(var->sizes,
+                                                       [](auto &size) {
+                                                         return size.empty();
+                                                       })
+                        ? ", shape " + formatShape(var->shape)
+                        : std::string()));
     if (!var->input)
       continue;
     std::optional<std::string> problem =
@@ -243,7 +322,20 @@ FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
       return error("input variable '" + var.name +
                    "' must be given (rule d-in-var)");
 
-  FailureOr<Store> store = makeUndefinedStore(program);
+  std::vector<int64_t> values;
+  for (const std::string &size : sizeNames) {
+    auto it = sizes->find(size);
+    if (it == sizes->end())
+      return error("size '" + size +
+                   "' has no value: no input's shape gives it, so give it "
+                   "explicitly (tl-run --size " +
+                   size + "=N, Python sizes={'" + size + "': N})");
+    values.push_back(it->second);
+  }
+  FailureOr<tl::ProgramOp> bound = getBoundProgram(values);
+  if (failed(bound))
+    return failure();
+  FailureOr<Store> store = makeUndefinedStore(*bound);
   if (failed(store))
     return failure();
   for (const NamedInput &input : inputs)
@@ -258,11 +350,75 @@ CompileOptions Program::resolvedCompileOptions() const {
   return resolved;
 }
 
+FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
+  std::vector<int64_t> values;
+  for (const std::string &size : sizeNames) {
+    std::optional<int64_t> value;
+    for (const VariableInfo &var : variables) {
+      auto dim = llvm::find(var.sizes, size);
+      auto it = store.find(var.name);
+      if (dim == var.sizes.end() || it == store.end() ||
+          it->second.getShape().size() != var.sizes.size())
+        continue;
+      value = it->second.getShape()[dim - var.sizes.begin()];
+      break;
+    }
+    if (!value)
+      return error("the store gives no value for size '" + size +
+                   "'; make it with bindInputs");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+FailureOr<tl::ProgramOp>
+Program::getBoundProgram(ArrayRef<int64_t> values) {
+  if (sizeNames.empty())
+    return program;
+  std::vector<int64_t> key(values.begin(), values.end());
+  auto it = boundPrograms.find(key);
+  if (it != boundPrograms.end())
+    return it->second.program;
+  BoundProgram bound;
+  bound.module = OwningOpRef<ModuleOp>(cast<ModuleOp>(module->clone()));
+  bound.program = *bound.module->getOps<tl::ProgramOp>().begin();
+  llvm::StringMap<int64_t> byName;
+  for (auto [name, value] : llvm::zip(sizeNames, values))
+    byName[name] = value;
+  if (failed(tl::bindSizes(bound.program, byName)))
+    return failure();
+  tl::ProgramOp result = bound.program;
+  boundPrograms.emplace(std::move(key), std::move(bound));
+  return result;
+}
+
+FailureOr<tl::ProgramOp> Program::getProgramToCompile() {
+  if (sizeNames.empty())
+    return program;
+  FailureOr<llvm::StringMap<int64_t>> given = getGivenSizes();
+  if (failed(given))
+    return failure();
+  std::vector<int64_t> values;
+  for (const std::string &size : sizeNames) {
+    auto it = given->find(size);
+    if (it == given->end())
+      return error("the program's size '" + size +
+                   "' needs a value to compile ahead of time (--size " + size +
+                   "=N): code that takes sizes at run time is not "
+                   "implemented yet");
+    values.push_back(it->second);
+  }
+  return getBoundProgram(values);
+}
+
 LogicalResult Program::compile() {
   if (jit)
     return success();
   if (!program)
     return error("no program is loaded");
+  // Compiled for the sizes' values, when it runs.
+  if (!sizeNames.empty())
+    return success();
   FailureOr<std::unique_ptr<JitProgram>> compiled =
       JitProgram::compile(program, resolvedCompileOptions());
   if (failed(compiled))
@@ -275,6 +431,26 @@ LogicalResult Program::compile() {
 LogicalResult Program::run(Store &store) { return run(store, options.engine); }
 
 LogicalResult Program::run(Store &store, Engine engine) {
+  if (!sizeNames.empty()) {
+    FailureOr<std::vector<int64_t>> values = getSizesOf(store);
+    if (failed(values))
+      return failure();
+    FailureOr<tl::ProgramOp> bound = getBoundProgram(*values);
+    if (failed(bound))
+      return failure();
+    if (engine == Engine::Reference)
+      return interpret(*bound, store, options.interpreter);
+    BoundProgram &entry = boundPrograms[*values];
+    if (!entry.jit) {
+      FailureOr<std::unique_ptr<JitProgram>> compiled =
+          JitProgram::compile(*bound, resolvedCompileOptions());
+      if (failed(compiled))
+        return failure();
+      entry.jit = std::move(*compiled);
+      ++compilations;
+    }
+    return entry.jit->run(store);
+  }
   if (engine == Engine::Reference)
     return interpret(program, store, options.interpreter);
   if (failed(compile()))
@@ -295,24 +471,38 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
   auto it = store.find(name);
   if (it == store.end())
     return error("the store has no value for variable '" + name + "'");
-  std::optional<HostTensor> result =
-      extractCorner(it->second, keepPadding ? var->storageShape : var->shape);
+  // A sized dimension is never padded: its extent is the stored one.
+  SmallVector<int64_t> shape(keepPadding ? var->storageShape : var->shape);
+  if (it->second.getShape().size() == shape.size())
+    for (auto [extent, stored] : llvm::zip(shape, it->second.getShape()))
+      if (ShapedType::isDynamic(extent))
+        extent = stored;
+  std::optional<HostTensor> result = extractCorner(it->second, shape);
   if (!result)
     return error("out of memory extracting variable '" + name + "'");
   return std::move(*result);
 }
 
 FailureOr<std::string> Program::emitObjectFile(StringRef path) {
+  FailureOr<tl::ProgramOp> toCompile = getProgramToCompile();
+  if (failed(toCompile))
+    return failure();
   CompileOptions resolved = resolvedCompileOptions();
-  FailureOr<LoweredProgram> lowered = lowerToLLVM(program, resolved);
+  FailureOr<LoweredProgram> lowered = lowerToLLVM(*toCompile, resolved);
   if (failed(lowered))
     return failure();
-  if (failed(tensorlang::emitObjectFile(program, *lowered, resolved, path)))
+  if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved, path)))
     return failure();
-  return emitCHeader(program, lowered->temporaryBytes,
+  return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes);
 }
 
 FailureOr<std::string> Program::printStage(StringRef stage) {
-  return tensorlang::printStage(program, stage, resolvedCompileOptions());
+  // The tl stage shows the program as written, sizes and all.
+  if (stage == "tl")
+    return tensorlang::printStage(program, stage, resolvedCompileOptions());
+  FailureOr<tl::ProgramOp> toCompile = getProgramToCompile();
+  if (failed(toCompile))
+    return failure();
+  return tensorlang::printStage(*toCompile, stage, resolvedCompileOptions());
 }

@@ -39,6 +39,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace tensorlang {
@@ -71,6 +72,9 @@ struct ProgramOptions {
   CompileOptions compile;
   /// The reference engine.
   InterpreterOptions interpreter;
+  /// Values of the program's sizes, by name. A size that an input's shape
+  /// fixes need not be given; if it is, the shape must agree.
+  std::vector<std::pair<std::string, int64_t>> sizes;
 };
 
 /// Row-major elements the caller owns, of a kind and a shape.
@@ -99,6 +103,9 @@ struct VariableInfo {
   llvm::SmallVector<int64_t> shape;
   /// The extents of its storage: padded, in a padded program.
   llvm::SmallVector<int64_t> storageShape;
+  /// Per dimension, the size it stands for, or empty. A sized dimension's
+  /// extent in `shape` and `storageShape` is mlir::ShapedType::kDynamic.
+  llvm::SmallVector<std::string> sizes;
   bool input = false;
   bool output = false;
 };
@@ -144,6 +151,8 @@ public:
   const VariableInfo *lookupVariable(llvm::StringRef name) const;
   /// Whether any variable is declared `input` or `output` (as written).
   bool hasQualifiers() const { return qualified; }
+  /// The program's sizes, in order of declaration.
+  llvm::ArrayRef<std::string> getSizeNames() const { return sizeNames; }
   /// The variables whose final values a run reports: the output variables
   /// (every variable, without qualifiers) and the kept ones, in declaration
   /// order.
@@ -161,10 +170,13 @@ public:
 
   /// A store holding `inputs` and, for every other variable, undefined
   /// values (rules d-var, d-pad-var). Checks rule d-in-var and each value's
-  /// variable, element kind and shape; reports what is wrong.
+  /// variable, element kind and shape; reports what is wrong. The sizes
+  /// take their values from the inputs' shapes and the options; the store
+  /// holds variables of those extents.
   mlir::FailureOr<Store> bindInputs(llvm::ArrayRef<NamedInput> inputs);
 
   /// Compiles for the JIT engine now (a run with it compiles on first use).
+  /// A program with sizes is compiled for their values when it runs.
   mlir::LogicalResult compile();
   /// Runs the program on `store` (from bindInputs) with the engine of the
   /// options.
@@ -183,7 +195,8 @@ public:
   /// The IR at a stage of the lowering: "tl", "linalg", "loops" or "llvm".
   mlir::FailureOr<std::string> printStage(llvm::StringRef stage);
 
-  /// How many times the JIT compiled this program (0 or 1).
+  /// How many times the JIT compiled this program (0 or 1; for a program
+  /// with sizes, once per set of values).
   int getCompilations() const { return compilations; }
 
 private:
@@ -194,6 +207,25 @@ private:
   mlir::LogicalResult checkNotCompiled(llvm::StringRef what);
   /// Compile options with what the target decides filled in.
   CompileOptions resolvedCompileOptions() const;
+  /// The values of the sizes that the options give, checked.
+  mlir::FailureOr<llvm::StringMap<int64_t>> getGivenSizes();
+  /// The values of the sizes in a store from bindInputs, in order of
+  /// declaration.
+  mlir::FailureOr<std::vector<int64_t>> getSizesOf(const Store &store);
+  /// The program with its sizes replaced by `values` (tl-bind-sizes),
+  /// made once per set of values; the program itself without sizes.
+  mlir::FailureOr<tl::ProgramOp>
+  getBoundProgram(llvm::ArrayRef<int64_t> values);
+  /// The program to compile ahead of time: bound to the sizes the options
+  /// give, which must be all of them.
+  mlir::FailureOr<tl::ProgramOp> getProgramToCompile();
+
+  /// A program with sizes, bound to one set of values.
+  struct BoundProgram {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    tl::ProgramOp program;
+    std::unique_ptr<JitProgram> jit;
+  };
 
   ProgramOptions options;
   ErrorHandler onError;
@@ -202,6 +234,8 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mutable tl::ProgramOp program;
   llvm::SmallVector<VariableInfo> variables;
+  llvm::SmallVector<std::string> sizeNames;
+  std::map<std::vector<int64_t>, BoundProgram> boundPrograms;
   bool qualified = false;
   llvm::StringSet<> kept;
   std::unique_ptr<JitProgram> jit;
