@@ -258,7 +258,7 @@ tl.var @x : tensor<4xf64>
 // -----
 
 tl.program @p {
-  // expected-error @+1 {{'func.func' op cannot appear in a tl.program, which holds only tl.var declarations and tl.assign statements}}
+  // expected-error @+1 {{'func.func' op cannot appear in a tl.program, which holds only tl.size and tl.var declarations and tl.assign statements}}
   func.func @f() {
     return
   }
@@ -480,5 +480,79 @@ tl.program @t_batch_shared batch 4 {
     %s = tl.use @s : tensor<3xf64>
     %t = tl.add %s, %s : tensor<3xf64>, tensor<3xf64>
     tl.yield %t : tensor<3xf64>
+  }
+}
+
+// -----
+
+// Sizes: a type names only sizes the program declares.
+tl.program @undeclared_size {
+  // expected-error @+1 {{'tl.var' op has extent @E, which is not a size of the program (no tl.size @E)}}
+  tl.var @x : tensor<?xf64, [@E]>
+}
+
+// -----
+
+tl.program @size_count {
+  tl.size @E
+  // expected-error @+1 {{'tl.var' op attribute 'tensor_type' failed to satisfy constraint: type attribute of tensor of f32 or f64 whose dynamic dimensions are sizes}}
+  tl.var @x : tensor<?xf64, [@E, @E]>
+}
+
+// -----
+
+tl.program @size_not_symbol {
+  // expected-error @+1 {{'tl.var' op attribute 'tensor_type' failed to satisfy constraint: type attribute of tensor of f32 or f64 whose dynamic dimensions are sizes}}
+  tl.var @x : tensor<?xf64, ["E"]>
+}
+
+// -----
+
+tl.program @size_after_var {
+  // expected-note @+1 {{first declaration or statement is here}}
+  tl.var @x : tensor<3xf64>
+  // expected-error @+1 {{'tl.size' op sizes must precede the variables and statements of the program}}
+  tl.size @E
+}
+
+// -----
+
+// Rule t-contr compares extents syntactically: E is not F.
+func.func @contract_sizes(%p: tensor<?x?xf64, [@E, @F]>) {
+  // expected-error @+1 {{contracted dimensions 0 and 1 of type [E F] have different extents E and F (rule t-contr)}}
+  %c = tl.contract %p [[0, 1]] : tensor<?x?xf64, [@E, @F]>
+  return
+}
+
+// -----
+
+// Nor is a size a number, whatever its value.
+func.func @contract_size_number(%p: tensor<?x4xf64, [@E]>) {
+  // expected-error @+1 {{contracted dimensions 0 and 1 of type [E 4] have different extents E and 4 (rule t-contr)}}
+  %c = tl.contract %p [[0, 1]] : tensor<?x4xf64, [@E]>
+  return
+}
+
+// -----
+
+// Rule t-elem: E and F are different types.
+func.func @add_sizes(%a: tensor<?xf64, [@E]>, %b: tensor<?xf64, [@F]>) {
+  // expected-error @+1 {{operands of '+' must have the same type, got [E] and [F] (rule t-elem)}}
+  %c = tl.add %a, %b : tensor<?xf64, [@E]>, tensor<?xf64, [@F]>
+  return
+}
+
+// -----
+
+tl.program @assign_sizes {
+  tl.size @E
+  tl.size @F
+  tl.var @x : tensor<?xf64, [@E]>
+  // expected-note @+1 {{variable declared here}}
+  tl.var @y : tensor<?xf64, [@F]>
+  // expected-error @+1 {{'tl.assign' op assigns a value of type [E] ('tensor<?xf64, [@E]>') to variable @y of type [F] ('tensor<?xf64, [@F]>') (rule ok-stmt)}}
+  tl.assign @y = {
+    %x = tl.use @x : tensor<?xf64, [@E]>
+    tl.yield %x : tensor<?xf64, [@E]>
   }
 }

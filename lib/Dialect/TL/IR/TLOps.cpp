@@ -163,8 +163,18 @@ LogicalResult ProgramOp::verifyRegions() {
       continue;
     }
     return op.emitOpError("cannot appear in a tl.program, which holds only "
-                          "tl.var declarations and tl.assign statements");
+                          "tl.size and tl.var declarations and tl.assign "
+                          "statements");
   }
+  // Statement types derive from the variables' (rule t-var), so checking
+  // the declarations checks every size a type names.
+  for (VarOp var : getVars())
+    for (const Extent &extent : getExtents(var.getType()))
+      if (extent.isSized() && !lookupSymbol<SizeOp>(extent.size.getAttr()))
+        return var.emitOpError()
+               << "has extent " << extent.size
+               << ", which is not a size of the program (no tl.size "
+               << extent.size << ")";
   return verifyBatchRules();
 }
 
