@@ -106,8 +106,10 @@ public:
   PyProgram(const std::string &text, const std::string &filename, bool isIR,
             int64_t pad, const std::string &dtype, int64_t threads,
             const std::vector<std::string> &keep, bool warningsAreErrors,
-            const std::string &syntax)
-      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax),
+            const std::string &syntax,
+            const std::vector<std::pair<std::string, int64_t>> &sizes)
+      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
+                            sizes),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -127,14 +129,24 @@ public:
       diagnostics.raise(takeProblem("compilation failed"));
   }
 
+  /// Per variable: name, shape (a size's name where a size stands),
+  /// input, output.
   py::list signature() {
     py::list variables;
-    for (const VariableInfo &var : program.getVariables())
-      variables.append(py::make_tuple(var.name,
-                                      py::tuple(py::cast(std::vector<int64_t>(
-                                          var.shape.begin(), var.shape.end()))),
-                                      var.input, var.output));
+    for (const VariableInfo &var : program.getVariables()) {
+      py::list shape;
+      for (auto [extent, size] : llvm::zip(var.shape, var.sizes))
+        shape.append(size.empty() ? py::object(py::int_(extent))
+                                  : py::object(py::str(size)));
+      variables.append(
+          py::make_tuple(var.name, py::tuple(shape), var.input, var.output));
+    }
     return variables;
+  }
+
+  std::vector<std::string> sizeNames() {
+    return std::vector<std::string>(program.getSizeNames().begin(),
+                                    program.getSizeNames().end());
   }
 
   py::list resultNames() {
@@ -220,7 +232,8 @@ public:
 private:
   static ProgramOptions makeOptions(int64_t pad, const std::string &dtype,
                                     int64_t threads, bool warningsAreErrors,
-                                    const std::string &syntax) {
+                                    const std::string &syntax,
+                                    const std::vector<std::pair<std::string, int64_t>> &sizes) {
     if (syntax != "tl" && syntax != "cfdlang")
       throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
                             "'");
@@ -238,6 +251,7 @@ private:
     options.warningsAreErrors = warningsAreErrors;
     options.syntax =
         syntax == "cfdlang" ? SourceSyntax::CFDlang : SourceSyntax::TensorLang;
+    options.sizes = sizes;
     return options;
   }
 
@@ -278,10 +292,13 @@ PYBIND11_MODULE(_tensorlang, m) {
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
                     const std::string &, int64_t,
                     const std::vector<std::string> &, bool,
-                    const std::string &>(),
+                    const std::string &,
+                    const std::vector<std::pair<std::string, int64_t>> &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
-           py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"))
+           py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
+           py::arg("sizes"))
+      .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)
       .def("signature", &PyProgram::signature)

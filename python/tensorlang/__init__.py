@@ -31,10 +31,13 @@ class SourceWarning(UserWarning):
     message has the warnings' file:line:col lines."""
 
 Variable = collections.namedtuple("Variable", "name shape input output")
-Variable.__doc__ = "A declared variable: its name, shape and qualifiers."
+Variable.__doc__ = ("A declared variable: its name, shape and qualifiers. A "
+                    "sized dimension's extent is the size's name, a str.")
 
-Signature = collections.namedtuple("Signature", "variables dtype")
-Signature.__doc__ = "A program's variables, in declaration order, and dtype."
+Signature = collections.namedtuple("Signature", "variables dtype sizes",
+                                   defaults=((),))
+Signature.__doc__ = ("A program's variables, in declaration order, its dtype "
+                     "and its sizes (names of extents known at run time).")
 
 _DTYPES = {"float64": np.float64, "float32": np.float32}
 
@@ -47,6 +50,21 @@ def _check_dtype(dtype):
     if name not in _DTYPES:
         raise ValueError("dtype must be float64 or float32, got %r" % (dtype,))
     return name
+
+
+def _check_sizes(sizes):
+    """The values of sizes as (name, value) pairs, from a dict or None."""
+    if sizes is None:
+        return []
+    if not isinstance(sizes, dict):
+        raise TypeError("sizes must be a dict of size names to integers, got %s"
+                        % type(sizes).__name__)
+    pairs = []
+    for name, value in sizes.items():
+        if not isinstance(name, str):
+            raise TypeError("size names must be str, got %r" % (name,))
+        pairs.append((name, _check_int(value, "size %r" % name, 1)))
+    return pairs
 
 
 def _check_int(value, name, minimum):
@@ -67,7 +85,7 @@ class Program:
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
-                 syntax="tl"):
+                 syntax="tl", sizes=None):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -79,13 +97,15 @@ class Program:
             keep = (keep,)
         self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
                               self._threads, [str(name) for name in keep],
-                              bool(warnings_as_errors), str(syntax))
+                              bool(warnings_as_errors), str(syntax),
+                              _check_sizes(sizes))
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
                           stacklevel=3)
         variables = [Variable(name, tuple(shape), bool(i), bool(o))
                      for name, shape, i, o in self._impl.signature()]
-        self._signature = Signature(variables, self._dtype)
+        self._signature = Signature(variables, self._dtype,
+                                    tuple(self._impl.size_names()))
         self._by_name = {v.name: v for v in variables}
 
     @property
@@ -149,22 +169,24 @@ class Program:
 
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
-            warnings_as_errors=False, syntax="tl"):
+            warnings_as_errors=False, syntax="tl", sizes=None):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
     warnings are issued as SourceWarning, or raised as CompileError with
     `warnings_as_errors`. `syntax="cfdlang"` reads CFDlang source
-    (docs/language.md, Differences from CFDlang)."""
+    (docs/language.md, Differences from CFDlang). A program with sizes
+    takes their values from the shapes of the arrays of each call; `sizes`
+    gives values that no input's shape fixes, as {'E': 4000}."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
-                      warnings_as_errors, syntax)
+                      warnings_as_errors, syntax, sizes)
     program._impl.compile()
     return program
 
 
 def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
-                 warnings_as_errors=False):
+                 warnings_as_errors=False, sizes=None):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
     file in the tl dialect."""
     path = os.fspath(path)
@@ -172,14 +194,15 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
         text = f.read()
     program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
                       keep, warnings_as_errors,
-                      "cfdlang" if path.endswith(".cfd") else "tl")
+                      "cfdlang" if path.endswith(".cfd") else "tl", sizes)
     program._impl.compile()
     return program
 
 
 def run_reference(source, pad=0, dtype="float64", max_work=3e10, keep=(),
-                  **values):
+                  sizes=None, **values):
     """Runs source text with the reference interpreter (no compilation)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
-    return Program(source, "<string>", pad, dtype, 1, is_ir, keep).run_reference(
+    return Program(source, "<string>", pad, dtype, 1, is_ir, keep,
+                   sizes=sizes).run_reference(
         max_work=max_work, **values)

@@ -318,3 +318,60 @@ v = A # u . [[2 3]]
         "[[2 3]]", "[[1 2]]")
     prog = tl.compile(cfd, syntax="cfdlang")
     assert_same(prog(A=A, u=u.T)["v"], (u @ A.T).T, 1e-12, 1e-12)
+
+
+SIZED = """
+size E, N
+var input A : [N N]
+var input u : [E N]
+var output v : [E N]
+var output s : []
+v = u # A . [[2 3]]
+s = u # u . [[1 3] [2 4]]
+"""
+
+
+def test_sizes():
+    # One program, any number of elements: the sizes take their values from
+    # each call's arrays, on both engines; the signature names them.
+    prog = tl.compile(SIZED)
+    assert prog.signature.sizes == ("E", "N")
+    assert [v.shape for v in prog.signature.variables] == [
+        ("N", "N"), ("E", "N"), ("E", "N"), ()]
+    for e, n in ((1, 3), (7, 3), (4, 5), (7, 3)):
+        A = rng.random((n, n))
+        u = rng.random((e, n))
+        for result in (prog(A=A, u=u), prog.run_reference(A=A, u=u)):
+            assert result["v"].shape == (e, n)
+            assert_same(result["v"], u @ A)
+            assert_same(result["s"], np.sum(u * u))
+
+
+def test_size_errors():
+    prog = tl.compile(SIZED)
+    # The inputs disagree about N.
+    with pytest.raises(ValueError, match=r"variable 'u', dimension 2 has "
+                       r"extent 4, but size 'N' is 3 \(from variable 'A', "
+                       r"dimension 1\)"):
+        prog(A=np.ones((3, 3)), u=np.ones((2, 4)))
+    with pytest.raises(ValueError, match=r"variable 'A', dimension 2 has "
+                       r"extent 2, but size 'N' is 3"):
+        prog(A=np.ones((3, 2)), u=np.ones((2, 3)))
+    # Values given when compiling must agree with the arrays.
+    fixed = tl.compile(SIZED, sizes={"E": 2})
+    assert fixed(A=np.eye(3), u=np.ones((2, 3)))["v"].shape == (2, 3)
+    with pytest.raises(ValueError, match=r"dimension 1 has extent 5, but size "
+                       r"'E' is 2 \(as given\)"):
+        fixed(A=np.eye(3), u=np.ones((5, 3)))
+    with pytest.raises(ValueError, match="the program has no size 'F'"):
+        tl.compile(SIZED, sizes={"F": 2})(A=np.eye(3), u=np.ones((2, 3)))
+    with pytest.raises(ValueError, match="size 'E' must be at least 1"):
+        tl.compile(SIZED, sizes={"E": 0})
+    with pytest.raises(TypeError, match="sizes must be a dict"):
+        tl.compile(SIZED, sizes=[("E", 2)])
+    # A size that no input fixes needs a value.
+    free = "size N\nvar input a : [2]\nvar output b : [2]\nvar output z : [N]\nb = a + a\n"
+    with pytest.raises(ValueError, match=r"size 'N' has no value: no input's "
+                       r"shape gives it"):
+        tl.compile(free)(a=np.ones(2))
+    assert tl.compile(free, sizes={"N": 4})(a=np.ones(2))["z"].shape == (4,)
