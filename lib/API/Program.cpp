@@ -416,9 +416,6 @@ LogicalResult Program::compile() {
     return success();
   if (!program)
     return error("no program is loaded");
-  // Compiled for the sizes' values, when it runs.
-  if (!sizeNames.empty())
-    return success();
   FailureOr<std::unique_ptr<JitProgram>> compiled =
       JitProgram::compile(program, resolvedCompileOptions());
   if (failed(compiled))
@@ -431,25 +428,16 @@ LogicalResult Program::compile() {
 LogicalResult Program::run(Store &store) { return run(store, options.engine); }
 
 LogicalResult Program::run(Store &store, Engine engine) {
-  if (!sizeNames.empty()) {
+  // The interpreter runs the program's meaning for the sizes' values (the
+  // program bound to them); compiled code takes them as arguments.
+  if (!sizeNames.empty() && engine == Engine::Reference) {
     FailureOr<std::vector<int64_t>> values = getSizesOf(store);
     if (failed(values))
       return failure();
     FailureOr<tl::ProgramOp> bound = getBoundProgram(*values);
     if (failed(bound))
       return failure();
-    if (engine == Engine::Reference)
-      return interpret(*bound, store, options.interpreter);
-    BoundProgram &entry = boundPrograms[*values];
-    if (!entry.jit) {
-      FailureOr<std::unique_ptr<JitProgram>> compiled =
-          JitProgram::compile(*bound, resolvedCompileOptions());
-      if (failed(compiled))
-        return failure();
-      entry.jit = std::move(*compiled);
-      ++compilations;
-    }
-    return entry.jit->run(store);
+    return interpret(*bound, store, options.interpreter);
   }
   if (engine == Engine::Reference)
     return interpret(program, store, options.interpreter);

@@ -117,10 +117,14 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   return jit;
 }
 
-void JitProgram::call(llvm::ArrayRef<void *> pointers) {
+void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
+                      llvm::ArrayRef<void *> pointers) {
   // The packed wrapper takes the address of each argument.
+  llvm::SmallVector<int64_t, 4> sizeValues(sizes);
   llvm::SmallVector<void *, 8> values(pointers);
   llvm::SmallVector<void *, 8> arguments;
+  for (int64_t &size : sizeValues)
+    arguments.push_back(&size);
   for (void *&value : values)
     arguments.push_back(&value);
   packed(arguments.data());
@@ -137,16 +141,40 @@ LogicalResult JitProgram::run(Store &store) {
   ElementKind kind = program.getElementType().getWidth() == 32
                          ? ElementKind::F32
                          : ElementKind::F64;
+  // Each size's value: the extent of the first stored dimension that
+  // stands for it. Every other such dimension must agree.
+  llvm::StringMap<int64_t> sizeValues;
   for (auto [name, var] : llvm::zip(variables, program.getVars())) {
     auto it = store.find(name);
-    if (it == store.end() || it->second.getKind() != kind ||
-        it->second.getShape() != var.getType().getShape())
+    RankedTensorType type = var.getType();
+    bool matches = it != store.end() && it->second.getKind() == kind &&
+                   int64_t(it->second.getShape().size()) == type.getRank();
+    if (matches)
+      for (auto [extent, stored] :
+           llvm::zip(tl::getExtents(type), it->second.getShape())) {
+        int64_t expected =
+            extent.isSized()
+                ? sizeValues.try_emplace(extent.size.getValue(), stored)
+                      .first->second
+                : extent.value;
+        matches &= stored == expected;
+      }
+    if (!matches)
       return program.emitError()
              << "the store's value for variable '" << name
-             << "' is missing or does not have the declared shape and "
-                "element type";
+             << "' is missing or does not have the declared shape (with "
+                "the sizes' values) and element type";
     pointers.push_back(it->second.getData());
   }
-  call(pointers);
+  llvm::SmallVector<int64_t, 4> sizes;
+  for (tl::SizeOp size : program.getSizes()) {
+    auto it = sizeValues.find(size.getSymName());
+    if (it == sizeValues.end())
+      return program.emitError()
+             << "the store gives no value for size '" << size.getSymName()
+             << "'";
+    sizes.push_back(it->second);
+  }
+  call(sizes, pointers);
   return success();
 }

@@ -176,7 +176,7 @@ public:
   mlir::FailureOr<Store> bindInputs(llvm::ArrayRef<NamedInput> inputs);
 
   /// Compiles for the JIT engine now (a run with it compiles on first use).
-  /// A program with sizes is compiled for their values when it runs.
+  /// A program with sizes is compiled once: its code takes their values.
   mlir::LogicalResult compile();
   /// Runs the program on `store` (from bindInputs) with the engine of the
   /// options.
@@ -195,8 +195,7 @@ public:
   /// The IR at a stage of the lowering: "tl", "linalg", "loops" or "llvm".
   mlir::FailureOr<std::string> printStage(llvm::StringRef stage);
 
-  /// How many times the JIT compiled this program (0 or 1; for a program
-  /// with sizes, once per set of values).
+  /// How many times the JIT compiled this program (0 or 1).
   int getCompilations() const { return compilations; }
 
 private:
@@ -224,7 +223,6 @@ private:
   struct BoundProgram {
     mlir::OwningOpRef<mlir::ModuleOp> module;
     tl::ProgramOp program;
-    std::unique_ptr<JitProgram> jit;
   };
 
   ProgramOptions options;

@@ -106,13 +106,15 @@ public:
   ~JitProgram();
 
   /// Runs the program on `store`, which must hold every variable with its
-  /// declared shape and element type. Refuses to run (with an error on the
+  /// declared shape and element type; the sizes take their values from the
+  /// stored shapes, which must agree. Refuses to run (with an error on the
   /// program) when its temporaries would not fit in memory.
   mlir::LogicalResult run(Store &store);
 
-  /// Calls the compiled function directly: one pointer per variable, in
-  /// declaration order.
-  void call(llvm::ArrayRef<void *> variables);
+  /// Calls the compiled function directly: the value of each size, in
+  /// order of declaration, then one pointer per variable, in declaration
+  /// order.
+  void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }
 

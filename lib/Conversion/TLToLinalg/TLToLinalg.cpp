@@ -34,6 +34,8 @@
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -115,11 +117,36 @@ struct Batch {
   }
 };
 
+/// The values of the program's sizes in the function being built (its
+/// `index` arguments), by name.
+using SizeValues = llvm::StringMap<Value>;
+
+/// The extents of `type` (a tl type, whose encoding names its sizes) as
+/// the function being built knows them.
+static SmallVector<OpFoldResult> getMixedExtents(OpBuilder &builder,
+                                                 RankedTensorType type,
+                                                 const SizeValues &sizes) {
+  SmallVector<OpFoldResult> extents;
+  for (const tl::Extent &extent : tl::getExtents(type))
+    extents.push_back(extent.isSized()
+                          ? OpFoldResult(sizes.lookup(extent.size.getValue()))
+                          : OpFoldResult(builder.getIndexAttr(extent.value)));
+  return extents;
+}
+
+/// A tensor.empty of tl type `type`: its sized extents from `sizes`.
+static Value createEmpty(OpBuilder &builder, Location loc,
+                         RankedTensorType type, const SizeValues &sizes) {
+  return tensor::EmptyOp::create(builder, loc,
+                                 getMixedExtents(builder, type, sizes),
+                                 type.getElementType());
+}
+
 class StatementLowering {
 public:
   StatementLowering(OpBuilder &builder, llvm::StringMap<Value> &current,
-                    const std::optional<Batch> &batch)
-      : builder(builder), current(current), batch(batch) {}
+                    const std::optional<Batch> &batch, const SizeValues &sizes)
+      : builder(builder), current(current), batch(batch), sizes(sizes) {}
 
   /// Lowers `value` to a tensor. `target` names the variable the statement
   /// assigns, for the in-place decision at the root. Sets `inPlace` when the
@@ -177,6 +204,7 @@ private:
   OpBuilder &builder;
   llvm::StringMap<Value> &current;
   const std::optional<Batch> &batch;
+  const SizeValues &sizes;
   DenseMap<Value, bool> batched;
 };
 } // namespace
@@ -190,7 +218,7 @@ static bool isArith(Operation *op) {
 static double numElements(Value value) {
   double count = 1;
   for (int64_t extent : tl::getShapeOf(value))
-    count *= double(extent);
+    count *= tl::getPlanningExtent(extent);
   return count;
 }
 
@@ -200,7 +228,7 @@ static double summandsOf(tl::ContractOp contract) {
   ArrayRef<int64_t> shape = tl::getShapeOf(contract.getOperand());
   double summands = 1;
   for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-    summands *= double(shape[pairs[i]]);
+    summands *= tl::getPlanningExtent(shape[pairs[i]]);
   return summands;
 }
 
@@ -332,7 +360,7 @@ int StatementLowering::collect(Group &group, Value value,
           unsigned dim = group.numDims++;
           group.extents.push_back(extent);
           group.reductionDims.push_back(dim);
-          summands *= double(extent);
+          summands *= tl::getPlanningExtent(extent);
           return dim;
         });
     return collect(group, contract.getOperand(), operandDims,
@@ -513,8 +541,8 @@ Value StatementLowering::emit(Group &group, Location loc,
   maps.push_back(mapOf(outputDims));
 
   if (!init)
-    init = tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                   type.getElementType());
+    init = createEmpty(builder, loc, type, sizes);
+  type = tl::eraseSizeNames(type);
   if (group.isContraction) {
     Value zero = arith::ConstantOp::create(
         builder, loc, builder.getFloatAttr(type.getElementType(), 0.0));
@@ -562,12 +590,12 @@ static Value zeroPadding(OpBuilder &builder, Location loc, Value tensor,
   SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
   for (auto [dim, real] : llvm::enumerate(realShape)) {
     int64_t extent = type.getDimSize(dim);
-    if (real >= extent)
+    // A size is never padded.
+    if (ShapedType::isDynamic(extent) || real >= extent)
       continue;
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t size : type.getShape())
-      sizes.push_back(builder.getIndexAttr(size));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(builder, loc, tensor);
     offsets[dim] = builder.getIndexAttr(real);
     sizes[dim] = builder.getIndexAttr(extent - real);
     Value slab = tensor::ExtractSliceOp::create(builder, loc, tensor, offsets,
@@ -629,11 +657,12 @@ Value StatementLowering::lowerStackInto(tl::StackOp stack, Value target) {
   elementShape.erase(elementShape.begin() + stackDim);
   auto elementType = RankedTensorType::get(elementShape, type.getElementType());
   SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  SmallVector<OpFoldResult> targetSizes =
+      tensor::getMixedSizes(builder, loc, target);
   auto slab = [&](int64_t offset, int64_t rows) {
-    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes;
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(targetSizes);
     offsets[stackDim] = builder.getIndexAttr(offset);
-    for (int64_t extent : type.getShape())
-      sizes.push_back(builder.getIndexAttr(extent));
     sizes[stackDim] = builder.getIndexAttr(rows);
     return std::make_pair(offsets, sizes);
   };
@@ -692,6 +721,69 @@ Value StatementLowering::lowerStatement(Value value, StringRef target,
               inPlace ? targetTensor : Value());
 }
 
+/// The type of `var`'s argument: a buffer of its extents, or, for a
+/// variable with sizes, its base pointer as a rank-0 memref (the
+/// bare-pointer calling convention of the lowered functions needs static
+/// shapes), viewed with its extents in the function (viewArgument).
+static MemRefType getArgumentType(tl::VarOp var) {
+  RankedTensorType type = var.getType();
+  if (tl::hasSizes(type))
+    return MemRefType::get({}, type.getElementType());
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+static OpFoldResult multiply(OpBuilder &builder, Location loc, OpFoldResult a,
+                             OpFoldResult b) {
+  std::optional<int64_t> lhs = getConstantIntValue(a),
+                         rhs = getConstantIntValue(b);
+  if (lhs && rhs)
+    return builder.getIndexAttr(*lhs * *rhs);
+  return arith::MulIOp::create(
+             builder, loc, getValueOrCreateConstantIndexOp(builder, loc, a),
+             getValueOrCreateConstantIndexOp(builder, loc, b))
+      .getResult();
+}
+
+/// `var`'s buffer with its extents: `argument` itself, or the row-major
+/// view of the base pointer of a variable with sizes.
+static Value viewArgument(OpBuilder &builder, Location loc, tl::VarOp var,
+                          Value argument, const SizeValues &sizes) {
+  RankedTensorType type = var.getType();
+  if (!tl::hasSizes(type))
+    return argument;
+  SmallVector<OpFoldResult> extents = getMixedExtents(builder, type, sizes);
+  SmallVector<OpFoldResult> strides(type.getRank());
+  OpFoldResult stride = builder.getIndexAttr(1);
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    strides[dim] = stride;
+    stride = multiply(builder, loc, stride, extents[dim]);
+  }
+  return memref::ReinterpretCastOp::create(
+      builder, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      argument, builder.getIndexAttr(0), extents, strides);
+}
+
+/// The leading arguments of every lowered function: the program's sizes,
+/// in order of declaration, as `index` values.
+static void addSizeArguments(OpBuilder &builder, tl::ProgramOp program,
+                             SmallVectorImpl<Type> &types) {
+  for (tl::SizeOp size : program.getSizes()) {
+    (void)size;
+    types.push_back(builder.getIndexType());
+  }
+}
+
+/// Names the size arguments of `func` and maps the sizes to them.
+static SizeValues bindSizeArguments(OpBuilder &builder, tl::ProgramOp program,
+                                    func::FuncOp func) {
+  SizeValues sizes;
+  for (auto [index, size] : llvm::enumerate(program.getSizes())) {
+    func.setArgAttr(index, "tl.size", size.getSymNameAttr());
+    sizes[size.getSymName()] = func.getArgument(index);
+  }
+  return sizes;
+}
+
 /// Lowers `assign` into a function over the variables it mentions (its
 /// target and what it reads), in declaration order: it reads their
 /// arguments as tensors, computes the right-hand side and writes the value
@@ -713,12 +805,13 @@ lowerStatement(OpBuilder &builder, tl::ProgramOp program,
     mentionsTargetAsRead |= name.getValue() == target;
   }
   SmallVector<Type> types;
+  addSizeArguments(builder, program, types);
+  unsigned numSizes = types.size();
   for (tl::VarOp var : program.getVars()) {
     if (!mentioned.contains(var.getSymName()))
       continue;
     parameters.push_back(var);
-    types.push_back(MemRefType::get(var.getType().getShape(),
-                                    var.getType().getElementType()));
+    types.push_back(getArgumentType(var));
   }
   Location loc = assign.getLoc();
   auto func = func::FuncOp::create(
@@ -737,21 +830,24 @@ lowerStatement(OpBuilder &builder, tl::ProgramOp program,
                 builder.getArrayAttr({builder.getStringAttr("noinline")}));
   Block *entry = func.addEntryBlock();
   OpBuilder body = OpBuilder::atBlockBegin(entry);
+  SizeValues sizes = bindSizeArguments(body, program, func);
 
   // The store, as tensors. Only the target's argument may be written; the
   // others must keep their values.
   llvm::StringMap<Value> current;
   Value targetArgument;
-  for (auto [var, argument] : llvm::zip(parameters, entry->getArguments())) {
+  for (auto [var, argument] :
+       llvm::zip(parameters, entry->getArguments().drop_front(numSizes))) {
     func.setArgAttr(argument.getArgNumber(), "tl.name", var.getSymNameAttr());
     bool isTarget = var.getSymName() == target;
+    Value buffer = viewArgument(body, var.getLoc(), var, argument, sizes);
     current[var.getSymName()] = bufferization::ToTensorOp::create(
-        body, var.getLoc(), var.getType(), argument, /*restrict=*/true,
-        /*writable=*/isTarget);
+        body, var.getLoc(), tl::eraseSizeNames(var.getType()), buffer,
+        /*restrict=*/true, /*writable=*/isTarget);
     if (isTarget)
-      targetArgument = argument;
+      targetArgument = buffer;
   }
-  StatementLowering lowering(body, current, batch);
+  StatementLowering lowering(body, current, batch, sizes);
   lowering.targetIsRead = mentionsTargetAsRead;
   bool inPlace;
   // A batched variable assigned the same value for every element (rule
@@ -762,9 +858,8 @@ lowerStatement(OpBuilder &builder, tl::ProgramOp program,
       lowering.lowerStatement(assign.getValue(), target,
                               /*mayWriteTarget=*/!broadcasts, inPlace);
   if (broadcasts) {
-    Value init = tensor::EmptyOp::create(
-        body, loc, program.lookupVar(target).getType().getShape(),
-        program.getElementType());
+    Value init =
+        createEmpty(body, loc, program.lookupVar(target).getType(), sizes);
     auto valueRank = cast<RankedTensorType>(value.getType()).getRank();
     int64_t batchDim = batch->last ? valueRank : 0;
     value = linalg::BroadcastOp::create(body, loc, value, init, {batchDim})
@@ -789,13 +884,13 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   OpBuilder builder(program);
   Location loc = program.getLoc();
   SmallVector<Type> argumentTypes;
+  addSizeArguments(builder, program, argumentTypes);
+  unsigned numSizes = argumentTypes.size();
   SmallVector<tl::VarOp> vars(program.getVars());
   DenseMap<Operation *, unsigned> position;
   for (tl::VarOp var : vars) {
     position[var] = argumentTypes.size();
-    RankedTensorType type = var.getType();
-    argumentTypes.push_back(
-        MemRefType::get(type.getShape(), type.getElementType()));
+    argumentTypes.push_back(getArgumentType(var));
   }
   std::optional<Batch> batch;
   if (std::optional<uint64_t> extent = program.getBatch()) {
@@ -820,16 +915,18 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   auto func = func::FuncOp::create(builder, loc, program.getSymName(),
                                    builder.getFunctionType(argumentTypes, {}));
   for (auto [index, var] : llvm::enumerate(vars)) {
-    func.setArgAttr(index, "tl.name", var.getSymNameAttr());
+    unsigned argument = numSizes + index;
+    func.setArgAttr(argument, "tl.name", var.getSymNameAttr());
     if (var.getInput())
-      func.setArgAttr(index, "tl.input", builder.getUnitAttr());
+      func.setArgAttr(argument, "tl.input", builder.getUnitAttr());
     if (var.getOutput())
-      func.setArgAttr(index, "tl.output", builder.getUnitAttr());
+      func.setArgAttr(argument, "tl.output", builder.getUnitAttr());
   }
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
+  bindSizeArguments(builder, program, func);
   for (auto &[statement, parameters] : statements) {
-    SmallVector<Value> arguments;
+    SmallVector<Value> arguments(entry->getArguments().take_front(numSizes));
     for (tl::VarOp var : parameters)
       arguments.push_back(entry->getArgument(position[var]));
     func::CallOp::create(builder, statement.getLoc(), statement, arguments);

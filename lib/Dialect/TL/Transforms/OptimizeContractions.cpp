@@ -58,15 +58,6 @@ struct Factor {
   SmallVector<unsigned> indices;
 };
 
-/// The extent the cost model assumes for a dimension: its number, or for
-/// a size (unknown until run time) a large one. Sizes stand for numbers of
-/// elements or mesh points, which dominate the fixed extents of a kernel,
-/// so an order that keeps sized indices out of the costly steps wins.
-constexpr double kAssumedSizeValue = 1024;
-static double plannedExtent(int64_t extent) {
-  return ShapedType::isDynamic(extent) ? kAssumedSizeValue : double(extent);
-}
-
 /// A tree in index notation.
 struct IndexForm {
   SmallVector<Factor> factors;
@@ -138,7 +129,7 @@ static void collect(Value value, ArrayRef<unsigned> indices, IndexForm &form) {
 static double product(const IndexForm &form, const IndexSet &indices) {
   double result = 1;
   for (unsigned index : indices.set_bits())
-    result *= plannedExtent(form.extents[index]);
+    result *= getPlanningExtent(form.extents[index]);
   return result;
 }
 
@@ -162,7 +153,7 @@ static IndexSet combine(const IndexForm &form, const IndexSet &lhs,
 static double factorElements(const IndexForm &form, const Factor &factor) {
   double elements = 1;
   for (unsigned index : factor.indices)
-    elements *= plannedExtent(form.extents[index]);
+    elements *= getPlanningExtent(form.extents[index]);
   return elements;
 }
 
@@ -381,7 +372,7 @@ static SmallVector<unsigned> substitutedOrder(const Built &lhs,
   auto volume = [](ArrayRef<int64_t> shape) {
     double elements = 1;
     for (int64_t extent : shape)
-      elements *= plannedExtent(extent);
+      elements *= getPlanningExtent(extent);
     return elements;
   };
   bool lhsIsLarger = volume(lhsShape) >= volume(rhsShape);

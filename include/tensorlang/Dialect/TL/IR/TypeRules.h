@@ -111,6 +111,18 @@ bindSizes(mlir::RankedTensorType type,
 /// tensors of the lowering have such types.
 mlir::RankedTensorType eraseSizeNames(mlir::RankedTensorType type);
 
+/// The value cost models assume for a size, unknown until run time. Sizes
+/// stand for numbers of elements or mesh points, which dominate the fixed
+/// extents of a kernel, so a plan that keeps sized indices out of its
+/// costly steps wins whatever the value turns out to be.
+constexpr int64_t kAssumedSizeValue = 1024;
+/// An extent as cost models count it: the number, or kAssumedSizeValue
+/// for a dynamic (sized) extent.
+inline double getPlanningExtent(int64_t extent) {
+  return mlir::ShapedType::isDynamic(extent) ? double(kAssumedSizeValue)
+                                             : double(extent);
+}
+
 /// An extent as the source writes it: `11` or `E`.
 std::string formatExtent(const Extent &extent);
 
