@@ -393,7 +393,7 @@ Program::getBoundProgram(ArrayRef<int64_t> values) {
 }
 
 FailureOr<tl::ProgramOp> Program::getProgramToCompile() {
-  if (sizeNames.empty())
+  if (sizeNames.empty() || options.sizes.empty())
     return program;
   FailureOr<llvm::StringMap<int64_t>> given = getGivenSizes();
   if (failed(given))
@@ -402,10 +402,9 @@ FailureOr<tl::ProgramOp> Program::getProgramToCompile() {
   for (const std::string &size : sizeNames) {
     auto it = given->find(size);
     if (it == given->end())
-      return error("the program's size '" + size +
-                   "' needs a value to compile ahead of time (--size " + size +
-                   "=N): code that takes sizes at run time is not "
-                   "implemented yet");
+      return error("size '" + size +
+                   "' has no value: give every size a value (code for those "
+                   "values) or none (code that takes them as arguments)");
     values.push_back(it->second);
   }
   return getBoundProgram(values);
@@ -482,7 +481,7 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
   if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved, path)))
     return failure();
   return emitCHeader(*toCompile, lowered->temporaryBytes,
-                     resolved.streamingMinBytes);
+                     resolved.streamingMinBytes, lowered->hasSizedTemporaries);
 }
 
 FailureOr<std::string> Program::printStage(StringRef stage) {

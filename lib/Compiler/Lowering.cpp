@@ -136,6 +136,7 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
     return program.emitError("lowering to linalg and bufferizing failed");
   lowered.module->walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
+    lowered.hasSizedTemporaries |= !type.hasStaticShape();
     if (type.hasStaticShape())
       lowered.temporaryBytes +=
           type.getNumElements() * type.getElementTypeBitWidth() / 8;

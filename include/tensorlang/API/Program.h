@@ -215,8 +215,9 @@ private:
   /// made once per set of values; the program itself without sizes.
   mlir::FailureOr<tl::ProgramOp>
   getBoundProgram(llvm::ArrayRef<int64_t> values);
-  /// The program to compile ahead of time: bound to the sizes the options
-  /// give, which must be all of them.
+  /// The program to compile ahead of time: with its sizes, whose values
+  /// the code takes as arguments, or bound to the values the options give
+  /// (all of them).
   mlir::FailureOr<tl::ProgramOp> getProgramToCompile();
 
   /// A program with sizes, bound to one set of values.

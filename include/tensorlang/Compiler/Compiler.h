@@ -79,8 +79,11 @@ unsigned getTargetVectorBits(llvm::StringRef cpu);
 struct LoweredProgram {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string functionName;
-  /// Bytes the function allocates for temporaries while it runs.
+  /// Bytes the function allocates for temporaries while it runs (those of
+  /// static shape).
   int64_t temporaryBytes = 0;
+  /// Whether it also allocates temporaries whose shape has sizes.
+  bool hasSizedTemporaries = false;
 };
 
 /// Lowers `program` (cloned; the original is untouched) through linalg,
@@ -142,7 +145,8 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 /// the program never assigns are `const`.
 std::string emitCHeader(
     tl::ProgramOp program, int64_t temporaryBytes = -1,
-    int64_t streamingMinBytes = CompileOptions().streamingMinBytes);
+    int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
+    bool hasSizedTemporaries = false);
 
 } // namespace tensorlang
 
