@@ -61,6 +61,13 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     they stay in cache anyway, and the contraction tiler does better on
     whole operands. With `threads` above 1, an `scf.forall` over one share
     of the batches per thread comes first, the batch loop inside it.
+
+    A generic whose leading dimension has a run-time extent (a program's
+    size), all its other loops static, is tiled by one batch index, with
+    its chain if it has one and alone if not: every slice is then static,
+    so the contraction tiler and the vectorizer treat the loop body as they
+    treat a program with fixed extents. (With threads, an `scf.forall`
+    over the batch indices.)
   }];
   let options = [
     Option<"tileBytes", "tile-bytes", "int64_t",

@@ -22,6 +22,7 @@
 #include "Divisors.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -37,18 +38,27 @@ using namespace mlir;
 using tensorlang::largestDivisorAtMost;
 
 /// The loop dimension of `op` that indexes the leading dimension of its
-/// result, if the result has one and op is a static linalg.generic on
-/// tensors with one result whose indexing maps are projected permutations.
+/// result, if the result has one and op is a linalg.generic on tensors
+/// with one result whose indexing maps are projected permutations, and
+/// whose loops all have static ranges but perhaps that one (a size).
 static std::optional<unsigned> batchDim(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
       llvm::any_of(op.getIndexingMapsArray(),
                    [](AffineMap map) { return !map.isProjectedPermutation(); }))
     return std::nullopt;
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (result.getNumResults() == 0)
     return std::nullopt;
-  return result.getDimPosition(0);
+  unsigned dim = result.getDimPosition(0);
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges()))
+    if (ShapedType::isDynamic(range) && loop != dim)
+      return std::nullopt;
+  return dim;
+}
+
+/// Whether the batch loop of `op` has a range known only at run time.
+static bool hasSizedBatch(linalg::GenericOp op) {
+  return ShapedType::isDynamic(op.getStaticLoopRanges()[*batchDim(op)]);
 }
 
 /// The producer of `operand` (an input of `consumer`, whose batch loop
@@ -106,11 +116,13 @@ struct FuseBatchesPass
     // once, from its last statement.
     SmallVector<std::pair<linalg::GenericOp, SmallVector<linalg::GenericOp>>>
         work;
+    // A root whose batch is a size is tiled even alone: one batch slice at
+    // a time, its loops are static, and the contraction tiler can take it.
     getOperation().walk([&](linalg::GenericOp op) {
       if (!batchDim(op) || isFusedIntoItsUser(op))
         return;
       SmallVector<linalg::GenericOp> chain = collectChain(op);
-      if (!chain.empty())
+      if (!chain.empty() || hasSizedBatch(op))
         work.emplace_back(op, std::move(chain));
     });
 
@@ -118,9 +130,11 @@ struct FuseBatchesPass
     for (auto &[root, chain] : work)
       fuseChain(rewriter, root, chain);
     // The originals are dead now (the fusion leaves them and the slices it
-    // replaced): an empty pattern set still erases dead operations.
-    if (failed(applyPatternsGreedily(getOperation(),
-                                     FrozenRewritePatternSet())))
+    // replaced), once a loop bound that reads a run-time extent off one of
+    // them (tensor.dim) reads it off its operands instead.
+    RewritePatternSet patterns(&getContext());
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
 
@@ -138,6 +152,16 @@ struct FuseBatchesPass
 
   void fuseChain(RewriterBase &rewriter, linalg::GenericOp root,
                  ArrayRef<linalg::GenericOp> chain) {
+    // A batch of run-time extent: one slice per iteration, the only tile
+    // that never leaves a partial one, so that everything inside is
+    // static. Threads share the iterations.
+    if (hasSizedBatch(root)) {
+      (void)tileAndFuse(rewriter, root, chain, /*tile=*/1,
+                        threads > 1
+                            ? scf::SCFTilingOptions::LoopType::ForallOp
+                            : scf::SCFTilingOptions::LoopType::ForOp);
+      return;
+    }
     unsigned dim = *batchDim(root);
     int64_t batches = root.getStaticLoopRanges()[dim];
     int64_t bytes = 0;

@@ -1,0 +1,88 @@
+// A batch of run-time extent (a program's size): the root is tiled by one
+// batch index, alone or with its chain, whatever the intermediate bytes,
+// so that every op in the loop is static.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{threads=2}))" | FileCheck %s --check-prefix=PAR
+
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+
+// CHECK-LABEL: func.func @sized_chain
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<?x4x4xf64>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[E]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<?x4x4xf64> to tensor<1x4x4xf64>
+// CHECK: %[[FIRST:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4xf64>, tensor<4x4xf64>)
+// CHECK: linalg.generic {{.*}} ins(%[[FIRST]], %{{.*}} : tensor<1x4x4xf64>, tensor<4x4xf64>) outs(%{{.*}} : tensor<1x4x4xf64>)
+// CHECK: tensor.insert_slice {{.*}} into %[[OUT]][%[[E]], 0, 0] [1, 4, 4]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// PAR-LABEL: func.func @sized_chain
+// PAR: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs
+// PAR: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4xf64>, tensor<4x4xf64>)
+func.func @sized_chain(%u: tensor<?x4x4xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<?x4x4xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<?x4x4xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x4x4xf64>) -> tensor<?x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<?x4x4xf64>, tensor<4x4xf64>) outs(%a0 : tensor<?x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x4x4xf64>
+  %e1 = tensor.empty(%n) : tensor<?x4x4xf64>
+  %a1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<?x4x4xf64>) -> tensor<?x4x4xf64>
+  %v = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%t, %m : tensor<?x4x4xf64>, tensor<4x4xf64>) outs(%a1 : tensor<?x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x4x4xf64>
+  return %v : tensor<?x4x4xf64>
+}
+
+// -----
+
+// Alone: one contraction over the elements.
+// CHECK-LABEL: func.func @sized_alone
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4xf64>, tensor<4x4xf64>) outs(%{{.*}} : tensor<1x4x4xf64>)
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+func.func @sized_alone(%u: tensor<?x4x4xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<?x4x4xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<?x4x4xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x4x4xf64>) -> tensor<?x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<?x4x4xf64>, tensor<4x4xf64>) outs(%a0 : tensor<?x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x4x4xf64>
+  return %t : tensor<?x4x4xf64>
+}
+
+// -----
+
+// A dynamic loop other than the leading one: left alone.
+// CHECK-LABEL: func.func @inner_dynamic
+// CHECK-NOT: scf.for
+#u = affine_map<(e, i, k, j) -> (e, k, j)>
+#m = affine_map<(e, i, k, j) -> (i, k)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+func.func @inner_dynamic(%u: tensor<4x?x4xf64>, %m: tensor<4x?xf64>, %n: index) -> tensor<4x4x4xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty() : tensor<4x4x4xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x4x4xf64>) -> tensor<4x4x4xf64>
+  %t = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<4x?x4xf64>, tensor<4x?xf64>) outs(%a0 : tensor<4x4x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x4xf64>
+  return %t : tensor<4x4x4xf64>
+}
