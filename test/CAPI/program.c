@@ -57,6 +57,63 @@ static int runWith(enum TensorlangEngine engine, const char *label) {
   return 0;
 }
 
+/* A program with a size, compiled once and run on three values of it;
+   sizes that disagree or are missing are refused. */
+static int runSized(void) {
+  TensorlangProgramOptions options;
+  tensorlangProgramOptionsInit(&options);
+  char *error = NULL;
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(
+          "size E\nvar input u : [E 2]\nvar input w : [E]\n"
+          "var output s : [2]\ns = u # w . [[1 3]]\n"),
+      mlirStringRefCreateFromCString("sized.tl"), false, &options, &error);
+  if (!program) {
+    printf("%s", error);
+    return 1;
+  }
+  printf("sizes: %s; u is [%s %lld]\n", tensorlangProgramGetSizeName(program, 0),
+         tensorlangProgramGetVariableSize(program, 0, 0),
+         (long long)tensorlangProgramGetVariableExtent(program, 0, 1));
+  double u[2 * 9], w[9];
+  for (int i = 0; i < 2 * 9; ++i)
+    u[i] = i;
+  for (int i = 0; i < 9; ++i)
+    w[i] = 1;
+  const char *sizeNames[] = {"E"};
+  const char *inputNames[] = {"u", "w"};
+  const void *inputs[] = {u, w};
+  const char *resultNames[] = {"s"};
+  for (int64_t e = 1; e <= 9; e += 4) {
+    double s[2];
+    void *results[] = {s};
+    if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &e, 2,
+                                       inputNames, inputs, 1, resultNames,
+                                       results, &error)) {
+      printf("%s", error);
+      free(error);
+      return 1;
+    }
+    printf("E=%lld: s = %g %g\n", (long long)e, s[0], s[1]);
+  }
+  double s[2];
+  void *results[] = {s};
+  if (!tensorlangProgramRun(program, 2, inputNames, inputs, 1, resultNames,
+                            results, &error)) {
+    printf("%s", error);
+    free(error);
+  }
+  int64_t zero = 0;
+  if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &zero, 2,
+                                     inputNames, inputs, 1, resultNames,
+                                     results, &error)) {
+    printf("%s", error);
+    free(error);
+  }
+  tensorlangProgramDestroy(program);
+  return 0;
+}
+
 int main(void) {
   TensorlangProgramOptions options;
   tensorlangProgramOptionsInit(&options);
@@ -111,5 +168,5 @@ int main(void) {
   options.warningsAreErrors = false;
 
   return runWith(TensorlangEngineJit, "jit") ||
-         runWith(TensorlangEngineReference, "reference");
+         runWith(TensorlangEngineReference, "reference") || runSized();
 }

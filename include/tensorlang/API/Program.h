@@ -171,9 +171,12 @@ public:
   /// A store holding `inputs` and, for every other variable, undefined
   /// values (rules d-var, d-pad-var). Checks rule d-in-var and each value's
   /// variable, element kind and shape; reports what is wrong. The sizes
-  /// take their values from the inputs' shapes and the options; the store
-  /// holds variables of those extents.
-  mlir::FailureOr<Store> bindInputs(llvm::ArrayRef<NamedInput> inputs);
+  /// take their values from the inputs' shapes, the options and `sizes`
+  /// (this run's values); the store holds variables of those extents. A
+  /// size that no variable has needs no value.
+  mlir::FailureOr<Store> bindInputs(
+      llvm::ArrayRef<NamedInput> inputs,
+      llvm::ArrayRef<std::pair<std::string, int64_t>> sizes = {});
 
   /// Compiles for the JIT engine now (a run with it compiles on first use).
   /// A program with sizes is compiled once: its code takes their values.
@@ -206,8 +209,9 @@ private:
   mlir::LogicalResult checkNotCompiled(llvm::StringRef what);
   /// Compile options with what the target decides filled in.
   CompileOptions resolvedCompileOptions() const;
-  /// The values of the sizes that the options give, checked.
-  mlir::FailureOr<llvm::StringMap<int64_t>> getGivenSizes();
+  /// The values of the sizes that the options and `sizes` give, checked.
+  mlir::FailureOr<llvm::StringMap<int64_t>>
+  getGivenSizes(llvm::ArrayRef<std::pair<std::string, int64_t>> sizes = {});
   /// The values of the sizes in a store from bindInputs, in order of
   /// declaration.
   mlir::FailureOr<std::vector<int64_t>> getSizesOf(const Store &store);
