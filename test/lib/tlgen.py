@@ -20,12 +20,38 @@ import numpy as np
 class Program:
     """A generated program: declarations, statements and its source text."""
 
-    def __init__(self, decls, stmts, batch=None):
+    def __init__(self, decls, stmts, batch=None, sizes=None):
         self.decls = decls  # [(name, shape, qualifiers)]
         self.stmts = stmts  # [(target, expr)]
         # (extent, last, batched names) of a batch program; shapes are an
         # element's.
         self.batch = batch
+        # {size name: the extent it stands for}: the source declares the
+        # sizes and writes each such extent as its size (every one of them,
+        # so the program stays well-typed; see Generator.sized_program).
+        self.sizes = sizes or {}
+
+    def bind(self, values):
+        """The program with each size's extent replaced by `values[size]`:
+        the meaning of the source for those values, without sizes."""
+        mapping = {extent: values[name] for name, extent in self.sizes.items()}
+
+        def shape(s):
+            return tuple(mapping.get(d, d) for d in s)
+
+        def node(expr):
+            parts = []
+            for part in expr[1:-1]:
+                if isinstance(part, tuple) and part and isinstance(part[0], str) \
+                        and part[0] in KINDS:
+                    part = node(part)
+                elif expr[0] == "stack":
+                    part = tuple(node(e) for e in part)
+                parts.append(part)
+            return (expr[0],) + tuple(parts) + (shape(expr[-1]),)
+
+        return Program([(n, shape(s), q) for n, s, q in self.decls],
+                       [(t, node(e)) for t, e in self.stmts], self.batch)
 
     @property
     def live_out(self):
@@ -52,11 +78,12 @@ class Program:
         return shapes
 
     def source(self):
-        lines = []
+        lines = ["size %s" % name for name in self.sizes]
+        names = {extent: name for name, extent in self.sizes.items()}
         for name, shape, quals in self.decls:
             lines.append("var %s%s : [%s]" % (
                 "".join(q + " " for q in quals), name,
-                " ".join(str(d) for d in shape)))
+                " ".join(names.get(d, str(d)) for d in shape)))
         if self.batch:
             extent, last, names = self.batch
             lines.append("batch [%s] %d%s" % (
@@ -124,6 +151,13 @@ def to_source(expr):
         op = "." if kind == "contract" else "^"
         return "(%s %s %s)" % (to_source(expr[1]), op, text)
     return "(%s %s %s)" % (to_source(expr[2]), expr[1], to_source(expr[3]))
+
+
+def stack_extents(expr):
+    """The extents that stacks in an expression create (their element
+    counts): a literal number of elements, never a size."""
+    found = {shape_of(expr)[0]} if expr[0] == "stack" else set()
+    return found.union(*(stack_extents(e) for e in subexpressions(expr)))
 
 
 def has_division(expr):
@@ -207,6 +241,23 @@ class Generator:
             batched = grown
         extent = rng.choice([1, 2, 3, 5])
         program.batch = (extent, rng.random() < 0.5, batched)
+        return program
+
+    def sized_program(self, qualifiers=False):
+        """A program with one or two sizes: each stands for every
+        occurrence of one extent (rule t-contr and the others compare
+        extents syntactically, so replacing all of them keeps the program
+        well-typed), except an extent a stack creates, which is a number."""
+        rng = self.rng
+        while True:
+            program = self.program(qualifiers)
+            stacked = set().union(*(stack_extents(e) for _, e in program.stmts))
+            candidates = [d for d in range(1, self.max_extent + 1)
+                          if d not in stacked]
+            if candidates:
+                break
+        chosen = rng.sample(candidates, min(len(candidates), rng.randint(1, 2)))
+        program.sizes = dict(zip(["N", "M"], chosen))
         return program
 
     def vars_of(self, shape):

@@ -375,3 +375,17 @@ def test_size_errors():
                        r"shape gives it"):
         tl.compile(free)(a=np.ones(2))
     assert tl.compile(free, sizes={"N": 4})(a=np.ones(2))["z"].shape == (4,)
+
+
+def test_sizes_compiled_once():
+    # Compiled code takes the sizes as arguments: one compilation serves
+    # every value, with threads too, and at sizes that divide nothing.
+    for threads in (1, 2):
+        prog = tl.compile(SIZED, threads=threads)
+        for e, n in ((1, 3), (97, 3), (4, 5), (3999, 11)):
+            A = rng.random((n, n))
+            u = rng.random((e, n))
+            result = prog(A=A, u=u)
+            assert_same(result["v"], u @ A)
+            assert_same(result["s"], np.sum(u * u))
+        assert prog._impl.compilations == 1
