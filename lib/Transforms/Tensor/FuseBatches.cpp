@@ -156,10 +156,27 @@ struct FuseBatchesPass
     // that never leaves a partial one, so that everything inside is
     // static. Threads share the iterations.
     if (hasSizedBatch(root)) {
-      (void)tileAndFuse(rewriter, root, chain, /*tile=*/1,
-                        threads > 1
-                            ? scf::SCFTilingOptions::LoopType::ForallOp
-                            : scf::SCFTilingOptions::LoopType::ForOp);
+      SmallVector<linalg::GenericOp> innerChain(chain);
+      if (threads > 1) {
+        // One share of ceil(E / threads) batch indices per thread, as for
+        // a fixed batch, so that the slice loop inside each share keeps
+        // its temporaries.
+        rewriter.setInsertionPoint(root);
+        Location loc = root.getLoc();
+        Value extent = tensor::DimOp::create(
+            rewriter, loc, root.getDpsInitOperand(0)->get(), 0);
+        Value count = arith::ConstantIndexOp::create(rewriter, loc, threads);
+        Value share = arith::CeilDivUIOp::create(rewriter, loc, extent, count);
+        FailureOr<linalg::GenericOp> inner =
+            tileAndFuse(rewriter, root, chain, share,
+                        scf::SCFTilingOptions::LoopType::ForallOp);
+        if (failed(inner))
+          return;
+        root = *inner;
+        innerChain = collectChain(root);
+      }
+      (void)tileAndFuse(rewriter, root, innerChain, rewriter.getIndexAttr(1),
+                        scf::SCFTilingOptions::LoopType::ForOp);
       return;
     }
     unsigned dim = *batchDim(root);
@@ -184,7 +201,7 @@ struct FuseBatchesPass
         loopType = scf::SCFTilingOptions::LoopType::ForallOp;
       } else {
         FailureOr<linalg::GenericOp> inner =
-            tileAndFuse(rewriter, root, chain, share,
+            tileAndFuse(rewriter, root, chain, rewriter.getIndexAttr(share),
                         scf::SCFTilingOptions::LoopType::ForallOp);
         if (failed(inner))
           return;
@@ -198,20 +215,21 @@ struct FuseBatchesPass
     int64_t tile = largestDivisorAtMost(
         batches, std::min(batches - 1, tileBytes / bytesPerBatch));
     if (batches > 1)
-      (void)tileAndFuse(rewriter, root, innerChain, tile, loopType);
+      (void)tileAndFuse(rewriter, root, innerChain, rewriter.getIndexAttr(tile),
+                        loopType);
   }
 
   /// Tiles `root` by `tile` along its batch dimension and fuses `chain`
   /// and the accumulator fills into the loop; returns the tiled root.
   FailureOr<linalg::GenericOp>
   tileAndFuse(RewriterBase &rewriter, linalg::GenericOp root,
-              ArrayRef<linalg::GenericOp> chain, int64_t tile,
+              ArrayRef<linalg::GenericOp> chain, OpFoldResult tile,
               scf::SCFTilingOptions::LoopType loopType) {
-    SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+    SmallVector<OpFoldResult> sizes(root.getNumLoops(),
+                                    rewriter.getIndexAttr(0));
     sizes[*batchDim(root)] = tile;
     scf::SCFTileAndFuseOptions options;
-    options.tilingOptions.setTileSizes(
-        getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    options.tilingOptions.setTileSizes(sizes);
     options.tilingOptions.setLoopType(loopType);
     llvm::SmallPtrSet<Operation *, 8> members;
     for (linalg::GenericOp producer : chain)

@@ -16,8 +16,12 @@
 // CHECK: tensor.insert_slice {{.*}} into %[[OUT]][%[[E]], 0, 0] [1, 4, 4]
 // CHECK-NOT: linalg.generic
 // CHECK: return
+// With threads: a share of ceil(E / 2) indices per thread, then one slice
+// at a time within the share.
 // PAR-LABEL: func.func @sized_chain
-// PAR: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs
+// PAR: %[[SHARE:.*]] = arith.ceildivui %{{.*}}, %c2 : index
+// PAR: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (%[[SHARE]]) shared_outs
+// PAR: scf.for
 // PAR: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4xf64>, tensor<4x4xf64>)
 func.func @sized_chain(%u: tensor<?x4x4xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<?x4x4xf64> {
   %zero = arith.constant 0.0 : f64

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Sizes known at run time against extents fixed in the program: the CFD
+kernels K5 (interpolation) and K5H (inverse Helmholtz) written with `size E`
+and with E a number, compiled by tl-run's JIT and timed in the same run,
+interleaved, at E = 4000 and at E = 3999 (a multiple of no tile). Prints
+the medians and the ratio fixed / sized (1 = as fast; the target is at
+least 0.95), and checks that both give the same result.
+
+    OMP_NUM_THREADS=1 /usr/bin/python3 bench/sizes.py [--build build]
+        [--reps 20] [--rounds 3] [--elements 4000,3999] [--threads N]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+P = 11
+# The sized programs; the fixed ones replace E by its value.
+KERNELS = {
+    "K5": ("size E\ntype f : [E {p} {p} {p}]\nvar input A : [{p} {p}]\n"
+           "var input u : f\nvar output v : f\n"
+           "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n", ("A", "u"), "v"),
+    "K5H": ("size E\ntype f : [E {p} {p} {p}]\nvar input S : [{p} {p}]\n"
+            "var input D : f\nvar input u : f\nvar output v : f\nvar t : f\n"
+            "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
+            "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n",
+            ("S", "D", "u"), "v"),
+}
+
+
+def fixed(source, elements):
+    """The program with the size E replaced by its value."""
+    return re.sub(r"\bE\b", str(elements), source.split("\n", 1)[1])
+
+
+def time_program(tl_run, path, inputs, output, reps, extra):
+    args = [tl_run, path, "--repeat=%d" % reps, "--out", "%s=%s" % output] + extra
+    for name, file in inputs:
+        args += ["--in", "%s=%s" % (name, file)]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("tl-run failed on %s:\n%s" % (path, result.stderr))
+    return float(re.search(r"kernel median: (\S+) s", result.stderr).group(1))
+
+
+def cpu_name():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternations of the two programs; the best "
+                             "median of each counts")
+    parser.add_argument("--elements", default="4000,3999")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    tl_run = os.path.join(args.build, "bin", "tl-run")
+    extra = ["--threads=%d" % args.threads] if args.threads > 1 else []
+    print("CPU: %s; %d thread(s); tl-run --repeat=%d, best of %d rounds"
+          % (cpu_name(), args.threads, args.reps, args.rounds))
+    print("| kernel | E | fixed (s) | sized (s) | fixed / sized | max |diff| |")
+    print("|---|---|---|---|---|---|")
+    worst = float("inf")
+    with tempfile.TemporaryDirectory() as work:
+        for ident, (template, names, output) in KERNELS.items():
+            sized_source = template.format(p=P)
+            sized_path = os.path.join(work, ident + "-sized.tl")
+            with open(sized_path, "w") as f:
+                f.write(sized_source)
+            for elements in (int(e) for e in args.elements.split(",")):
+                rng = np.random.default_rng(elements)
+                inputs = []
+                for name in names:
+                    shape = (P, P) if name in ("A", "S") else (elements, P, P, P)
+                    file = os.path.join(work, "%s-%d-%s.npy" % (ident, elements, name))
+                    np.save(file, rng.random(shape) - 0.5)
+                    inputs.append((name, file))
+                fixed_path = os.path.join(work, "%s-%d.tl" % (ident, elements))
+                with open(fixed_path, "w") as f:
+                    f.write(fixed(sized_source, elements))
+                outs = {kind: (output, os.path.join(work, "%s-%s.npy" % (ident, kind)))
+                        for kind in ("fixed", "sized")}
+                best = {"fixed": float("inf"), "sized": float("inf")}
+                for _ in range(args.rounds):
+                    for kind, path in (("fixed", fixed_path), ("sized", sized_path)):
+                        best[kind] = min(best[kind], time_program(
+                            tl_run, path, inputs, outs[kind], args.reps, extra))
+                diff = np.max(np.abs(np.load(outs["fixed"][1]) - np.load(outs["sized"][1])))
+                ratio = best["fixed"] / best["sized"]
+                worst = min(worst, ratio)
+                print("| %s | %d | %.4g | %.4g | %.3f | %.1e |"
+                      % (ident, elements, best["fixed"], best["sized"], ratio, diff))
+    print("worst fixed / sized: %.3f (target >= 0.95): %s"
+          % (worst, "met" if worst >= 0.95 else "MISSED"))
+
+
+if __name__ == "__main__":
+    main()
