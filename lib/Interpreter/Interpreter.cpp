@@ -305,6 +305,9 @@ static double physicalMemoryBytes() {
 }
 
 FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
+  if (!program.getSizes().empty())
+    return program.emitError("a store needs the values of the program's "
+                             "sizes: bind them first (tl-bind-sizes)");
   // Refuse up front rather than let the system swap or kill the process
   // while the store is filled.
   double bytes = 0;

@@ -266,6 +266,14 @@ FailureOr<PlanNode *> StatementPlanner::build(Value value,
 }
 
 FailureOr<ProgramPlan> interp::planProgram(tl::ProgramOp program) {
+  // The meaning of a program with sizes is that of the program bound to
+  // their values, which the caller knows (the program API binds them from
+  // the inputs' shapes).
+  if (!program.getSizes().empty())
+    return program.emitError(
+        "the interpreter runs a program with sizes bound to their values "
+        "(tl-bind-sizes; tl-run and the program API bind them from the "
+        "inputs' shapes)");
   ProgramPlan plan;
   plan.kind = program.getElementType().isF32() ? ElementKind::F32
                                                : ElementKind::F64;

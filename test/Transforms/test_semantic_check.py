@@ -67,3 +67,30 @@ def test_the_check_catches_a_wrong_pass():
                 or "left a non-zero value" in result.stderr, result.stderr
             caught += 1
     assert caught >= 10, caught
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_tl_passes_keep_the_meaning_with_sizes(seed):
+    # Programs with sizes are checked at one value of their sizes, the
+    # same before and after each pass, padded or not.
+    program = tlgen.Generator(11000 + seed).sized_program(qualifiers=(seed % 3 == 0))
+    passes = TL_PASSES if seed % 2 == 0 else "tl-pad{multiple=3},%s" % TL_PASSES
+    result = check(import_source(program.source()), passes, seed)
+    assert result.returncode == 0, program.source() + result.stderr
+    assert "error" not in result.stderr, result.stderr
+    assert "skipped" not in result.stderr, result.stderr
+
+
+def test_the_check_catches_a_wrong_pass_with_sizes():
+    caught = 0
+    for seed in range(60):
+        program = tlgen.Generator(11000 + seed).sized_program()
+        if " + " not in program.source():
+            continue
+        result = check(import_source(program.source()),
+                       "tl-cse,test-tl-break-semantics,canonicalize", seed)
+        if result.returncode != 0:
+            assert "pass 'test-tl-break-semantics' changed variable" in result.stderr \
+                or "left a non-zero value" in result.stderr, result.stderr
+            caught += 1
+    assert caught >= 5, caught
