@@ -243,14 +243,15 @@ class Generator:
         program.batch = (extent, rng.random() < 0.5, batched)
         return program
 
-    def sized_program(self, qualifiers=False):
+    def sized_program(self, qualifiers=False, batch=False):
         """A program with one or two sizes: each stands for every
         occurrence of one extent (rule t-contr and the others compare
         extents syntactically, so replacing all of them keeps the program
         well-typed), except an extent a stack creates, which is a number."""
         rng = self.rng
         while True:
-            program = self.program(qualifiers)
+            program = (self.batch_program(qualifiers) if batch
+                       else self.program(qualifiers))
             stacked = set().union(*(stack_extents(e) for _, e in program.stmts))
             candidates = [d for d in range(1, self.max_extent + 1)
                           if d not in stacked]
