@@ -369,7 +369,7 @@ FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
   for (const std::string &size : sizeNames) {
     std::optional<int64_t> value;
     for (const VariableInfo &var : variables) {
-      auto dim = llvm::find(var.sizes, size);
+      const auto *dim = llvm::find(var.sizes, size);
       auto it = store.find(var.name);
       if (dim == var.sizes.end() || it == store.end() ||
           it->second.getShape().size() != var.sizes.size())

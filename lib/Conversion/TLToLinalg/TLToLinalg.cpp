@@ -117,6 +117,8 @@ struct Batch {
   }
 };
 
+} // namespace
+
 /// The values of the program's sizes in the function being built (its
 /// `index` arguments), by name.
 using SizeValues = llvm::StringMap<Value>;
@@ -142,6 +144,7 @@ static Value createEmpty(OpBuilder &builder, Location loc,
                                  type.getElementType());
 }
 
+namespace {
 class StatementLowering {
 public:
   StatementLowering(OpBuilder &builder, llvm::StringMap<Value> &current,

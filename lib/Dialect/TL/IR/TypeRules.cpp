@@ -90,7 +90,7 @@ bool tl::isLanguageTensorType(Type type) {
     return tensor.hasStaticShape();
   auto sizes = dyn_cast<ArrayAttr>(encoding);
   return sizes && !sizes.empty() &&
-         int64_t(sizes.size()) == tensor.getNumDynamicDims() &&
+         sizes.size() == size_t(tensor.getNumDynamicDims()) &&
          llvm::all_of(sizes, llvm::IsaPred<FlatSymbolRefAttr>);
 }
 
