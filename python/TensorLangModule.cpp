@@ -108,9 +108,9 @@ public:
             const std::vector<std::string> &keep, bool warningsAreErrors,
             const std::string &syntax,
             const std::vector<std::pair<std::string, int64_t>> &sizes)
-      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
-                            sizes),
-                [this](const std::string &message) { problem = message; }) {
+      : program(
+            makeOptions(pad, dtype, threads, warningsAreErrors, syntax, sizes),
+            [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
       if (!problem.empty())
@@ -230,10 +230,10 @@ public:
   std::string warnings() const { return loadWarnings; }
 
 private:
-  static ProgramOptions makeOptions(int64_t pad, const std::string &dtype,
-                                    int64_t threads, bool warningsAreErrors,
-                                    const std::string &syntax,
-                                    const std::vector<std::pair<std::string, int64_t>> &sizes) {
+  static ProgramOptions
+  makeOptions(int64_t pad, const std::string &dtype, int64_t threads,
+              bool warningsAreErrors, const std::string &syntax,
+              const std::vector<std::pair<std::string, int64_t>> &sizes) {
     if (syntax != "tl" && syntax != "cfdlang")
       throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
                             "'");
@@ -291,8 +291,7 @@ PYBIND11_MODULE(_tensorlang, m) {
   py::class_<PyProgram>(m, "Program")
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
                     const std::string &, int64_t,
-                    const std::vector<std::string> &, bool,
-                    const std::string &,
+                    const std::vector<std::string> &, bool, const std::string &,
                     const std::vector<std::pair<std::string, int64_t>> &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),

@@ -78,8 +78,9 @@ MLIR_CAPI_EXPORTED int64_t tensorlangProgramGetVariableExtent(
     TensorlangProgram program, intptr_t index, intptr_t dim);
 /* The size that dimension `dim` of a variable stands for (its extent is
    then -1), or NULL for a fixed extent. */
-MLIR_CAPI_EXPORTED const char *tensorlangProgramGetVariableSize(
-    TensorlangProgram program, intptr_t index, intptr_t dim);
+MLIR_CAPI_EXPORTED const char *
+tensorlangProgramGetVariableSize(TensorlangProgram program, intptr_t index,
+                                 intptr_t dim);
 
 /* The program's sizes (extents known at run time), in declaration order. */
 MLIR_CAPI_EXPORTED intptr_t
@@ -113,11 +114,11 @@ tensorlangProgramRun(TensorlangProgram program, intptr_t numInputs,
    variable's extents with these values. Each size that a variable has
    needs a value. */
 MLIR_CAPI_EXPORTED bool tensorlangProgramRunWithSizes(
-    TensorlangProgram program, intptr_t numSizes,
-    const char *const *sizeNames, const int64_t *sizeValues,
-    intptr_t numInputs, const char *const *inputNames,
-    const void *const *inputs, intptr_t numResults,
-    const char *const *resultNames, void *const *results, char **error);
+    TensorlangProgram program, intptr_t numSizes, const char *const *sizeNames,
+    const int64_t *sizeValues, intptr_t numInputs,
+    const char *const *inputNames, const void *const *inputs,
+    intptr_t numResults, const char *const *resultNames, void *const *results,
+    char **error);
 
 #ifdef __cplusplus
 }

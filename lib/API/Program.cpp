@@ -212,8 +212,8 @@ findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
   return std::nullopt;
 }
 
-FailureOr<llvm::StringMap<int64_t>> Program::getGivenSizes(
-    ArrayRef<std::pair<std::string, int64_t>> sizes) {
+FailureOr<llvm::StringMap<int64_t>>
+Program::getGivenSizes(ArrayRef<std::pair<std::string, int64_t>> sizes) {
   llvm::StringMap<int64_t> values;
   SmallVector<std::pair<std::string, int64_t>> given(options.sizes.begin(),
                                                      options.sizes.end());
@@ -232,9 +232,9 @@ FailureOr<llvm::StringMap<int64_t>> Program::getGivenSizes(
 
 /// The shape `var` has where its sizes take `values` (unknown sizes stay
 /// dynamic).
-static SmallVector<int64_t> resolveShape(const VariableInfo &var,
-                                         ArrayRef<int64_t> shape,
-                                         const llvm::StringMap<int64_t> &values) {
+static SmallVector<int64_t>
+resolveShape(const VariableInfo &var, ArrayRef<int64_t> shape,
+             const llvm::StringMap<int64_t> &values) {
   SmallVector<int64_t> resolved(shape);
   for (auto [extent, size] : llvm::zip(resolved, var.sizes))
     if (!size.empty())
@@ -249,8 +249,8 @@ static std::string formatVariableType(const VariableInfo &var) {
   for (auto [index, extent] : llvm::enumerate(var.shape)) {
     if (index)
       text += ' ';
-    text += var.sizes[index].empty() ? std::to_string(extent)
-                                     : var.sizes[index];
+    text +=
+        var.sizes[index].empty() ? std::to_string(extent) : var.sizes[index];
   }
   return text + "]";
 }
@@ -296,10 +296,10 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
           continue;
         }
         if (it->second != extent)
-          return error(prefix + here + " has extent " +
-                       std::to_string(extent) + ", but size '" + size +
-                       "' is " + std::to_string(it->second) + " (" +
-                       sizeOrigins[size] + ")");
+          return error(prefix + here + " has extent " + std::to_string(extent) +
+                       ", but size '" + size + "' is " +
+                       std::to_string(it->second) + " (" + sizeOrigins[size] +
+                       ")");
       }
     SmallVector<int64_t> expected = resolveShape(*var, var->shape, *sizes);
     if (input.value.shape != ArrayRef<int64_t>(expected))
@@ -383,8 +383,7 @@ FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
   return values;
 }
 
-FailureOr<tl::ProgramOp>
-Program::getBoundProgram(ArrayRef<int64_t> values) {
+FailureOr<tl::ProgramOp> Program::getBoundProgram(ArrayRef<int64_t> values) {
   if (sizeNames.empty())
     return program;
   std::vector<int64_t> key(values.begin(), values.end());

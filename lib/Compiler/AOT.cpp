@@ -21,12 +21,12 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
@@ -173,8 +173,7 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
     os << "void";
   for (auto [index, size] : llvm::enumerate(sizes))
     os << "\n    int64_t " << size.getSymName()
-       << (index + 1 < sizes.size() + vars.size() ? "," : "")
-       << " /* size */";
+       << (index + 1 < sizes.size() + vars.size() ? "," : "") << " /* size */";
   for (auto [index, var] : llvm::enumerate(vars)) {
     bool readOnly = !assigned.contains(var.getSymName());
     os << "\n    " << (readOnly ? "const " : "") << scalar << " *"

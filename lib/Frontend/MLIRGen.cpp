@@ -53,9 +53,9 @@ private:
                        : Type(builder.getF64Type());
     SmallVector<tl::Extent> extents;
     for (auto [value, size] : llvm::zip(shape.extents, shape.sizes))
-      extents.push_back(
-          {value, size.empty() ? nullptr
-                               : FlatSymbolRefAttr::get(context, size)});
+      extents.push_back({value, size.empty()
+                                    ? nullptr
+                                    : FlatSymbolRefAttr::get(context, size)});
     return tl::getTensorType(extents, element);
   }
   /// An error at `location` with a note at the declaration of each size
@@ -88,7 +88,8 @@ MLIRGen::emitErrorNamingSizes(Location location,
   SmallVector<StringRef> named;
   for (RankedTensorType type : types)
     for (const tl::Extent &extent : tl::getExtents(type)) {
-      if (!extent.isSized() || llvm::is_contained(named, extent.size.getValue()))
+      if (!extent.isSized() ||
+          llvm::is_contained(named, extent.size.getValue()))
         continue;
       named.push_back(extent.size.getValue());
       if (tl::SizeOp size = sizes.lookup(extent.size.getValue()))
@@ -245,9 +246,7 @@ FailureOr<Value> MLIRGen::generate(const Expr &expr) {
   auto lhsType = cast<RankedTensorType>(lhs->getType());
   if (expr.kind == ExprKind::Unary)
     return tl::createUnary(builder, location, expr.unary, *lhs);
-  auto emitAboutLhs = [&] {
-    return emitErrorNamingSizes(location, {lhsType});
-  };
+  auto emitAboutLhs = [&] { return emitErrorNamingSizes(location, {lhsType}); };
   if (expr.kind == ExprKind::Contract || expr.kind == ExprKind::Transpose) {
     bool contract = expr.kind == ExprKind::Contract;
     FailureOr<RankedTensorType> type =

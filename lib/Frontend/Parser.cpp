@@ -203,9 +203,8 @@ bool Parser::atSizeDecl() {
 
 LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc) {
   auto report = [&](StringRef kind, llvm::SMLoc previous) {
-    InFlightDiagnostic diag = emitError(loc) << "'" << name
-                                             << "' is already declared as a "
-                                             << kind;
+    InFlightDiagnostic diag =
+        emitError(loc) << "'" << name << "' is already declared as a " << kind;
     diag.attachNote(getLocation(context, sourceMgr, previous))
         << kind << " declared here";
     return failure();
@@ -341,8 +340,7 @@ LogicalResult Parser::parseShape(Shape &shape) {
           diag.attachNote(getLocation(context, sourceMgr, var->second))
               << "'" << tok.text << "' is a variable";
         else
-          diag << "; declare it before its use with 'size " << tok.text
-               << "'";
+          diag << "; declare it before its use with 'size " << tok.text << "'";
         return failure();
       }
       shape.extents.push_back(ShapedType::kDynamic);
@@ -395,8 +393,8 @@ LogicalResult Parser::parseTypeAlias() {
     return failure();
   }
   if (auto it = sizeNames.find(name); it != sizeNames.end()) {
-    InFlightDiagnostic diag = emitError(loc)
-                              << "'" << name << "' is already declared as a size";
+    InFlightDiagnostic diag =
+        emitError(loc) << "'" << name << "' is already declared as a size";
     diag.attachNote(getLocation(context, sourceMgr, it->second))
         << "size declared here";
     return failure();

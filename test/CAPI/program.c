@@ -72,7 +72,8 @@ static int runSized(void) {
     printf("%s", error);
     return 1;
   }
-  printf("sizes: %s; u is [%s %lld]\n", tensorlangProgramGetSizeName(program, 0),
+  printf("sizes: %s; u is [%s %lld]\n",
+         tensorlangProgramGetSizeName(program, 0),
          tensorlangProgramGetVariableSize(program, 0, 0),
          (long long)tensorlangProgramGetVariableExtent(program, 0, 1));
   double u[2 * 9], w[9];
@@ -87,9 +88,9 @@ static int runSized(void) {
   for (int64_t e = 1; e <= 9; e += 4) {
     double s[2];
     void *results[] = {s};
-    if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &e, 2,
-                                       inputNames, inputs, 1, resultNames,
-                                       results, &error)) {
+    if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &e, 2, inputNames,
+                                       inputs, 1, resultNames, results,
+                                       &error)) {
       printf("%s", error);
       free(error);
       return 1;

@@ -174,9 +174,9 @@ public:
   /// take their values from the inputs' shapes, the options and `sizes`
   /// (this run's values); the store holds variables of those extents. A
   /// size that no variable has needs no value.
-  mlir::FailureOr<Store> bindInputs(
-      llvm::ArrayRef<NamedInput> inputs,
-      llvm::ArrayRef<std::pair<std::string, int64_t>> sizes = {});
+  mlir::FailureOr<Store>
+  bindInputs(llvm::ArrayRef<NamedInput> inputs,
+             llvm::ArrayRef<std::pair<std::string, int64_t>> sizes = {});
 
   /// Compiles for the JIT engine now (a run with it compiles on first use).
   /// A program with sizes is compiled once: its code takes their values.

@@ -143,10 +143,10 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 /// The C header declaring the function an object file of `program` defines,
 /// with each argument's type, shape and qualifier in a comment. Variables
 /// the program never assigns are `const`.
-std::string emitCHeader(
-    tl::ProgramOp program, int64_t temporaryBytes = -1,
-    int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
-    bool hasSizedTemporaries = false);
+std::string
+emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
+            int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
+            bool hasSizedTemporaries = false);
 
 } // namespace tensorlang
 

@@ -741,9 +741,9 @@ static OpFoldResult multiply(OpBuilder &builder, Location loc, OpFoldResult a,
                          rhs = getConstantIntValue(b);
   if (lhs && rhs)
     return builder.getIndexAttr(*lhs * *rhs);
-  return arith::MulIOp::create(
-             builder, loc, getValueOrCreateConstantIndexOp(builder, loc, a),
-             getValueOrCreateConstantIndexOp(builder, loc, b))
+  return arith::MulIOp::create(builder, loc,
+                               getValueOrCreateConstantIndexOp(builder, loc, a),
+                               getValueOrCreateConstantIndexOp(builder, loc, b))
       .getResult();
 }
 

@@ -129,8 +129,8 @@ LogicalResult ProgramOp::verifyRegions() {
       if (firstStatement || firstVar) {
         InFlightDiagnostic diag = size.emitOpError(
             "sizes must precede the variables and statements of the program");
-        diag.attachNote((firstVar ? firstVar.getOperation() : firstStatement)
-                            ->getLoc())
+        diag.attachNote(
+            (firstVar ? firstVar.getOperation() : firstStatement)->getLoc())
             << "first declaration or statement is here";
         return diag;
       }

@@ -66,8 +66,7 @@ SmallVector<Extent> tl::getExtents(RankedTensorType type) {
   return extents;
 }
 
-RankedTensorType tl::getTensorType(ArrayRef<Extent> extents,
-                                   Type elementType) {
+RankedTensorType tl::getTensorType(ArrayRef<Extent> extents, Type elementType) {
   SmallVector<int64_t> shape;
   SmallVector<Attribute> sizes;
   for (const Extent &extent : extents) {
@@ -119,9 +118,9 @@ std::string tl::formatType(RankedTensorType type) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
-  llvm::interleave(getExtents(type), os,
-                   [&](const Extent &extent) { os << formatExtent(extent); },
-                   " ");
+  llvm::interleave(
+      getExtents(type), os,
+      [&](const Extent &extent) { os << formatExtent(extent); }, " ");
   os << ']';
   return text;
 }

@@ -35,12 +35,12 @@ LogicalResult tl::bindSizes(ProgramOp program,
   for (SizeOp size : program.getSizes()) {
     auto it = values.find(size.getSymName());
     if (it == values.end())
-      return size.emitError() << "size '" << size.getSymName()
-                              << "' has no value";
+      return size.emitError()
+             << "size '" << size.getSymName() << "' has no value";
     if (it->second < 1)
-      return size.emitError() << "size '" << size.getSymName()
-                              << "' has the value " << it->second
-                              << ", which is not a positive integer";
+      return size.emitError()
+             << "size '" << size.getSymName() << "' has the value "
+             << it->second << ", which is not a positive integer";
   }
   auto valueOf = [&](FlatSymbolRefAttr size) {
     return values.lookup(size.getValue());
