@@ -36,15 +36,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   for (tl::ProgramOp program : module->getOps<tl::ProgramOp>()) {
-    if (!isSmall(program))
+    // A program with sizes is interpreted at one value of them (its
+    // meaning there), and compiled as it is: the code takes the sizes.
+    mlir::OwningOpRef<tl::ProgramOp> bound;
+    tl::ProgramOp concrete = program;
+    if (!program.getSizes().empty()) {
+      bound = mlir::cast<tl::ProgramOp>(program->clone());
+      llvm::StringMap<int64_t> values;
+      for (tl::SizeOp sizeOp : program.getSizes())
+        values[sizeOp.getSymName()] = 3;
+      if (mlir::failed(tl::bindSizes(*bound, values)))
+        continue;
+      concrete = *bound;
+    }
+    if (!isSmall(concrete))
       continue;
-    mlir::FailureOr<double> work = estimateWork(program);
+    mlir::FailureOr<double> work = estimateWork(concrete);
     if (mlir::succeeded(work) && *work < 1e6) {
-      mlir::FailureOr<Store> store = makeUndefinedStore(program);
+      mlir::FailureOr<Store> store = makeUndefinedStore(concrete);
       if (mlir::succeeded(store)) {
         InterpreterOptions options;
         options.maxWork = 1e6;
-        (void)interpret(program, *store, options);
+        (void)interpret(concrete, *store, options);
       }
     }
     // The tl-level passes keep the meaning (checked by the interpreter).
