@@ -258,6 +258,12 @@ def VectorizeParallelLoops
     elements. Trip counts that are not a multiple of the width are handled
     by masked transfers.
 
+    A loop whose trip count is known only at run time (it runs along a
+    program's size) stays scalar: its masked transfers would cost a mask
+    computation every iteration (twice the time of the fixed program on an
+    element-wise kernel), while LLVM's loop vectorizer gives it a vector
+    body and one remainder, as fast as the fixed program.
+
     Upstream's `--affine-super-vectorize` picks its loops by memory access
     pattern alone; given a reduction that accumulates through memory (a
     contraction to a scalar, lowered from linalg) it vectorizes the

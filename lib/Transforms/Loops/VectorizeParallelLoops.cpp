@@ -100,7 +100,7 @@ struct VectorizeParallelLoopsPass
       // a location that does not depend on the induction variable would
       // become a broadcast store, which does not exist.
       std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
-      if (innermost && (!trips || *trips > 1) && hasIdentityLayouts(loop) &&
+      if (innermost && trips && *trips > 1 && hasIdentityLayouts(loop) &&
           affine::isLoopParallel(loop))
         candidates.insert(loop);
     });

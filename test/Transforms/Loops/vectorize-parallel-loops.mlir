@@ -70,3 +70,21 @@ func.func @whole_vectors(%a: memref<2x12xf64>, %b: memref<2x16xf64>) {
   }
   return
 }
+
+// -----
+
+// A trip count known only at run time (a size): the loop stays scalar, for
+// LLVM's loop vectorizer (a vector body and one remainder) rather than a
+// masked transfer every iteration.
+// CHECK-LABEL: func.func @sized
+// CHECK: affine.for %{{.*}} = 0 to %{{.*}} {
+// CHECK-NOT: vector
+func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
+  affine.for %i = 0 to %n {
+    %x = affine.load %a[%i] : memref<?xf64>
+    %y = affine.load %b[%i] : memref<?xf64>
+    %s = arith.addf %x, %y : f64
+    affine.store %s, %b[%i] : memref<?xf64>
+  }
+  return
+}
