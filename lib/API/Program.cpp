@@ -302,16 +302,13 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
                        ")");
       }
     SmallVector<int64_t> expected = resolveShape(*var, var->shape, *sizes);
+    bool sized = llvm::any_of(
+        var->sizes, [](const std::string &size) { return !size.empty(); });
     if (input.value.shape != ArrayRef<int64_t>(expected))
       return error(prefix + "shape " + formatShape(input.value.shape) +
                    " does not match variable '" + input.name + "' of type " +
                    formatVariableType(*var) +
-                   (var->sizes.empty() || llvm::all_of(var->sizes,
-                                                       [](auto &size) {
-                                                         return size.empty();
-                                                       })
-                        ? ", shape " + formatShape(var->shape)
-                        : std::string()));
+                   (sized ? "" : ", shape " + formatShape(var->shape)));
     if (!var->input)
       continue;
     std::optional<std::string> problem =

@@ -770,10 +770,7 @@ static Value viewArgument(OpBuilder &builder, Location loc, tl::VarOp var,
 /// in order of declaration, as `index` values.
 static void addSizeArguments(OpBuilder &builder, tl::ProgramOp program,
                              SmallVectorImpl<Type> &types) {
-  for (tl::SizeOp size : program.getSizes()) {
-    (void)size;
-    types.push_back(builder.getIndexType());
-  }
+  types.append(llvm::range_size(program.getSizes()), builder.getIndexType());
 }
 
 /// Names the size arguments of `func` and maps the sizes to them.
