@@ -67,7 +67,15 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     its chain if it has one and alone if not: every slice is then static,
     so the contraction tiler and the vectorizer treat the loop body as they
     treat a program with fixed extents. (With threads, an `scf.forall`
-    over the batch indices.)
+    over one share of the batch indices per thread first.)
+
+    A generic with one loop of run-time extent that indexes another
+    dimension of its result (the element index last, `[11 11 11 E]`) is
+    tiled along it, alone, and the last, partial tile is peeled off and
+    computed after the loop: the loop's tiles are static. Along the
+    result's last dimension a tile is 64 indices (a multiple of every
+    vector length; the remainder is under 64), elsewhere at most
+    `tile-bytes` of result.
   }];
   let options = [
     Option<"tileBytes", "tile-bytes", "int64_t",

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -59,6 +60,33 @@ static std::optional<unsigned> batchDim(linalg::GenericOp op) {
 /// Whether the batch loop of `op` has a range known only at run time.
 static bool hasSizedBatch(linalg::GenericOp op) {
   return ShapedType::isDynamic(op.getStaticLoopRanges()[*batchDim(op)]);
+}
+
+/// The loop of `op` whose range is known only at run time, if it has
+/// exactly one and it is a parallel loop that indexes a dimension of the
+/// result other than the leading one (the batch of batchDim), and op is a
+/// linalg.generic on tensors with one result whose indexing maps are
+/// projected permutations.
+static std::optional<unsigned> innerSizedLoop(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  std::optional<unsigned> sized;
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (!ShapedType::isDynamic(range))
+      continue;
+    if (sized)
+      return std::nullopt;
+    sized = loop;
+  }
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!sized || result.getNumResults() < 2 ||
+      result.getDimPosition(0) == *sized ||
+      !result.isFunctionOfDim(*sized) ||
+      op.getIteratorTypesArray()[*sized] != utils::IteratorType::parallel)
+    return std::nullopt;
+  return sized;
 }
 
 /// The producer of `operand` (an input of `consumer`, whose batch loop
@@ -100,6 +128,12 @@ static int64_t tensorBytes(Value value) {
          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 
+/// The tile of a sized dimension that vectors run along: a multiple of
+/// every vector's length (up to 64 lanes), so that full tiles need no
+/// masks, and small, since the peeled remainder (up to 63 indices) runs
+/// through the generic lowering.
+constexpr int64_t kInnermostSizedTile = 64;
+
 namespace {
 struct FuseBatchesPass
     : public tensorlang::impl::FuseBatchesBase<FuseBatchesPass> {
@@ -129,6 +163,13 @@ struct FuseBatchesPass
     IRRewriter rewriter(&getContext());
     for (auto &[root, chain] : work)
       fuseChain(rewriter, root, chain);
+    SmallVector<linalg::GenericOp> inner;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (innerSizedLoop(op))
+        inner.push_back(op);
+    });
+    for (linalg::GenericOp op : inner)
+      tileInnerSizedLoop(rewriter, op);
     // The originals are dead now (the fusion leaves them and the slices it
     // replaced), once a loop bound that reads a run-time extent off one of
     // them (tensor.dim) reads it off its operands instead.
@@ -217,6 +258,63 @@ struct FuseBatchesPass
     if (batches > 1)
       (void)tileAndFuse(rewriter, root, innerChain, rewriter.getIndexAttr(tile),
                         loopType);
+  }
+
+  /// Tiles the inner sized loop of `op` (innerSizedLoop) by a static
+  /// tile, and peels the last, partial tile: the full tiles are static, so
+  /// the contraction tiler and vectorizer treat them as a fixed program's,
+  /// and only fewer than `tile` indices run through the generic lowering.
+  /// Along the result's last dimension, the one vectors run along, the
+  /// tile is kInnermostSizedTile indices; elsewhere it holds at most
+  /// tile-bytes of result (at least one index).
+  void tileInnerSizedLoop(RewriterBase &rewriter, linalg::GenericOp op) {
+    unsigned loop = *innerSizedLoop(op);
+    auto resultType =
+        cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
+    AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    int64_t tile = kInnermostSizedTile;
+    if (resultMap.getDimPosition(resultMap.getNumResults() - 1) != loop) {
+      int64_t bytesPerIndex =
+          std::max<int64_t>(1, resultType.getElementTypeBitWidth() / 8);
+      for (int64_t extent : resultType.getShape())
+        if (!ShapedType::isDynamic(extent))
+          bytesPerIndex *= extent;
+      tile = std::max<int64_t>(1, tileBytes / bytesPerIndex);
+    }
+    SmallVector<OpFoldResult> sizes(op.getNumLoops(),
+                                    rewriter.getIndexAttr(0));
+    sizes[loop] = rewriter.getIndexAttr(tile);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return;
+    rewriter.replaceOp(op, tiled->replacements);
+    if (tile == 1 || tiled->loops.empty())
+      return;
+    auto forOp = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+    scf::ForOp partial;
+    if (forOp &&
+        succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)))
+      inlineSingleIteration(rewriter, partial);
+  }
+
+  /// Replaces `loop`, which runs once (the partial tile peeled off), by its
+  /// body. Its extent then derives from the loop bounds outside any loop:
+  /// values that the affine loops of the lowering may take as symbols,
+  /// which a value computed inside an scf.for is not.
+  static void inlineSingleIteration(RewriterBase &rewriter, scf::ForOp loop) {
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    SmallVector<Value> arguments{loop.getLowerBound()};
+    llvm::append_range(arguments, loop.getInitArgs());
+    rewriter.inlineBlockBefore(body, loop, arguments);
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(loop, results);
   }
 
   /// Tiles `root` by `tile` along its batch dimension and fuses `chain`

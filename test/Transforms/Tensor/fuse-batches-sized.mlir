@@ -3,6 +3,7 @@
 // so that every op in the loop is static.
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{threads=2}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches),canonicalize)" | FileCheck %s --check-prefix=CANON
 
 #u = affine_map<(e, i, k, j) -> (e, k, j)>
 #m = affine_map<(e, i, k, j) -> (i, k)>
@@ -89,4 +90,39 @@ func.func @inner_dynamic(%u: tensor<4x?x4xf64>, %m: tensor<4x?xf64>, %n: index) 
     linalg.yield %s : f64
   } -> tensor<4x4x4xf64>
   return %t : tensor<4x4x4xf64>
+}
+
+// -----
+
+// A sized loop along the result's last dimension (the element index last):
+// tiles of 64 indices, and the partial tile peeled off and inlined after
+// the loop, so that the loop's tiles are static.
+// CHECK-LABEL: func.func @sized_last
+// CHECK: %[[SPLIT:.*]] = affine.apply
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step %c64
+// CHECK: linalg.generic
+// CHECK: scf.yield
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[SPLIT]]] [4, 4, %{{.*}}] [1, 1, 1] : tensor<4x4x?xf64> to tensor<4x4x?xf64>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x?xf64>, tensor<4x4xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+// Canonicalized, the full tiles are static.
+// CANON-LABEL: func.func @sized_last
+// CANON: scf.for
+// CANON: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x64xf64>, tensor<4x4xf64>) outs(%{{.*}} : tensor<4x4x64xf64>)
+#ul = affine_map<(i, k, j, e) -> (k, j, e)>
+#ml = affine_map<(i, k, j, e) -> (i, k)>
+#vl = affine_map<(i, k, j, e) -> (i, j, e)>
+func.func @sized_last(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<4x4x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x4x?xf64>) -> tensor<4x4x?xf64>
+  %t = linalg.generic {indexing_maps = [#ul, #ml, #vl], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
+      ins(%u, %m : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%a0 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x?xf64>
+  return %t : tensor<4x4x?xf64>
 }
