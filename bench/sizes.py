@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Sizes known at run time against extents fixed in the program: the CFD
-kernels K5 (interpolation) and K5H (inverse Helmholtz) written with `size E`
+kernels K5 (interpolation), K5H (inverse Helmholtz) and K5L (K5 with the
+element index last) written with `size E`
 and with E a number, compiled by tl-run's JIT and timed in the same run,
 interleaved, at E = 4000 and at E = 3999 (a multiple of no tile). Prints
 the medians and the ratio fixed / sized (1 = as fast; the target is at
@@ -32,6 +33,10 @@ KERNELS = {
             "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
             "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n",
             ("S", "D", "u"), "v"),
+    # K5 with the element index last, as CFDlang's `elem ... last` stores it.
+    "K5L": ("size E\ntype f : [{p} {p} {p} E]\nvar input A : [{p} {p}]\n"
+            "var input u : f\nvar output v : f\n"
+            "v = A # A # A # u . [[2 7] [4 8] [6 9]]\n", ("A", "u"), "v"),
 }
 
 
@@ -85,7 +90,9 @@ def main():
                 rng = np.random.default_rng(elements)
                 inputs = []
                 for name in names:
-                    shape = (P, P) if name in ("A", "S") else (elements, P, P, P)
+                    shape = ((P, P) if name in ("A", "S") else
+                             (P, P, P, elements) if ident == "K5L" else
+                             (elements, P, P, P))
                     file = os.path.join(work, "%s-%d-%s.npy" % (ident, elements, name))
                     np.save(file, rng.random(shape) - 0.5)
                     inputs.append((name, file))

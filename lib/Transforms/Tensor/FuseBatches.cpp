@@ -284,15 +284,27 @@ struct FuseBatchesPass
     SmallVector<OpFoldResult> sizes(op.getNumLoops(),
                                     rewriter.getIndexAttr(0));
     sizes[loop] = rewriter.getIndexAttr(tile);
-    scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    // The accumulator's fill goes into the loop, one tile at a time, so
+    // that the result is written in one pass, as without a size.
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(sizes);
+    options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (isa<linalg::FillOp>(producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
     rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
       return;
-    rewriter.replaceOp(op, tiled->replacements);
+    for (OpResult result : op->getResults())
+      if (Value replacement = tiled->replacements.lookup(result))
+        rewriter.replaceAllUsesWith(result, replacement);
     if (tile == 1 || tiled->loops.empty())
       return;
     auto forOp = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
