@@ -217,9 +217,11 @@ public:
   std::string ir(const std::string &stage) {
     DiagnosticCollector diagnostics(program.getContext());
     FailureOr<std::string> text = program.printStage(stage);
-    if (failed(text))
-      throw py::value_error("cannot print stage '" + stage +
-                            "': expected 'tl', 'linalg', 'loops' or 'llvm'");
+    if (failed(text)) {
+      if (!problem.empty())
+        throw py::value_error(takeProblem());
+      diagnostics.raise("cannot print stage '" + stage + "'");
+    }
     return *text;
   }
 

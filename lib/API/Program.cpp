@@ -290,7 +290,8 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
         auto [it, inserted] = sizes->try_emplace(size, extent);
         if (inserted) {
           if (extent < 1)
-            return error(prefix + here + " has extent 0, but size '" + size +
+            return error(prefix + here + " has extent " +
+                         std::to_string(extent) + ", but size '" + size +
                          "' must be positive");
           sizeOrigins[size] = "from " + here;
           continue;
@@ -340,13 +341,19 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
       return error("size '" + size +
                    "' has no value: no input's shape gives it, so give it "
                    "explicitly (tl-run --size " +
-                   size + "=N, Python sizes={'" + size + "': N})");
+                   size + "=<value>, Python sizes={'" + size +
+                   "': <value>}, C tensorlangProgramRunWithSizes)");
     values.push_back(it->second);
   }
-  FailureOr<tl::ProgramOp> bound = getBoundProgram(values);
-  if (failed(bound))
-    return failure();
-  FailureOr<Store> store = makeUndefinedStore(*bound);
+  // The variables with the sizes' values, as the program bound to them
+  // has them (without binding a copy of it for every set of values).
+  llvm::StringMap<int64_t> byName;
+  for (auto [name, value] : llvm::zip(sizeNames, values))
+    byName[name] = value;
+  FailureOr<Store> store =
+      makeUndefinedStore(program, [&](FlatSymbolRefAttr size) {
+        return byName.lookup(size.getValue());
+      });
   if (failed(store))
     return failure();
   for (const NamedInput &input : inputs)
@@ -383,37 +390,45 @@ FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
 FailureOr<tl::ProgramOp> Program::getBoundProgram(ArrayRef<int64_t> values) {
   if (sizeNames.empty())
     return program;
-  std::vector<int64_t> key(values.begin(), values.end());
-  auto it = boundPrograms.find(key);
-  if (it != boundPrograms.end())
-    return it->second.program;
-  BoundProgram bound;
+  // One bound copy, the last: runs with new values bind again, which costs
+  // little next to interpreting, and copies do not pile up.
+  if (bound.program && ArrayRef<int64_t>(bound.values) == values)
+    return bound.program;
+  bound = BoundProgram();
   bound.module = OwningOpRef<ModuleOp>(cast<ModuleOp>(module->clone()));
   bound.program = *bound.module->getOps<tl::ProgramOp>().begin();
   llvm::StringMap<int64_t> byName;
   for (auto [name, value] : llvm::zip(sizeNames, values))
     byName[name] = value;
-  if (failed(tl::bindSizes(bound.program, byName)))
+  if (failed(tl::bindSizes(bound.program, byName))) {
+    bound = BoundProgram();
     return failure();
-  tl::ProgramOp result = bound.program;
-  boundPrograms.emplace(std::move(key), std::move(bound));
-  return result;
+  }
+  bound.values.assign(values.begin(), values.end());
+  return bound.program;
 }
 
-FailureOr<tl::ProgramOp> Program::getProgramToCompile() {
-  if (sizeNames.empty() || options.sizes.empty())
-    return program;
+FailureOr<tl::ProgramOp> Program::getProgramToCompile(bool forObjectFile) {
   FailureOr<llvm::StringMap<int64_t>> given = getGivenSizes();
   if (failed(given))
     return failure();
+  if (sizeNames.empty() || given->empty())
+    return program;
   std::vector<int64_t> values;
   for (const std::string &size : sizeNames) {
     auto it = given->find(size);
-    if (it == given->end())
-      return error("size '" + size +
-                   "' has no value: give every size a value (code for those "
-                   "values) or none (code that takes them as arguments)");
-    values.push_back(it->second);
+    if (it != given->end()) {
+      values.push_back(it->second);
+      continue;
+    }
+    // Some sizes given, not all: the JIT's code takes them all as
+    // arguments, and runs check the given ones; an object file has no
+    // such check, so it is an error there.
+    if (!forObjectFile)
+      return program;
+    return error("size '" + size +
+                 "' has no value: give every size a value (code for those "
+                 "values) or none (code that takes them as arguments)");
   }
   return getBoundProgram(values);
 }
@@ -423,8 +438,12 @@ LogicalResult Program::compile() {
     return success();
   if (!program)
     return error("no program is loaded");
+  FailureOr<tl::ProgramOp> toCompile =
+      getProgramToCompile(/*forObjectFile=*/false);
+  if (failed(toCompile))
+    return failure();
   FailureOr<std::unique_ptr<JitProgram>> compiled =
-      JitProgram::compile(program, resolvedCompileOptions());
+      JitProgram::compile(*toCompile, resolvedCompileOptions());
   if (failed(compiled))
     return failure();
   jit = std::move(*compiled);
@@ -479,7 +498,8 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
 }
 
 FailureOr<std::string> Program::emitObjectFile(StringRef path) {
-  FailureOr<tl::ProgramOp> toCompile = getProgramToCompile();
+  FailureOr<tl::ProgramOp> toCompile =
+      getProgramToCompile(/*forObjectFile=*/true);
   if (failed(toCompile))
     return failure();
   CompileOptions resolved = resolvedCompileOptions();
@@ -496,7 +516,9 @@ FailureOr<std::string> Program::printStage(StringRef stage) {
   // The tl stage shows the program as written, sizes and all.
   if (stage == "tl")
     return tensorlang::printStage(program, stage, resolvedCompileOptions());
-  FailureOr<tl::ProgramOp> toCompile = getProgramToCompile();
+  // The other stages show the code the JIT compiles.
+  FailureOr<tl::ProgramOp> toCompile =
+      getProgramToCompile(/*forObjectFile=*/false);
   if (failed(toCompile))
     return failure();
   return tensorlang::printStage(*toCompile, stage, resolvedCompileOptions());

@@ -208,8 +208,9 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
     }
     if (factors.empty() || fixed != 1)
       factors.push_back(std::to_string(fixed));
-    os << ", " << llvm::join(factors, " * ") << " element"
-       << (factors.size() == 1 && fixed == 1 ? "" : "s") << " */";
+    bool one = factors.size() == 1 && factors.front() == "1";
+    os << ", " << llvm::join(factors, " * ") << " element" << (one ? "" : "s")
+       << " */";
   }
   os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard
      << " */\n";

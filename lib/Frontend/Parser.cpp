@@ -339,7 +339,7 @@ LogicalResult Parser::parseShape(Shape &shape) {
         else if (auto var = varNames.find(tok.text); var != varNames.end())
           diag.attachNote(getLocation(context, sourceMgr, var->second))
               << "'" << tok.text << "' is a variable";
-        else
+        else if (syntax == Syntax::TensorLang)
           diag << "; declare it before its use with 'size " << tok.text << "'";
         return failure();
       }

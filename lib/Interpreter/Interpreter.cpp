@@ -304,15 +304,33 @@ static double physicalMemoryBytes() {
   return pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 0;
 }
 
-FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
-  if (!program.getSizes().empty())
+FailureOr<Store> tensorlang::makeUndefinedStore(
+    tl::ProgramOp program,
+    llvm::function_ref<int64_t(FlatSymbolRefAttr)> sizeValue) {
+  if (!program.getSizes().empty() && !sizeValue)
     return program.emitError("a store needs the values of the program's "
                              "sizes: bind them first (tl-bind-sizes)");
+  // Each variable's extents, and its real ones (a size is never padded).
+  SmallVector<std::pair<RankedTensorType, SmallVector<int64_t>>> shapes;
+  for (tl::VarOp var : program.getVars()) {
+    RankedTensorType type = var.getType();
+    if (sizeValue)
+      type = tl::bindSizes(type, sizeValue);
+    if (failed(tl::verifyTensorLimits(type, [&] {
+          return var.emitError() << "variable '" << var.getSymName() << "': ";
+        })))
+      return failure();
+    SmallVector<int64_t> real(var.getRealShapeOrShape());
+    for (auto [extent, bound] : llvm::zip(real, type.getShape()))
+      if (ShapedType::isDynamic(extent))
+        extent = bound;
+    shapes.push_back({type, std::move(real)});
+  }
   // Refuse up front rather than let the system swap or kill the process
   // while the store is filled.
   double bytes = 0;
-  for (tl::VarOp var : program.getVars())
-    bytes += double(var.getType().getNumElements()) *
+  for (auto &[type, real] : shapes)
+    bytes += double(type.getNumElements()) *
              double(getElementSize(getElementKind(program)));
   double available = physicalMemoryBytes();
   if (available > 0 && bytes > available)
@@ -321,15 +339,15 @@ FailureOr<Store> tensorlang::makeUndefinedStore(tl::ProgramOp program) {
            << " bytes, more than this machine's memory ("
            << formatCount(available) << " bytes)";
   Store store;
-  for (tl::VarOp var : program.getVars()) {
+  for (auto [var, shape] : llvm::zip(program.getVars(), shapes)) {
     // Rules d-var and d-pad-var: the real region is undefined, the padding
     // (if the program is padded) is zero.
     std::optional<HostTensor> tensor = HostTensor::allocateZero(
-        getElementKind(program), var.getType().getShape());
+        getElementKind(program), shape.first.getShape());
     if (!tensor)
       return var.emitError("out of memory allocating variable '")
              << var.getSymName() << "'";
-    fillCornerUndefined(*tensor, var.getRealShapeOrShape());
+    fillCornerUndefined(*tensor, shape.second);
     store[var.getSymName()] = std::move(*tensor);
   }
   return store;

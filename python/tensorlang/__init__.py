@@ -106,6 +106,10 @@ class Program:
                      for name, shape, i, o in self._impl.signature()]
         self._signature = Signature(variables, self._dtype,
                                     tuple(self._impl.size_names()))
+        for name in (sizes or {}):
+            if name not in self._signature.sizes:
+                raise ValueError("the program has no size %r (sizes: %s)" % (
+                    name, ", ".join(self._signature.sizes) or "none"))
         self._by_name = {v.name: v for v in variables}
 
     @property

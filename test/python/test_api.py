@@ -364,7 +364,7 @@ def test_size_errors():
                        r"'E' is 2 \(as given\)"):
         fixed(A=np.eye(3), u=np.ones((5, 3)))
     with pytest.raises(ValueError, match="the program has no size 'F'"):
-        tl.compile(SIZED, sizes={"F": 2})(A=np.eye(3), u=np.ones((2, 3)))
+        tl.compile(SIZED, sizes={"F": 2})
     with pytest.raises(ValueError, match="size 'E' must be at least 1"):
         tl.compile(SIZED, sizes={"E": 0})
     with pytest.raises(TypeError, match="sizes must be a dict"):
@@ -389,3 +389,16 @@ def test_sizes_compiled_once():
             assert_same(result["v"], u @ A)
             assert_same(result["s"], np.sum(u * u))
         assert prog._impl.compilations == 1
+
+
+def test_sizes_ir():
+    # ir() shows the code the JIT compiles: with a size's value given for
+    # every size, code for that value; otherwise code taking the sizes.
+    source = "size E, F\nvar input x : [E F]\nvar output y : [E F]\ny = x * 2\n"
+    assert "tensor<?x?xf64>" in tl.compile(source).ir("linalg")
+    assert "tensor<?x?xf64>" in tl.compile(source, sizes={"E": 4}).ir("linalg")
+    fixed = tl.compile(source, sizes={"E": 4, "F": 3})
+    assert "tensor<4x3xf64>" in fixed.ir("linalg")
+    assert fixed(x=np.ones((4, 3)))["y"].shape == (4, 3)
+    with pytest.raises(ValueError, match="the program has no size 'G'"):
+        tl.compile(source, sizes={"G": 4})

@@ -39,7 +39,6 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <functional>
-#include <map>
 #include <optional>
 
 namespace tensorlang {
@@ -215,17 +214,18 @@ private:
   /// The values of the sizes in a store from bindInputs, in order of
   /// declaration.
   mlir::FailureOr<std::vector<int64_t>> getSizesOf(const Store &store);
-  /// The program with its sizes replaced by `values` (tl-bind-sizes),
-  /// made once per set of values; the program itself without sizes.
+  /// The program with its sizes replaced by `values` (tl-bind-sizes); the
+  /// program itself without sizes. The last one is kept.
   mlir::FailureOr<tl::ProgramOp>
   getBoundProgram(llvm::ArrayRef<int64_t> values);
-  /// The program to compile ahead of time: with its sizes, whose values
-  /// the code takes as arguments, or bound to the values the options give
-  /// (all of them).
-  mlir::FailureOr<tl::ProgramOp> getProgramToCompile();
+  /// The program to compile: with its sizes, whose values the code takes
+  /// as arguments, or bound to the values the options give, if they give
+  /// all of them. Giving some but not all is an error `forObjectFile`.
+  mlir::FailureOr<tl::ProgramOp> getProgramToCompile(bool forObjectFile);
 
   /// A program with sizes, bound to one set of values.
   struct BoundProgram {
+    std::vector<int64_t> values;
     mlir::OwningOpRef<mlir::ModuleOp> module;
     tl::ProgramOp program;
   };
@@ -238,7 +238,7 @@ private:
   mutable tl::ProgramOp program;
   llvm::SmallVector<VariableInfo> variables;
   llvm::SmallVector<std::string> sizeNames;
-  std::map<std::vector<int64_t>, BoundProgram> boundPrograms;
+  BoundProgram bound;
   bool qualified = false;
   llvm::StringSet<> kept;
   std::unique_ptr<JitProgram> jit;

@@ -43,7 +43,12 @@ ElementKind getElementKind(tl::ProgramOp program);
 /// with the ambient application initializing nothing); in a padded program
 /// the padding is zero (rule d-pad-var). Fails, with an error on the
 /// program, if memory runs out.
-mlir::FailureOr<Store> makeUndefinedStore(tl::ProgramOp program);
+/// A store of `program`'s variables, undefined (rules d-var, d-pad-var).
+/// A program with sizes needs their values, `sizeValue`: each variable then
+/// has the extents its type has with them (as if bound by tl-bind-sizes).
+mlir::FailureOr<Store> makeUndefinedStore(
+    tl::ProgramOp program,
+    llvm::function_ref<int64_t(mlir::FlatSymbolRefAttr)> sizeValue = nullptr);
 
 /// The interpreter's estimate of the element evaluations `program` needs.
 mlir::FailureOr<double> estimateWork(tl::ProgramOp program);

@@ -556,3 +556,20 @@ tl.program @assign_sizes {
     tl.yield %x : tensor<?xf64, [@E]>
   }
 }
+
+// -----
+
+// A batch is a number: a size cannot be the batch dimension.
+tl.program @sized_batch batch 3 {
+  tl.size @E
+  // expected-error @+1 {{'tl.var' op has extent E in its batch dimension (1) but the program's batch has 3 elements}}
+  tl.var input @u batched : tensor<?x5xf64, [@E]>
+}
+
+// -----
+
+tl.program @size_real_shape {
+  tl.size @E
+  // expected-error @+1 {{'tl.var' op real extent 3 is given for a sized dimension of [E 4]}}
+  tl.var @u {real_shape = array<i64: 3, 4>} : tensor<?x4xf64, [@E]>
+}

@@ -60,6 +60,39 @@ static void printIndexPairs(OpAsmPrinter &printer, Operation *,
   printer << ']';
 }
 
+//===----------------------------------------------------------------------===//
+// Real shapes: `[5, 11]`, with `?` for a sized dimension's (never padded).
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseRealShape(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &realShape) {
+  SmallVector<int64_t> extents;
+  auto parseExtent = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalQuestion())) {
+      extents.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    return parser.parseInteger(extents.emplace_back());
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseExtent, " in real shape"))
+    return failure();
+  realShape = parser.getBuilder().getDenseI64ArrayAttr(extents);
+  return success();
+}
+
+static void printRealShape(OpAsmPrinter &printer, Operation *,
+                           DenseI64ArrayAttr realShape) {
+  printer << '[';
+  llvm::interleaveComma(realShape.asArrayRef(), printer, [&](int64_t extent) {
+    if (ShapedType::isDynamic(extent))
+      printer << '?';
+    else
+      printer << extent;
+  });
+  printer << ']';
+}
+
 #define GET_OP_CLASSES
 #include "tensorlang/Dialect/TL/IR/TLOps.cpp.inc"
 
@@ -263,6 +296,10 @@ static LogicalResult verifyRealShape(RankedTensorType type,
                            << formatType(type);
       continue;
     }
+    if (ShapedType::isDynamic(extent))
+      return emitError() << "a size's real extent is given for the fixed "
+                            "extent "
+                         << padded << " of " << formatType(type);
     if (extent < 1 || extent > padded)
       return emitError() << "real extent " << extent
                          << " is not between 1 and the padded extent "
@@ -320,7 +357,8 @@ LogicalResult VarOp::verify() {
       return emitOpError("is batched but its type has no batch dimension");
     unsigned dim = program.getBatchDim(rank);
     if (getType().getDimSize(dim) != int64_t(*program.getBatch()))
-      return emitOpError() << "has extent " << getType().getDimSize(dim)
+      return emitOpError() << "has extent "
+                           << formatExtent(getExtents(getType())[dim])
                            << " in its batch dimension (" << dim + 1
                            << ") but the program's batch has "
                            << *program.getBatch() << " elements";

@@ -83,7 +83,11 @@ struct TLBindSizesPass : public tl::impl::TLBindSizesBase<TLBindSizesPass> {
             << "'";
         return signalPassFailure();
       }
-      values[name] = value;
+      if (!values.try_emplace(name, value).second) {
+        getOperation().emitError()
+            << "size '" << name << "' is given more than once";
+        return signalPassFailure();
+      }
     }
     if (failed(tl::bindSizes(getOperation(), values)))
       signalPassFailure();

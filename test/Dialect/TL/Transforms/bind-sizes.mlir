@@ -5,6 +5,8 @@
 // RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=0,N=3 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // ZERO: error: size 'E' has the value 0, which is not a positive integer
+// RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=5,E=6 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: error: size 'E' is given more than once
 // SYNTAX: error: expected NAME=VALUE in the sizes option, got 'E'
 
 // CHECK-LABEL: tl.program @bound

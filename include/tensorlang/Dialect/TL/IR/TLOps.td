@@ -159,7 +159,8 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     its interface.
 
     A padded program (see `--tl-pad`) records each variable's extents before
-    padding in `real_shape`; the tensor type holds the padded extents, and
+    padding in `real_shape` (a sized dimension, never padded, has the
+    dynamic-extent sentinel `ShapedType::kDynamic` there); the tensor type holds the padded extents, and
     elements outside the real region are zero.
 
     A `batched` variable of a batch program holds one value per element:
@@ -339,12 +340,17 @@ def TL_ZeroPaddingOp : TL_ExprOp<"zero_padding"> {
     statement could leave non-zero values in its variable's padding, which
     keeps the padded implementation's invariant (padding is zero) exact.
 
+    A sized dimension is never padded; its real extent is `?`.
+
     ```mlir
     %z = tl.zero_padding %v [5, 11] : tensor<8x16xf64>
+    %w = tl.zero_padding %u [?, 11] : tensor<?x16xf64, [@E]>
     ```
   }];
   let arguments = (ins TL_Tensor:$operand, DenseI64ArrayAttr:$real_shape);
-  let assemblyFormat = "$operand $real_shape attr-dict `:` type($operand)";
+  let assemblyFormat = [{
+    $operand custom<RealShape>($real_shape) attr-dict `:` type($operand)
+  }];
 }
 
 class TL_ArithOp<string mnemonic, string sym, string rules>

@@ -33,7 +33,7 @@ mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
 /// Replaces every size of `program` by its value in `values` (see
 /// --tl-bind-sizes), in place. Fails, with an error on the program, when a
 /// size has no value, a value is not positive, or a variable becomes too
-/// large.
+/// large. Values of names that are not sizes of the program are ignored.
 mlir::LogicalResult bindSizes(ProgramOp program,
                               const llvm::StringMap<int64_t> &values);
 

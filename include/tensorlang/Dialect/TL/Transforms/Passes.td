@@ -60,6 +60,9 @@ def TLBindSizes : Pass<"tl-bind-sizes", "::tensorlang::tl::ProgramOp"> {
     ```
     tl-opt --tl-bind-sizes=sizes=E=4000,F=7
     ```
+
+    One option serves every program of a module: a program ignores the
+    values of names that are not its sizes.
   }];
   let options = [
     ListOption<"sizes", "sizes", "std::string",
