@@ -24,8 +24,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -82,8 +82,7 @@ static std::optional<unsigned> innerSizedLoop(linalg::GenericOp op) {
   }
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (!sized || result.getNumResults() < 2 ||
-      result.getDimPosition(0) == *sized ||
-      !result.isFunctionOfDim(*sized) ||
+      result.getDimPosition(0) == *sized || !result.isFunctionOfDim(*sized) ||
       op.getIteratorTypesArray()[*sized] != utils::IteratorType::parallel)
     return std::nullopt;
   return sized;
@@ -281,8 +280,7 @@ struct FuseBatchesPass
           bytesPerIndex *= extent;
       tile = std::max<int64_t>(1, tileBytes / bytesPerIndex);
     }
-    SmallVector<OpFoldResult> sizes(op.getNumLoops(),
-                                    rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
     sizes[loop] = rewriter.getIndexAttr(tile);
     // The accumulator's fill goes into the loop, one tile at a time, so
     // that the result is written in one pass, as without a size.
@@ -290,8 +288,8 @@ struct FuseBatchesPass
     options.tilingOptions.setTileSizes(sizes);
     options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
     options.setFusionControlFn(
-        [](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        [](tensor::ExtractSliceOp, OpResult producer,
+           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           if (isa<linalg::FillOp>(producer.getOwner()))
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           return std::nullopt;
