@@ -289,7 +289,10 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
                            std::to_string(dim + 1);
         auto [it, inserted] = sizes->try_emplace(size, extent);
         if (inserted) {
-          if (extent < 1)
+          // A process of a distributed run may hold none of the
+          // distributed size's indices.
+          bool mayBeEmpty = size == options.compile.distribute;
+          if (extent < (mayBeEmpty ? 0 : 1))
             return error(prefix + here + " has extent " +
                          std::to_string(extent) + ", but size '" + size +
                          "' must be positive");

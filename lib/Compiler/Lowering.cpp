@@ -90,6 +90,7 @@ static void setLoweringOptions(LoweringOptions &lowering,
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;
+  lowering.distribute = options.distribute;
 }
 
 FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
@@ -102,6 +103,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   if (stage == "tl") {
   } else if (stage == "linalg") {
     buildTLOptimizationPipeline(pm, lowering);
+    buildDistributePipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());
   } else if (stage == "loops") {
     buildTLToBuffersPipeline(pm, lowering);

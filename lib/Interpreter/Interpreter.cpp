@@ -316,7 +316,14 @@ FailureOr<Store> tensorlang::makeUndefinedStore(
     RankedTensorType type = var.getType();
     if (sizeValue)
       type = tl::bindSizes(type, sizeValue);
-    if (failed(tl::verifyTensorLimits(type, [&] {
+    // (A process of a distributed run may hold no index of the distributed
+    // size: a zero extent, which the limits, made for declared types,
+    // refuse.)
+    SmallVector<int64_t> nonEmpty(type.getShape());
+    for (int64_t &extent : nonEmpty)
+      extent = std::max<int64_t>(extent, 1);
+    if (failed(tl::verifyTensorLimits(
+            RankedTensorType::get(nonEmpty, type.getElementType()), [&] {
           return var.emitError() << "variable '" << var.getSymName() << "': ";
         })))
       return failure();

@@ -168,9 +168,19 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   }
 }
 
+void tensorlang::buildDistributePipeline(OpPassManager &pm,
+                                         const LoweringOptions &options) {
+  if (options.distribute.empty())
+    return;
+  tl::TLDistributeOptions distribute;
+  distribute.size = options.distribute;
+  pm.addNestedPass<tl::ProgramOp>(tl::createTLDistribute(distribute));
+}
+
 void tensorlang::buildTLToBuffersPipeline(OpPassManager &pm,
                                           const LoweringOptions &options) {
   buildTLOptimizationPipeline(pm, options);
+  buildDistributePipeline(pm, options);
   pm.addPass(createConvertTLToLinalg());
   addPipeline(pm, "canonicalize,cse");
   buildTileContractionsPipeline(pm, options);

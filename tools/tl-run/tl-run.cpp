@@ -18,6 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef TENSORLANG_HAVE_MPI
+#include "Distribution.h"
+#endif
+
 #include "tensorlang/API/CommandLine.h"
 #include "tensorlang/API/Program.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
@@ -64,6 +68,11 @@ cl::opt<unsigned> repeat(
              "the initial store; prints 'kernel median: <seconds> s' on "
              "stderr"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<std::string> distribute(
+    "distribute",
+    cl::desc("Under mpirun: split the indices of this size of the program "
+             "over the processes (docs/distributed.md)"),
+    cl::value_desc("SIZE"), cl::cat(category));
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
@@ -72,6 +81,31 @@ cl::extrahelp threadsHelp(kThreadsFlagHelp);
 static LogicalResult error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tl-run") << message << "\n";
   return failure();
+}
+
+#ifdef TENSORLANG_HAVE_MPI
+/// The processes of `--distribute`, or null.
+static Distribution *distribution = nullptr;
+#endif
+
+/// Whether this process writes files and prints: the only one, or the
+/// first of a distributed run.
+static bool isRootProcess() {
+#ifdef TENSORLANG_HAVE_MPI
+  return !distribution || distribution->isRoot();
+#else
+  return true;
+#endif
+}
+
+/// The dimension of `var` that is the distributed size, if any.
+static std::optional<unsigned> distributedDim(const VariableInfo &var) {
+  if (distribute.empty())
+    return std::nullopt;
+  auto it = llvm::find(var.sizes, distribute.getValue());
+  if (it == var.sizes.end())
+    return std::nullopt;
+  return unsigned(it - var.sizes.begin());
 }
 
 namespace {
@@ -111,10 +145,30 @@ static FailureOr<Store> loadInputs(Program &program) {
     return failure();
   std::vector<HostTensor> tensors;
   std::vector<NamedInput> named;
+  std::optional<int64_t> globalExtent;
   for (const Binding &binding : *bindings) {
     llvm::Expected<HostTensor> tensor = readNpy(binding.path);
     if (!tensor)
       return error(llvm::toString(tensor.takeError()));
+#ifdef TENSORLANG_HAVE_MPI
+    // A distributed variable: this process's block of the file's.
+    std::optional<unsigned> dim =
+        distributedDim(*program.lookupVariable(binding.variable));
+    if (distribution && dim && *dim < tensor->getShape().size()) {
+      int64_t extent = tensor->getShape()[*dim];
+      if (globalExtent && *globalExtent != extent)
+        return error(binding.path + ": variable '" + binding.variable +
+                     "', dimension " + llvm::Twine(*dim + 1) +
+                     " has extent " + llvm::Twine(extent) + ", but size '" +
+                     distribute + "' is " + llvm::Twine(*globalExtent) +
+                     " in the inputs before it");
+      globalExtent = extent;
+      std::optional<HostTensor> block = distribution->takeBlock(*tensor, *dim);
+      if (!block)
+        return error("out of memory taking a block of " + binding.path);
+      *tensor = std::move(*block);
+    }
+#endif
     tensors.push_back(std::move(*tensor));
   }
   for (auto [binding, tensor] : llvm::zip(*bindings, tensors))
@@ -124,6 +178,7 @@ static FailureOr<Store> loadInputs(Program &program) {
 
 /// One warm-up run and `repeat` timed runs, each starting from the initial
 /// store (restored outside the timed region); leaves the last run's store.
+/// Prints the median (the slowest process's, in a distributed run).
 static LogicalResult timeRuns(Program &program, Store &store) {
   Store initial;
   for (auto &entry : store) {
@@ -154,20 +209,82 @@ static LogicalResult timeRuns(Program &program, Store &store) {
   size_t n = seconds.size();
   double median = n % 2 ? seconds[n / 2]
                         : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
-  llvm::errs() << "kernel median: " << llvm::format("%.6g", median) << " s\n";
+#ifdef TENSORLANG_HAVE_MPI
+  if (distribution)
+    median = distribution->maximum(median);
+#endif
+  if (isRootProcess())
+    llvm::errs() << "kernel median: " << llvm::format("%.6g", median)
+                 << " s\n";
   return success();
+}
+
+/// The final value of `name` as the caller sees it: in a distributed run,
+/// a distributed variable's blocks put together (on the first process;
+/// std::nullopt on the others).
+static FailureOr<std::optional<HostTensor>>
+getResult(Program &program, const Store &store, llvm::StringRef name) {
+  FailureOr<HostTensor> result = program.getResult(store, name, keepPadding);
+  if (failed(result))
+    return failure();
+#ifdef TENSORLANG_HAVE_MPI
+  if (std::optional<unsigned> dim =
+          distribution ? distributedDim(*program.lookupVariable(name))
+                       : std::nullopt) {
+    int64_t global = distribution->sum(result->getShape()[*dim]);
+    llvm::Expected<std::optional<HostTensor>> gathered =
+        distribution->gatherBlocks(*result, *dim, global);
+    if (!gathered)
+      return error(llvm::toString(gathered.takeError()));
+    return std::move(*gathered);
+  }
+#endif
+  if (!isRootProcess())
+    return std::optional<HostTensor>();
+  return std::optional<HostTensor>(std::move(*result));
+}
+
+/// In a distributed run, whether every process got this far: they stop
+/// together rather than wait for one that failed.
+static LogicalResult agree(LogicalResult result) {
+#ifdef TENSORLANG_HAVE_MPI
+  if (distribution && !distribution->allSucceeded(succeeded(result)))
+    return failure();
+#endif
+  return result;
 }
 
 static LogicalResult run() {
   llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
   if (!options)
     return error(llvm::toString(options.takeError()));
+  if (!distribute.empty()) {
+#ifdef TENSORLANG_HAVE_MPI
+    if (options->engine != Engine::Jit)
+      return error("--distribute runs compiled code; the reference "
+                   "interpreter runs the whole program in one process "
+                   "(without --distribute)");
+    options->compile.distribute = distribute;
+    // A value given for the distributed size is the whole extent; this
+    // process has its block.
+    for (auto &[name, value] : options->sizes)
+      if (name == distribute && value > 0)
+        value = distribution->getBlock(value).second;
+#else
+    return error("--distribute needs MPI, which this tl-run was built "
+                 "without (install libopenmpi-dev and rebuild)");
+#endif
+  }
   Program program(*options,
                   [](const std::string &message) { (void)error(message); });
   SourceMgrDiagnosticHandler diagnostics(program.getSourceMgr(),
                                          &program.getContext());
-  if (failed(program.loadFile(programPath)))
+  if (failed(agree(program.loadFile(programPath))))
     return failure();
+  if (!distribute.empty() &&
+      !llvm::is_contained(program.getSizeNames(), distribute.getValue()))
+    return agree(error("--distribute=" + distribute +
+                       ": the program has no size '" + distribute + "'"));
 
   FailureOr<std::vector<Binding>> outBindings =
       parseBindings(outputs, "out", program);
@@ -179,17 +296,23 @@ static LogicalResult run() {
       return failure();
 
   FailureOr<Store> store = loadInputs(program);
-  if (failed(store))
+  // Compiled before the processes agree to run: the code calls
+  // collectives, which a process that failed would never reach.
+  if (failed(agree(succeeded(store) && options->engine == Engine::Jit
+                       ? program.compile()
+                       : LogicalResult(store))))
     return failure();
   if (failed(repeat == 0 ? program.run(*store) : timeRuns(program, *store)))
     return failure();
 
   for (const Binding &binding : *outBindings) {
-    FailureOr<HostTensor> result =
-        program.getResult(*store, binding.variable, keepPadding);
+    FailureOr<std::optional<HostTensor>> result =
+        getResult(program, *store, binding.variable);
     if (failed(result))
       return failure();
-    if (llvm::Error err = writeNpy(binding.path, *result))
+    if (!*result)
+      continue;
+    if (llvm::Error err = writeNpy(binding.path, **result))
       return error(llvm::toString(std::move(err)));
   }
 
@@ -198,15 +321,18 @@ static LogicalResult run() {
     for (const VariableInfo &var : program.getVariables()) {
       if (program.hasQualifiers() && !var.output)
         continue;
-      FailureOr<HostTensor> result =
-          program.getResult(*store, var.name, keepPadding);
+      FailureOr<std::optional<HostTensor>> result =
+          getResult(program, *store, var.name);
       if (failed(result))
         return failure();
+      if (!*result)
+        continue;
       llvm::outs() << var.name << " : "
                    << tl::formatType(RankedTensorType::get(
-                          result->getShape(), program.getOp().getElementType()))
+                          (*result)->getShape(),
+                          program.getOp().getElementType()))
                    << " =\n";
-      printTensor(llvm::outs(), *result);
+      printTensor(llvm::outs(), **result);
       llvm::outs() << "\n";
     }
   }
@@ -215,6 +341,16 @@ static LogicalResult run() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+#ifdef TENSORLANG_HAVE_MPI
+  // MPI only for a distributed run: a plain run needs no launcher.
+  std::optional<Distribution> processes;
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).starts_with("--distribute")) {
+      processes.emplace(argc, argv);
+      distribution = &*processes;
+      break;
+    }
+#endif
   std::string threadsError;
   if (!takeThreadsFlag(argc, argv, threads, threadsError)) {
     (void)error(threadsError);

@@ -67,6 +67,10 @@ struct CompileOptions {
   /// Report each contraction's tiling plan, or why it is not tiled, as
   /// remarks on the program (tl-tile-contractions emit-remarks).
   bool remarks = false;
+  /// The size whose indices are split over MPI processes (tl-distribute);
+  /// empty: none. The code then calls the MPI runtime
+  /// (lib/Runtime/MPIRuntime.c) for the sums over it.
+  std::string distribute;
 };
 
 /// The widest vector registers of the host CPU, in bits.

@@ -62,6 +62,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
       llvm::cl::init(true)};
+  Option<std::string> distribute{
+      *this, "distribute",
+      llvm::cl::desc("Split this size over MPI processes (tl-distribute, "
+                     "after the tl-level optimizations); empty: none"),
+      llvm::cl::init("")};
 };
 
 /// The stages, each usable on its own.
@@ -69,6 +74,11 @@ void buildTLOptimizationPipeline(mlir::OpPassManager &pm,
                                  const LoweringOptions &options);
 void buildTileContractionsPipeline(mlir::OpPassManager &pm,
                                    const LoweringOptions &options);
+/// tl-distribute when options.distribute names a size, on the program the
+/// optimizations leave (it marks the statements that sum over the
+/// distributed size, which fusing statements would merge into others).
+void buildDistributePipeline(mlir::OpPassManager &pm,
+                             const LoweringOptions &options);
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);

@@ -878,6 +878,44 @@ lowerStatement(OpBuilder &builder, tl::ProgramOp program,
   return func;
 }
 
+/// The name of the runtime function that sums a buffer over the processes
+/// of a distributed program, in place (lib/Runtime/MPIRuntime.c).
+static StringRef getAllreduceFunctionName(Type elementType) {
+  return elementType.isF32() ? "tensorlang_allreduce_sum_f32"
+                             : "tensorlang_allreduce_sum_f64";
+}
+
+/// Sums `var`'s buffer `argument` over the processes (tl-distribute's
+/// `allreduce` statements): a call of the runtime with its address and
+/// number of elements.
+static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
+                          Value argument, const SizeValues &sizes) {
+  auto module = argument.getParentBlock()
+                    ->getParentOp()
+                    ->getParentOfType<ModuleOp>();
+  Type i64 = builder.getI64Type();
+  StringRef name = getAllreduceFunctionName(var.getType().getElementType());
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    callee = func::FuncOp::create(builder, loc, name,
+                                  builder.getFunctionType({i64, i64}, {}));
+    callee.setPrivate();
+  }
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, argument);
+  Value count = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (OpFoldResult extent : getMixedExtents(builder, var.getType(), sizes))
+    count = arith::MulIOp::create(
+        builder, loc, count,
+        getValueOrCreateConstantIndexOp(builder, loc, extent));
+  func::CallOp::create(
+      builder, loc, callee,
+      ValueRange{arith::IndexCastOp::create(builder, loc, i64, address),
+                 arith::IndexCastOp::create(builder, loc, i64, count)});
+}
+
 /// Replaces `program` with a function over its variables that calls one
 /// function per statement, in order.
 static LogicalResult lowerProgram(tl::ProgramOp program) {
@@ -903,6 +941,9 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
         batch->variables.insert(var.getSymName());
   }
   SmallVector<std::pair<func::FuncOp, SmallVector<tl::VarOp>>> statements;
+  // The target of each statement whose value the processes sum
+  // (tl-distribute), or null.
+  SmallVector<tl::VarOp> summedTargets;
   for (auto [index, assign] : llvm::enumerate(program.getStatements())) {
     SmallVector<tl::VarOp> parameters;
     FailureOr<func::FuncOp> statement =
@@ -910,6 +951,9 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
     if (failed(statement))
       return failure();
     statements.push_back({*statement, std::move(parameters)});
+    summedTargets.push_back(assign->hasAttr("tl.allreduce")
+                                ? program.lookupVar(assign.getTarget())
+                                : tl::VarOp());
   }
 
   auto func = func::FuncOp::create(builder, loc, program.getSymName(),
@@ -924,12 +968,16 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   }
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-  bindSizeArguments(builder, program, func);
-  for (auto &[statement, parameters] : statements) {
+  SizeValues sizes = bindSizeArguments(builder, program, func);
+  for (auto [entryStatement, summed] : llvm::zip(statements, summedTargets)) {
+    auto &[statement, parameters] = entryStatement;
     SmallVector<Value> arguments(entry->getArguments().take_front(numSizes));
     for (tl::VarOp var : parameters)
       arguments.push_back(entry->getArgument(position[var]));
     func::CallOp::create(builder, statement.getLoc(), statement, arguments);
+    if (summed)
+      emitAllreduce(builder, statement.getLoc(), summed,
+                    entry->getArgument(position[summed]), sizes);
   }
   func::ReturnOp::create(builder, loc);
   program.erase();

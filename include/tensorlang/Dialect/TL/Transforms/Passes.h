@@ -37,6 +37,17 @@ mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
 mlir::LogicalResult bindSizes(ProgramOp program,
                               const llvm::StringMap<int64_t> &values);
 
+/// The attribute of a tl.assign whose target the compiled code sums over
+/// the processes after the statement (tl-distribute), and of the program
+/// the size it distributes.
+constexpr llvm::StringLiteral kAllreduceAttrName = "tl.allreduce";
+constexpr llvm::StringLiteral kDistributedAttrName = "tl.distributed";
+
+/// Checks that `program` can run with the indices of `size` split over
+/// processes and marks it (see --tl-distribute); errors at the statements
+/// that cannot.
+mlir::LogicalResult distributeProgram(ProgramOp program, llvm::StringRef size);
+
 } // namespace tensorlang::tl
 
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H

@@ -47,6 +47,40 @@ def TLPad : Pass<"tl-pad", "::tensorlang::tl::ProgramOp"> {
   ];
 }
 
+def TLDistribute : Pass<"tl-distribute", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Split a size of a program over MPI processes";
+  let description = [{
+    Distribution is a deployment choice: each process runs the program on
+    a contiguous block of the indices of one size (`size`), and every
+    variable whose type has that size holds its block (distributed); the
+    others are replicated. Since a program with sizes means the program
+    with the sizes' values, a process computes, for each statement, the
+    statement on its block, which is the statement's value on those
+    indices for element-parallel statements. Only a sum over the
+    distributed size (a contraction pairing it with itself) differs: each
+    process holds a partial sum, and the statement is marked `allreduce`:
+    the compiled code sums the target over the processes after the
+    statement (MPI_Allreduce).
+
+    The pass checks that this is the program's meaning, and otherwise
+    reports why at the statement: a variable with the size in two
+    dimensions (no block of it is local), a sum over the size whose value
+    still has the size, two such sums in one statement, or one under an
+    operation that is not linear in it (the partial sums would not add up:
+    `sqrt(u # u . [[1 2]])`; assign the sum to a variable first). It runs
+    on the optimized program (after tl-optimize), whose statements it
+    marks.
+
+    ```
+    tl-opt --tl-distribute=size=E
+    ```
+  }];
+  let options = [
+    Option<"size", "size", "std::string", "",
+           "The size whose indices are split over the processes">,
+  ];
+}
+
 def TLBindSizes : Pass<"tl-bind-sizes", "::tensorlang::tl::ProgramOp"> {
   let summary = "Replace each size of a program by its value";
   let description = [{
