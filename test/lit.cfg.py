@@ -2,6 +2,7 @@
 # lit configuration of the TensorLang test suite.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -27,6 +28,14 @@ if config.tensorlang_sanitized:
 # regression inputs of the harnesses run there (test/Fuzz/regressions/).
 if getattr(config, "tensorlang_fuzz", False):
     config.available_features.add("fuzz")
+# Distributed runs (tl-run --distribute) where MPI was found and mpirun
+# exists; as root (CI), mpirun must be told it may run.
+if getattr(config, "tensorlang_mpi", False) and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    mpirun = "mpirun --oversubscribe"
+    if os.geteuid() == 0:
+        mpirun += " --allow-run-as-root"
+    config.substitutions.append(("%mpirun", mpirun))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

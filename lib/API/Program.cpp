@@ -237,8 +237,8 @@ resolveShape(const VariableInfo &var, ArrayRef<int64_t> shape,
              const llvm::StringMap<int64_t> &values) {
   SmallVector<int64_t> resolved(shape);
   for (auto [extent, size] : llvm::zip(resolved, var.sizes))
-    if (!size.empty())
-      extent = values.lookup(size) ? values.lookup(size) : extent;
+    if (auto it = values.find(size); !size.empty() && it != values.end())
+      extent = it->second;
   return resolved;
 }
 
