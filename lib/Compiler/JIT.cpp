@@ -168,10 +168,10 @@ LogicalResult JitProgram::run(Store &store) {
   }
   llvm::SmallVector<int64_t, 4> sizes;
   // A size that no variable has changes nothing; it is passed as 1.
-  for (tl::SizeOp size : program.getSizes())
-    sizes.push_back(sizeValues.lookup(size.getSymName())
-                        ? sizeValues.lookup(size.getSymName())
-                        : 1);
+  for (tl::SizeOp size : program.getSizes()) {
+    auto it = sizeValues.find(size.getSymName());
+    sizes.push_back(it == sizeValues.end() ? 1 : it->second);
+  }
   call(sizes, pointers);
   return success();
 }
