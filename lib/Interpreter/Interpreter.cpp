@@ -324,8 +324,9 @@ FailureOr<Store> tensorlang::makeUndefinedStore(
       extent = std::max<int64_t>(extent, 1);
     if (failed(tl::verifyTensorLimits(
             RankedTensorType::get(nonEmpty, type.getElementType()), [&] {
-          return var.emitError() << "variable '" << var.getSymName() << "': ";
-        })))
+              return var.emitError()
+                     << "variable '" << var.getSymName() << "': ";
+            })))
       return failure();
     SmallVector<int64_t> real(var.getRealShapeOrShape());
     for (auto [extent, bound] : llvm::zip(real, type.getShape()))

@@ -102,7 +102,7 @@ static bool isRootProcess() {
 static std::optional<unsigned> distributedDim(const VariableInfo &var) {
   if (distribute.empty())
     return std::nullopt;
-  auto it = llvm::find(var.sizes, distribute.getValue());
+  const auto *it = llvm::find(var.sizes, distribute.getValue());
   if (it == var.sizes.end())
     return std::nullopt;
   return unsigned(it - var.sizes.begin());
@@ -158,9 +158,9 @@ static FailureOr<Store> loadInputs(Program &program) {
       int64_t extent = tensor->getShape()[*dim];
       if (globalExtent && *globalExtent != extent)
         return error(binding.path + ": variable '" + binding.variable +
-                     "', dimension " + llvm::Twine(*dim + 1) +
-                     " has extent " + llvm::Twine(extent) + ", but size '" +
-                     distribute + "' is " + llvm::Twine(*globalExtent) +
+                     "', dimension " + llvm::Twine(*dim + 1) + " has extent " +
+                     llvm::Twine(extent) + ", but size '" + distribute +
+                     "' is " + llvm::Twine(*globalExtent) +
                      " in the inputs before it");
       globalExtent = extent;
       std::optional<HostTensor> block = distribution->takeBlock(*tensor, *dim);
@@ -214,8 +214,7 @@ static LogicalResult timeRuns(Program &program, Store &store) {
     median = distribution->maximum(median);
 #endif
   if (isRootProcess())
-    llvm::errs() << "kernel median: " << llvm::format("%.6g", median)
-                 << " s\n";
+    llvm::errs() << "kernel median: " << llvm::format("%.6g", median) << " s\n";
   return success();
 }
 

@@ -890,9 +890,8 @@ static StringRef getAllreduceFunctionName(Type elementType) {
 /// number of elements.
 static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
                           Value argument, const SizeValues &sizes) {
-  auto module = argument.getParentBlock()
-                    ->getParentOp()
-                    ->getParentOfType<ModuleOp>();
+  auto module =
+      argument.getParentBlock()->getParentOp()->getParentOfType<ModuleOp>();
   Type i64 = builder.getI64Type();
   StringRef name = getAllreduceFunctionName(var.getType().getElementType());
   auto callee = module.lookupSymbol<func::FuncOp>(name);

@@ -29,10 +29,9 @@ using namespace tensorlang::tl;
 
 /// How many dimensions of `value`'s type are `size`.
 static unsigned countSized(Type type, FlatSymbolRefAttr size) {
-  return llvm::count_if(getExtents(cast<RankedTensorType>(type)),
-                        [&](const Extent &extent) {
-                          return extent.size == size;
-                        });
+  return llvm::count_if(
+      getExtents(cast<RankedTensorType>(type)),
+      [&](const Extent &extent) { return extent.size == size; });
 }
 
 /// Whether `contract` pairs the distributed size with itself.
@@ -52,9 +51,12 @@ static bool isLinearIn(Operation *user, Value operand, FlatSymbolRefAttr size) {
   if (isa<ContractOp, TransposeOp, YieldOp>(user))
     return true;
   if (isa<OuterOp, MulOp>(user))
-    return llvm::all_of(user->getOperands(), [&](Value other) {
-      return other == operand || countSized(other.getType(), size) == 0;
-    }) && user->getOperand(0) != user->getOperand(1);
+    return llvm::all_of(user->getOperands(),
+                        [&](Value other) {
+                          return other == operand ||
+                                 countSized(other.getType(), size) == 0;
+                        }) &&
+           user->getOperand(0) != user->getOperand(1);
   return false;
 }
 
@@ -69,9 +71,8 @@ static LogicalResult checkStatement(AssignOp assign, FlatSymbolRefAttr size,
   if (sumOps.empty())
     return success();
   auto explain = [&](Operation *op) {
-    InFlightDiagnostic diag = op->emitError()
-                              << "cannot distribute '" << size.getValue()
-                              << "': ";
+    InFlightDiagnostic diag = op->emitError() << "cannot distribute '"
+                                              << size.getValue() << "': ";
     return diag;
   };
   if (sumOps.size() > 1)
