@@ -42,6 +42,8 @@ if getattr(config, "tensorlang_mpi", False) and shutil.which("mpirun"):
         # the other checks stay on.
         mpirun += " -x ASAN_OPTIONS=detect_leaks=0"
     config.substitutions.append(("%mpirun", mpirun))
+    config.substitutions.append(
+        ("%tensorlang_lib", os.path.join(config.tensorlang_obj_root, "lib")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

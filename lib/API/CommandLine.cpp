@@ -33,6 +33,11 @@ struct ProgramCLOptions {
               cl::desc("The value of a size of the program that no input's "
                        "shape gives (or, if one does, must agree with)"),
               cl::value_desc("NAME=N"), cl::ZeroOrMore, cl::cat(category)),
+        distribute(
+            "distribute",
+            cl::desc("Split the indices of this size of the program over MPI "
+                     "processes (docs/distributed.md)"),
+            cl::value_desc("SIZE"), cl::cat(category)),
         cpu("cpu",
             cl::desc("CPU to generate code for: host, or an LLVM CPU name "
                      "such as x86-64-v3"),
@@ -80,6 +85,7 @@ struct ProgramCLOptions {
   cl::opt<ElementType> elementType;
   cl::opt<unsigned> pad;
   cl::list<std::string> sizes;
+  cl::opt<std::string> distribute;
   cl::opt<std::string> cpu;
   cl::opt<unsigned> vectorBits;
   cl::opt<unsigned> optLevel;
@@ -149,6 +155,7 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
     options.sizes.emplace_back(name.str(), value);
   }
   CompileOptions &compile = options.compile;
+  compile.distribute = programFlags->distribute;
   compile.cpu = programFlags->cpu;
   compile.vectorBits = programFlags->vectorBits;
   compile.optLevel = programFlags->optLevel;

@@ -512,7 +512,8 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
   if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved, path)))
     return failure();
   return emitCHeader(*toCompile, lowered->temporaryBytes,
-                     resolved.streamingMinBytes, lowered->hasSizedTemporaries);
+                     resolved.streamingMinBytes, lowered->hasSizedTemporaries,
+                     resolved.distribute);
 }
 
 FailureOr<std::string> Program::printStage(StringRef stage) {

@@ -106,6 +106,8 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   jit->engine = std::move(*engine);
   jit->program = program;
   jit->functionName = lowered->functionName;
+  if (!options.distribute.empty())
+    jit->communicator = options.communicator;
   jit->temporaryBytes = lowered->temporaryBytes;
   for (tl::VarOp var : program.getVars())
     jit->variables.push_back(var.getSymName().str());
@@ -123,6 +125,8 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
   llvm::SmallVector<int64_t, 4> sizeValues(sizes);
   llvm::SmallVector<void *, 8> values(pointers);
   llvm::SmallVector<void *, 8> arguments;
+  if (communicator)
+    arguments.push_back(&*communicator);
   for (int64_t &size : sizeValues)
     arguments.push_back(&size);
   for (void *&value : values)

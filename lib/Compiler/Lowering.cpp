@@ -127,6 +127,8 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   MLIRContext *context = program.getContext();
   LoweredProgram lowered;
   lowered.functionName = program.getSymName().str();
+  if (!options.distribute.empty())
+    lowered.functionName += "_mpi";
   lowered.module = cloneIntoModule(program);
   LoweringOptions lowering;
   setLoweringOptions(lowering, program, options);

@@ -15,35 +15,31 @@
 #include <limits.h>
 #include <stdio.h>
 
-static MPI_Comm communicator = MPI_COMM_NULL;
-
-void tensorlang_mpi_set_comm(MPI_Comm comm) { communicator = comm; }
-
-MPI_Comm tensorlang_mpi_get_comm(void) {
-  return communicator == MPI_COMM_NULL ? MPI_COMM_WORLD : communicator;
-}
-
 /* MPI counts are int: large buffers go in pieces. */
-static void allreduce(void *buffer, int64_t count, MPI_Datatype type,
-                      int64_t elementBytes) {
+static void allreduce(int32_t comm, void *buffer, int64_t count,
+                      MPI_Datatype type, int64_t elementBytes) {
+  MPI_Comm communicator = MPI_Comm_f2c((MPI_Fint)comm);
   char *bytes = (char *)buffer;
   while (count > 0) {
     int piece = count > INT_MAX ? INT_MAX : (int)count;
     int status = MPI_Allreduce(MPI_IN_PLACE, bytes, piece, type, MPI_SUM,
-                               tensorlang_mpi_get_comm());
+                               communicator);
     if (status != MPI_SUCCESS) {
       fprintf(stderr, "tensorlang: MPI_Allreduce failed (%d)\n", status);
-      MPI_Abort(tensorlang_mpi_get_comm(), 1);
+      MPI_Abort(communicator, 1);
     }
     bytes += (int64_t)piece * elementBytes;
     count -= piece;
   }
 }
 
-void tensorlang_allreduce_sum_f64(int64_t address, int64_t count) {
-  allreduce((void *)(intptr_t)address, count, MPI_DOUBLE, sizeof(double));
+void tensorlang_allreduce_sum_f64(int32_t comm, int64_t address,
+                                  int64_t count) {
+  allreduce(comm, (void *)(intptr_t)address, count, MPI_DOUBLE,
+            sizeof(double));
 }
 
-void tensorlang_allreduce_sum_f32(int64_t address, int64_t count) {
-  allreduce((void *)(intptr_t)address, count, MPI_FLOAT, sizeof(float));
+void tensorlang_allreduce_sum_f32(int32_t comm, int64_t address,
+                                  int64_t count) {
+  allreduce(comm, (void *)(intptr_t)address, count, MPI_FLOAT, sizeof(float));
 }

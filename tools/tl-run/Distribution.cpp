@@ -19,7 +19,10 @@ Distribution::Distribution(int &argc, char **&argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &numProcesses);
-  tensorlang_mpi_set_comm(MPI_COMM_WORLD);
+}
+
+int32_t Distribution::getFortranComm() const {
+  return int32_t(MPI_Comm_c2f(MPI_COMM_WORLD));
 }
 
 Distribution::~Distribution() { MPI_Finalize(); }

@@ -36,6 +36,8 @@ public:
   int getRank() const { return rank; }
   int getNumProcesses() const { return numProcesses; }
   bool isRoot() const { return rank == 0; }
+  /// MPI_COMM_WORLD as compiled code takes it (MPI_Comm_c2f).
+  int32_t getFortranComm() const;
 
   /// Whether every process succeeded (each passes its own outcome): after
   /// a failure on any process, all stop together instead of waiting in a

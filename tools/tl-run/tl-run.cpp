@@ -68,11 +68,6 @@ cl::opt<unsigned> repeat(
              "the initial store; prints 'kernel median: <seconds> s' on "
              "stderr"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
-cl::opt<std::string> distribute(
-    "distribute",
-    cl::desc("Under mpirun: split the indices of this size of the program "
-             "over the processes (docs/distributed.md)"),
-    cl::value_desc("SIZE"), cl::cat(category));
 unsigned threads = 1; // --threads, see ThreadsFlag.h
 cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
@@ -87,6 +82,8 @@ static LogicalResult error(const llvm::Twine &message) {
 /// The processes of `--distribute`, or null.
 static Distribution *distribution = nullptr;
 #endif
+/// The size `--distribute` names, or empty.
+static std::string distribute;
 
 /// Whether this process writes files and prints: the only one, or the
 /// first of a distributed run.
@@ -102,7 +99,7 @@ static bool isRootProcess() {
 static std::optional<unsigned> distributedDim(const VariableInfo &var) {
   if (distribute.empty())
     return std::nullopt;
-  const auto *it = llvm::find(var.sizes, distribute.getValue());
+  const auto *it = llvm::find(var.sizes, distribute);
   if (it == var.sizes.end())
     return std::nullopt;
   return unsigned(it - var.sizes.begin());
@@ -257,13 +254,16 @@ static LogicalResult run() {
   llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
   if (!options)
     return error(llvm::toString(options.takeError()));
+  distribute = options->compile.distribute;
   if (!distribute.empty()) {
 #ifdef TENSORLANG_HAVE_MPI
     if (options->engine != Engine::Jit)
       return error("--distribute runs compiled code; the reference "
                    "interpreter runs the whole program in one process "
                    "(without --distribute)");
-    options->compile.distribute = distribute;
+    if (!distribution)
+      return error("--distribute is spelled --distribute=SIZE");
+    options->compile.communicator = distribution->getFortranComm();
     // A value given for the distributed size is the whole extent; this
     // process has its block.
     for (auto &[name, value] : options->sizes)
@@ -281,7 +281,7 @@ static LogicalResult run() {
   if (failed(agree(program.loadFile(programPath))))
     return failure();
   if (!distribute.empty() &&
-      !llvm::is_contained(program.getSizeNames(), distribute.getValue()))
+      !llvm::is_contained(program.getSizeNames(), distribute))
     return agree(error("--distribute=" + distribute +
                        ": the program has no size '" + distribute + "'"));
 

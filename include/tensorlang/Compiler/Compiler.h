@@ -29,6 +29,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -69,8 +70,12 @@ struct CompileOptions {
   bool remarks = false;
   /// The size whose indices are split over MPI processes (tl-distribute);
   /// empty: none. The code then calls the MPI runtime
-  /// (lib/Runtime/MPIRuntime.c) for the sums over it.
+  /// (lib/Runtime/MPIRuntime.c) for the sums over it, and its function,
+  /// `<name>_mpi`, takes the communicator first.
   std::string distribute;
+  /// The communicator the JIT passes to a distributed program, as MPI's
+  /// Fortran handle (MPI_Comm_c2f).
+  int32_t communicator = 0;
 };
 
 /// The widest vector registers of the host CPU, in bits.
@@ -120,7 +125,7 @@ public:
 
   /// Calls the compiled function directly: the value of each size, in
   /// order of declaration, then one pointer per variable, in declaration
-  /// order.
+  /// order (a distributed program's communicator first).
   void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }
@@ -132,6 +137,8 @@ private:
   std::string functionName;
   std::vector<std::string> variables;
   int64_t temporaryBytes = 0;
+  /// A distributed program's communicator (MPI_Fint), if it takes one.
+  std::optional<int32_t> communicator;
   void (*packed)(void **) = nullptr;
 };
 
@@ -150,7 +157,8 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
-            bool hasSizedTemporaries = false);
+            bool hasSizedTemporaries = false,
+            llvm::StringRef distributed = "");
 
 } // namespace tensorlang
 

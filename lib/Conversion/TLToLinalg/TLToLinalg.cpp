@@ -773,13 +773,14 @@ static void addSizeArguments(OpBuilder &builder, tl::ProgramOp program,
   types.append(llvm::range_size(program.getSizes()), builder.getIndexType());
 }
 
-/// Names the size arguments of `func` and maps the sizes to them.
+/// Names the size arguments of `func`, from argument `first` on, and maps
+/// the sizes to them.
 static SizeValues bindSizeArguments(OpBuilder &builder, tl::ProgramOp program,
-                                    func::FuncOp func) {
+                                    func::FuncOp func, unsigned first = 0) {
   SizeValues sizes;
   for (auto [index, size] : llvm::enumerate(program.getSizes())) {
-    func.setArgAttr(index, "tl.size", size.getSymNameAttr());
-    sizes[size.getSymName()] = func.getArgument(index);
+    func.setArgAttr(first + index, "tl.size", size.getSymNameAttr());
+    sizes[size.getSymName()] = func.getArgument(first + index);
   }
   return sizes;
 }
@@ -885,11 +886,12 @@ static StringRef getAllreduceFunctionName(Type elementType) {
                              : "tensorlang_allreduce_sum_f64";
 }
 
-/// Sums `var`'s buffer `argument` over the processes (tl-distribute's
-/// `allreduce` statements): a call of the runtime with its address and
-/// number of elements.
+/// Sums `var`'s buffer `argument` over the processes of `communicator`
+/// (tl-distribute's `allreduce` statements): a call of the runtime with the
+/// communicator, the buffer's address and its number of elements.
 static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
-                          Value argument, const SizeValues &sizes) {
+                          Value argument, Value communicator,
+                          const SizeValues &sizes) {
   auto module =
       argument.getParentBlock()->getParentOp()->getParentOfType<ModuleOp>();
   Type i64 = builder.getI64Type();
@@ -898,8 +900,9 @@ static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
   if (!callee) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(module.getBody());
-    callee = func::FuncOp::create(builder, loc, name,
-                                  builder.getFunctionType({i64, i64}, {}));
+    callee = func::FuncOp::create(
+        builder, loc, name,
+        builder.getFunctionType({builder.getI32Type(), i64, i64}, {}));
     callee.setPrivate();
   }
   Value address =
@@ -911,7 +914,8 @@ static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
         getValueOrCreateConstantIndexOp(builder, loc, extent));
   func::CallOp::create(
       builder, loc, callee,
-      ValueRange{arith::IndexCastOp::create(builder, loc, i64, address),
+      ValueRange{communicator,
+                 arith::IndexCastOp::create(builder, loc, i64, address),
                  arith::IndexCastOp::create(builder, loc, i64, count)});
 }
 
@@ -920,9 +924,17 @@ static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
 static LogicalResult lowerProgram(tl::ProgramOp program) {
   OpBuilder builder(program);
   Location loc = program.getLoc();
+  // A distributed program (tl-distribute) takes the communicator first,
+  // as MPI's Fortran handle (an int whatever the implementation), and its
+  // function is `<name>_mpi` (the C header wraps it as `<name>(MPI_Comm,
+  // ...)`).
+  bool distributed = program->hasAttr("tl.distributed");
   SmallVector<Type> argumentTypes;
+  if (distributed)
+    argumentTypes.push_back(builder.getI32Type());
+  unsigned firstSize = argumentTypes.size();
   addSizeArguments(builder, program, argumentTypes);
-  unsigned numSizes = argumentTypes.size();
+  unsigned numSizes = argumentTypes.size() - firstSize;
   SmallVector<tl::VarOp> vars(program.getVars());
   DenseMap<Operation *, unsigned> position;
   for (tl::VarOp var : vars) {
@@ -955,10 +967,15 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
                                 : tl::VarOp());
   }
 
-  auto func = func::FuncOp::create(builder, loc, program.getSymName(),
-                                   builder.getFunctionType(argumentTypes, {}));
+  auto func = func::FuncOp::create(
+      builder, loc,
+      distributed ? (program.getSymName() + "_mpi").str()
+                  : program.getSymName().str(),
+      builder.getFunctionType(argumentTypes, {}));
+  if (distributed)
+    func.setArgAttr(0, "tl.comm", builder.getUnitAttr());
   for (auto [index, var] : llvm::enumerate(vars)) {
-    unsigned argument = numSizes + index;
+    unsigned argument = firstSize + numSizes + index;
     func.setArgAttr(argument, "tl.name", var.getSymNameAttr());
     if (var.getInput())
       func.setArgAttr(argument, "tl.input", builder.getUnitAttr());
@@ -967,16 +984,18 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   }
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-  SizeValues sizes = bindSizeArguments(builder, program, func);
+  SizeValues sizes = bindSizeArguments(builder, program, func, firstSize);
   for (auto [entryStatement, summed] : llvm::zip(statements, summedTargets)) {
     auto &[statement, parameters] = entryStatement;
-    SmallVector<Value> arguments(entry->getArguments().take_front(numSizes));
+    SmallVector<Value> arguments(
+        entry->getArguments().slice(firstSize, numSizes));
     for (tl::VarOp var : parameters)
       arguments.push_back(entry->getArgument(position[var]));
     func::CallOp::create(builder, statement.getLoc(), statement, arguments);
-    if (summed)
+    if (summed && distributed)
       emitAllreduce(builder, statement.getLoc(), summed,
-                    entry->getArgument(position[summed]), sizes);
+                    entry->getArgument(position[summed]), entry->getArgument(0),
+                    sizes);
   }
   func::ReturnOp::create(builder, loc);
   program.erase();

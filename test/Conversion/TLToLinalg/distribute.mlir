@@ -1,11 +1,13 @@
 // A statement marked by tl-distribute: after it, the program's function
 // sums its target over the processes, through the MPI runtime, with the
-// target's address and number of elements (the sizes' values included).
+// communicator (the function's first argument, MPI's Fortran handle), the
+// target's address and its number of elements (the sizes' values
+// included). The function is `<name>_mpi`.
 // RUN: tl-opt %s --convert-tl-to-linalg | FileCheck %s
 
-// CHECK: func.func private @tensorlang_allreduce_sum_f64(i64, i64)
-// CHECK-LABEL: func.func @sums(
-// CHECK-SAME: %{{.*}}: index {tl.size = "E"}, %[[N:[^:]*]]: index {tl.size = "N"}, %{{.*}}: memref<f64> {{{.*}}tl.name = "u"}, %[[G:[^:]*]]: memref<f64>
+// CHECK: func.func private @tensorlang_allreduce_sum_f64(i32, i64, i64)
+// CHECK-LABEL: func.func @sums_mpi(
+// CHECK-SAME: %[[COMM:[^:]*]]: i32 {tl.comm}, %{{.*}}: index {tl.size = "E"}, %[[N:[^:]*]]: index {tl.size = "N"}, %{{.*}}: memref<f64> {{{.*}}tl.name = "u"}, %[[G:[^:]*]]: memref<f64>
 // CHECK: call @sums.s0
 // CHECK: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[G]]
 // The count: N * N.
@@ -13,7 +15,7 @@
 // CHECK: %[[COUNT:.*]] = arith.muli %[[ONE]], %[[N]]
 // CHECK: %[[A:.*]] = arith.index_cast %[[ADDRESS]] : index to i64
 // CHECK: %[[C:.*]] = arith.index_cast %[[COUNT]] : index to i64
-// CHECK: call @tensorlang_allreduce_sum_f64(%[[A]], %[[C]]) : (i64, i64) -> ()
+// CHECK: call @tensorlang_allreduce_sum_f64(%[[COMM]], %[[A]], %[[C]]) : (i32, i64, i64) -> ()
 // CHECK-NEXT: return
 tl.program @sums attributes {tl.distributed = @E} {
   tl.size @E
