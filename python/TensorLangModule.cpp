@@ -107,9 +107,11 @@ public:
             int64_t pad, const std::string &dtype, int64_t threads,
             const std::vector<std::string> &keep, bool warningsAreErrors,
             const std::string &syntax,
-            const std::vector<std::pair<std::string, int64_t>> &sizes)
+            const std::vector<std::pair<std::string, int64_t>> &sizes,
+            const std::string &distribute, int32_t communicator)
       : program(
-            makeOptions(pad, dtype, threads, warningsAreErrors, syntax, sizes),
+            makeOptions(pad, dtype, threads, warningsAreErrors, syntax, sizes,
+                        distribute, communicator),
             [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -235,7 +237,8 @@ private:
   static ProgramOptions
   makeOptions(int64_t pad, const std::string &dtype, int64_t threads,
               bool warningsAreErrors, const std::string &syntax,
-              const std::vector<std::pair<std::string, int64_t>> &sizes) {
+              const std::vector<std::pair<std::string, int64_t>> &sizes,
+              const std::string &distribute, int32_t communicator) {
     if (syntax != "tl" && syntax != "cfdlang")
       throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
                             "'");
@@ -254,6 +257,8 @@ private:
     options.syntax =
         syntax == "cfdlang" ? SourceSyntax::CFDlang : SourceSyntax::TensorLang;
     options.sizes = sizes;
+    options.compile.distribute = distribute;
+    options.compile.communicator = communicator;
     return options;
   }
 
@@ -294,11 +299,12 @@ PYBIND11_MODULE(_tensorlang, m) {
       .def(py::init<const std::string &, const std::string &, bool, int64_t,
                     const std::string &, int64_t,
                     const std::vector<std::string> &, bool, const std::string &,
-                    const std::vector<std::pair<std::string, int64_t>> &>(),
+                    const std::vector<std::pair<std::string, int64_t>> &,
+                    const std::string &, int32_t>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
            py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
-           py::arg("sizes"))
+           py::arg("sizes"), py::arg("distribute"), py::arg("communicator"))
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)

@@ -44,6 +44,8 @@ if getattr(config, "tensorlang_mpi", False) and shutil.which("mpirun"):
     config.substitutions.append(("%mpirun", mpirun))
     config.substitutions.append(
         ("%tensorlang_lib", os.path.join(config.tensorlang_obj_root, "lib")))
+    config.substitutions.append(
+        ("%tensorlang_obj_root", config.tensorlang_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

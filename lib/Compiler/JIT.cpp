@@ -51,6 +51,15 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
              << kVectorMathLibrary
              << " (glibc's vector math library): " << error;
   }
+  if (!options.distribute.empty()) {
+#ifdef TENSORLANG_MPI_RUNTIME_LIBRARY
+    libraries.push_back(TENSORLANG_MPI_RUNTIME_LIBRARY);
+#else
+    return program.emitError("a distributed program needs the MPI runtime "
+                             "(libopenmpi-dev), which this build did not "
+                             "find");
+#endif
+  }
   if (options.threads > 1) {
 #ifdef TENSORLANG_OPENMP_LIBRARY
     libraries.push_back(TENSORLANG_OPENMP_LIBRARY);

@@ -67,6 +67,22 @@ def _check_sizes(sizes):
     return pairs
 
 
+def _check_distribution(distribute, comm):
+    """The distributed size and the communicator as MPI's Fortran handle
+    (mpi4py's comm.py2f()), for the compiled code."""
+    if distribute is None:
+        if comm is not None:
+            raise ValueError("comm is given but distribute is not")
+        return "", 0
+    if not isinstance(distribute, str) or not distribute:
+        raise TypeError("distribute must name a size of the program, got %r"
+                        % (distribute,))
+    if comm is None or not hasattr(comm, "py2f"):
+        raise TypeError("distribute needs comm, an mpi4py communicator "
+                        "(mpi4py.MPI.COMM_WORLD), got %r" % (comm,))
+    return distribute, int(comm.py2f())
+
+
 def _check_int(value, name, minimum):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError("%s must be an integer, got %r" % (name, value))
@@ -85,7 +101,7 @@ class Program:
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
-                 syntax="tl", sizes=None):
+                 syntax="tl", sizes=None, distribute=None, comm=None):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -98,7 +114,8 @@ class Program:
         self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
                               self._threads, [str(name) for name in keep],
                               bool(warnings_as_errors), str(syntax),
-                              _check_sizes(sizes))
+                              _check_sizes(sizes),
+                              *_check_distribution(distribute, comm))
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
                           stacklevel=3)
@@ -173,7 +190,8 @@ class Program:
 
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
-            warnings_as_errors=False, syntax="tl", sizes=None):
+            warnings_as_errors=False, syntax="tl", sizes=None,
+            distribute=None, comm=None):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
@@ -181,10 +199,13 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     `warnings_as_errors`. `syntax="cfdlang"` reads CFDlang source
     (docs/language.md, Differences from CFDlang). A program with sizes
     takes their values from the shapes of the arrays of each call; `sizes`
-    gives values that no input's shape fixes, as {'E': 4000}."""
+    gives values that no input's shape fixes, as {'E': 4000}.
+    `distribute="E", comm=MPI.COMM_WORLD` (mpi4py) runs the program on the
+    processes of comm, each calling with its block of E's indices
+    (docs/distributed.md); every process must call."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
-                      warnings_as_errors, syntax, sizes)
+                      warnings_as_errors, syntax, sizes, distribute, comm)
     program._impl.compile()
     return program
 
