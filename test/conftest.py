@@ -21,11 +21,12 @@ class TlRun:
 
     def __call__(self, source, inputs=None, outputs=None, extra=(),
                  dtype=np.float64, suffix=".tl", check=True,
-                 engine="reference"):
+                 engine="reference", launcher=()):
         self.count += 1
         prog = self.tmp / ("p%d%s" % (self.count, suffix))
         prog.write_text(source)
-        args = [os.path.join(BIN_DIR, "tl-run"), str(prog), "--engine=" + engine]
+        args = list(launcher) + [os.path.join(BIN_DIR, "tl-run"), str(prog),
+                                 "--engine=" + engine]
         for name, value in (inputs or {}).items():
             path = self.tmp / ("in%d_%s.npy" % (self.count, name))
             np.save(path, np.asarray(value, dtype=dtype))

@@ -294,6 +294,11 @@ static LogicalResult run() {
     if (failed(program.keepResult(binding.variable)))
       return failure();
 
+  // A distributed program is compiled before its inputs are read: what
+  // cannot be distributed (a variable with the size in two dimensions) is
+  // reported as such, not as inputs whose blocks do not fit.
+  if (!distribute.empty() && failed(agree(program.compile())))
+    return failure();
   FailureOr<Store> store = loadInputs(program);
   // Compiled before the processes agree to run: the code calls
   // collectives, which a process that failed would never reach.
