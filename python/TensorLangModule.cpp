@@ -109,10 +109,9 @@ public:
             const std::string &syntax,
             const std::vector<std::pair<std::string, int64_t>> &sizes,
             const std::string &distribute, int32_t communicator)
-      : program(
-            makeOptions(pad, dtype, threads, warningsAreErrors, syntax, sizes,
-                        distribute, communicator),
-            [this](const std::string &message) { problem = message; }) {
+      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
+                            sizes, distribute, communicator),
+                [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
       if (!problem.empty())

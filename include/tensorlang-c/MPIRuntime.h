@@ -23,10 +23,8 @@ extern "C" {
 
 /* Sums `count` elements at `address` over the processes of `comm`, in
    place. Called by compiled code; the address is passed as an integer. */
-void tensorlang_allreduce_sum_f64(int32_t comm, int64_t address,
-                                  int64_t count);
-void tensorlang_allreduce_sum_f32(int32_t comm, int64_t address,
-                                  int64_t count);
+void tensorlang_allreduce_sum_f64(int32_t comm, int64_t address, int64_t count);
+void tensorlang_allreduce_sum_f32(int32_t comm, int64_t address, int64_t count);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,8 @@ static void allreduce(int32_t comm, void *buffer, int64_t count,
   char *bytes = (char *)buffer;
   while (count > 0) {
     int piece = count > INT_MAX ? INT_MAX : (int)count;
-    int status = MPI_Allreduce(MPI_IN_PLACE, bytes, piece, type, MPI_SUM,
-                               communicator);
+    int status =
+        MPI_Allreduce(MPI_IN_PLACE, bytes, piece, type, MPI_SUM, communicator);
     if (status != MPI_SUCCESS) {
       fprintf(stderr, "tensorlang: MPI_Allreduce failed (%d)\n", status);
       MPI_Abort(communicator, 1);
@@ -35,8 +35,7 @@ static void allreduce(int32_t comm, void *buffer, int64_t count,
 
 void tensorlang_allreduce_sum_f64(int32_t comm, int64_t address,
                                   int64_t count) {
-  allreduce(comm, (void *)(intptr_t)address, count, MPI_DOUBLE,
-            sizeof(double));
+  allreduce(comm, (void *)(intptr_t)address, count, MPI_DOUBLE, sizeof(double));
 }
 
 void tensorlang_allreduce_sum_f32(int32_t comm, int64_t address,

@@ -23,7 +23,8 @@
 namespace tensorlang {
 
 /// Registers the flags of ProgramOptions in `category`: --element-type,
-/// --pad, --size, --distribute, --cpu, --vector-bits, --opt-level, --no-optimize, --no-tile,
+/// --pad, --size, --distribute, --cpu, --vector-bits, --opt-level,
+/// --no-optimize, --no-tile,
 /// --fuse-min-bytes, --stream-min-bytes and, with `runFlags`, --engine and
 /// --max-work. Call before llvm::cl::ParseCommandLineOptions.
 void registerProgramCLOptions(llvm::cl::OptionCategory &category,

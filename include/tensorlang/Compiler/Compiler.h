@@ -157,8 +157,7 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
-            bool hasSizedTemporaries = false,
-            llvm::StringRef distributed = "");
+            bool hasSizedTemporaries = false, llvm::StringRef distributed = "");
 
 } // namespace tensorlang
 

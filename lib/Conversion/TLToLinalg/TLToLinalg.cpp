@@ -967,11 +967,11 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
                                 : tl::VarOp());
   }
 
-  auto func = func::FuncOp::create(
-      builder, loc,
-      distributed ? (program.getSymName() + "_mpi").str()
-                  : program.getSymName().str(),
-      builder.getFunctionType(argumentTypes, {}));
+  auto func =
+      func::FuncOp::create(builder, loc,
+                           distributed ? (program.getSymName() + "_mpi").str()
+                                       : program.getSymName().str(),
+                           builder.getFunctionType(argumentTypes, {}));
   if (distributed)
     func.setArgAttr(0, "tl.comm", builder.getUnitAttr());
   for (auto [index, var] : llvm::enumerate(vars)) {

@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
   double worst;
   MPI_Reduce(&error, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("%d processes: max error %s\n", size, worst < 1e-13 ? "< 1e-13" : "too large");
+    printf("%d processes: max error %s\n", size,
+           worst < 1e-13 ? "< 1e-13" : "too large");
   MPI_Finalize();
   return 0;
 }
