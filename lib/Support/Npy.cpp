@@ -95,7 +95,19 @@ static Error fail(StringRef name, const Twine &message) {
                            name + ": " + message);
 }
 
-Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
+namespace {
+/// What a .npy file holds, from its header.
+struct NpyArray {
+  ElementKind kind;
+  SmallVector<int64_t> shape;
+  /// The elements, row-major.
+  StringRef data;
+};
+} // namespace
+
+/// Checks the header of `contents` and that the data has exactly the
+/// bytes its shape needs.
+static Expected<NpyArray> parseNpyArray(StringRef contents, StringRef name) {
   if (!sys::IsLittleEndianHost)
     return fail(name, "reading .npy files needs a little-endian host");
   if (contents.size() < kMagic.size() + 2 ||
@@ -190,12 +202,51 @@ Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
     return fail(name, Twine(data.size() - bytes) +
                           " unexpected bytes after the data");
 
+  return NpyArray{kind, std::move(*shape), data};
+}
+
+Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
+  Expected<NpyArray> array = parseNpyArray(contents, name);
+  if (!array)
+    return array.takeError();
   std::optional<HostTensor> tensor =
-      HostTensor::allocateUndefined(kind, *shape);
+      HostTensor::allocateUndefined(array->kind, array->shape);
   if (!tensor)
-    return fail(name, "out of memory reading " + Twine(bytes) + " bytes");
-  std::memcpy(tensor->getData(), data.data(), bytes);
+    return fail(name, "out of memory reading " + Twine(array->data.size()) +
+                          " bytes");
+  std::memcpy(tensor->getData(), array->data.data(), array->data.size());
   return std::move(*tensor);
+}
+
+Expected<HostTensor> tensorlang::readNpyBlock(StringRef path, unsigned dim,
+                                              NpyBlockChooser choose) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fail(path, "cannot open file: " + buffer.getError().message());
+  Expected<NpyArray> array = parseNpyArray((*buffer)->getBuffer(), path);
+  if (!array)
+    return array.takeError();
+  if (array->shape.size() <= dim)
+    return parseNpy((*buffer)->getBuffer(), path);
+  auto [first, count] = choose(array->shape);
+  int64_t extent = array->shape[dim];
+  SmallVector<int64_t> shape(array->shape);
+  shape[dim] = count;
+  std::optional<HostTensor> block =
+      HostTensor::allocateUndefined(array->kind, shape);
+  if (!block)
+    return fail(path, "out of memory reading a block");
+  int64_t outer = 1, rowBytes = getElementSize(array->kind);
+  for (unsigned d = 0; d < shape.size(); ++d)
+    (d < dim ? outer : rowBytes) *= d == dim ? 1 : shape[d];
+  char *target = static_cast<char *>(block->getData());
+  for (int64_t i = 0; i < outer; ++i)
+    std::memcpy(target + i * count * rowBytes,
+                array->data.data() + (i * extent + first) * rowBytes,
+                count * rowBytes);
+  return std::move(*block);
 }
 
 Expected<HostTensor> tensorlang::readNpy(StringRef path) {
@@ -207,14 +258,16 @@ Expected<HostTensor> tensorlang::readNpy(StringRef path) {
   return parseNpy((*buffer)->getBuffer(), path);
 }
 
-Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
+Expected<std::string> tensorlang::makeNpyPreamble(StringRef path,
+                                                  ElementKind kind,
+                                                  ArrayRef<int64_t> shape) {
   std::string header;
   raw_string_ostream os(header);
-  os << "{'descr': '" << (tensor.getKind() == ElementKind::F32 ? "<f4" : "<f8")
+  os << "{'descr': '" << (kind == ElementKind::F32 ? "<f4" : "<f8")
      << "', 'fortran_order': False, 'shape': (";
-  for (int64_t extent : tensor.getShape())
-    os << extent << (tensor.getShape().size() == 1 ? "," : ", ");
-  if (tensor.getShape().size() > 1)
+  for (int64_t extent : shape)
+    os << extent << (shape.size() == 1 ? "," : ", ");
+  if (shape.size() > 1)
     header.resize(header.size() - 2);
   os << "), }";
   // Pad with spaces so that the data starts at a multiple of 64 bytes, and
@@ -224,13 +277,19 @@ Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
   header.push_back('\n');
   if (header.size() > 0xffff)
     return fail(path, "header too long for format version 1.0");
+  char length[2];
+  support::endian::write16le(length, header.size());
+  return (kMagic + StringRef("\x01\x00", 2) + StringRef(length, 2) + header)
+      .str();
+}
 
+Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
+  Expected<std::string> preamble =
+      makeNpyPreamble(path, tensor.getKind(), tensor.getShape());
+  if (!preamble)
+    return preamble.takeError();
   return writeFileAtomically(path, [&](raw_pwrite_stream &out) -> Error {
-    out << kMagic << char(1) << char(0);
-    char length[2];
-    support::endian::write16le(length, header.size());
-    out.write(length, 2);
-    out << header;
+    out << *preamble;
     out.write(static_cast<const char *>(tensor.getData()),
               tensor.getByteSize());
     return Error::success();

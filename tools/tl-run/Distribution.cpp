@@ -61,26 +61,6 @@ static std::pair<int64_t, int64_t> outerAndInner(llvm::ArrayRef<int64_t> shape,
   return {outer, inner};
 }
 
-std::optional<HostTensor> Distribution::takeBlock(const HostTensor &global,
-                                                  unsigned dim) const {
-  auto [first, count] = getBlock(global.getShape()[dim]);
-  llvm::SmallVector<int64_t> shape(global.getShape());
-  shape[dim] = count;
-  std::optional<HostTensor> block =
-      HostTensor::allocateUndefined(global.getKind(), shape);
-  if (!block)
-    return std::nullopt;
-  auto [outer, inner] = outerAndInner(global.getShape(), dim);
-  int64_t bytes = getElementSize(global.getKind()) * inner;
-  int64_t extent = global.getShape()[dim];
-  const char *source = static_cast<const char *>(global.getData());
-  char *target = static_cast<char *>(block->getData());
-  for (int64_t i = 0; i < outer; ++i)
-    std::memcpy(target + i * count * bytes,
-                source + (i * extent + first) * bytes, count * bytes);
-  return block;
-}
-
 llvm::Expected<std::optional<HostTensor>>
 Distribution::gatherBlocks(const HostTensor &local, unsigned dim,
                            int64_t globalExtent) const {

@@ -53,9 +53,6 @@ public:
   /// more.
   std::pair<int64_t, int64_t> getBlock(int64_t extent) const;
 
-  /// This process's block of `global` along dimension `dim`.
-  std::optional<HostTensor> takeBlock(const HostTensor &global,
-                                      unsigned dim) const;
   /// The blocks of the processes along dimension `dim` put together, on
   /// the first process (std::nullopt elsewhere, or an error).
   llvm::Expected<std::optional<HostTensor>>

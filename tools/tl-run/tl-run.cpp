@@ -144,28 +144,35 @@ static FailureOr<Store> loadInputs(Program &program) {
   std::vector<NamedInput> named;
   std::optional<int64_t> globalExtent;
   for (const Binding &binding : *bindings) {
+#ifdef TENSORLANG_HAVE_MPI
+    // A distributed variable: this process reads its block of the file's
+    // array, and only that (the file is mapped).
+    std::optional<unsigned> dim =
+        distributedDim(*program.lookupVariable(binding.variable));
+    if (distribution && dim) {
+      std::optional<int64_t> extent;
+      llvm::Expected<HostTensor> block = readNpyBlock(
+          binding.path, *dim, [&](llvm::ArrayRef<int64_t> shape) {
+            extent = shape[*dim];
+            return distribution->getBlock(*extent);
+          });
+      if (!block)
+        return error(llvm::toString(block.takeError()));
+      if (extent && globalExtent && *globalExtent != *extent)
+        return error(binding.path + ": variable '" + binding.variable +
+                     "', dimension " + llvm::Twine(*dim + 1) +
+                     " has extent " + llvm::Twine(*extent) + ", but size '" +
+                     distribute + "' is " + llvm::Twine(*globalExtent) +
+                     " in the inputs before it");
+      if (extent)
+        globalExtent = extent;
+      tensors.push_back(std::move(*block));
+      continue;
+    }
+#endif
     llvm::Expected<HostTensor> tensor = readNpy(binding.path);
     if (!tensor)
       return error(llvm::toString(tensor.takeError()));
-#ifdef TENSORLANG_HAVE_MPI
-    // A distributed variable: this process's block of the file's.
-    std::optional<unsigned> dim =
-        distributedDim(*program.lookupVariable(binding.variable));
-    if (distribution && dim && *dim < tensor->getShape().size()) {
-      int64_t extent = tensor->getShape()[*dim];
-      if (globalExtent && *globalExtent != extent)
-        return error(binding.path + ": variable '" + binding.variable +
-                     "', dimension " + llvm::Twine(*dim + 1) + " has extent " +
-                     llvm::Twine(extent) + ", but size '" + distribute +
-                     "' is " + llvm::Twine(*globalExtent) +
-                     " in the inputs before it");
-      globalExtent = extent;
-      std::optional<HostTensor> block = distribution->takeBlock(*tensor, *dim);
-      if (!block)
-        return error("out of memory taking a block of " + binding.path);
-      *tensor = std::move(*block);
-    }
-#endif
     tensors.push_back(std::move(*tensor));
   }
   for (auto [binding, tensor] : llvm::zip(*bindings, tensors))

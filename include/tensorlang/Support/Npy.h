@@ -31,6 +31,24 @@ llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
 llvm::Expected<HostTensor> parseNpy(llvm::StringRef contents,
                                     llvm::StringRef name);
 
+/// Chooses a block along dimension `dim` of a file's array of `shape`:
+/// returns the first index and the number of indices.
+using NpyBlockChooser = llvm::function_ref<std::pair<int64_t, int64_t>(
+    llvm::ArrayRef<int64_t> shape)>;
+
+/// Reads, of `path`'s array, the block along dimension `dim` that `choose`
+/// picks (the whole array's header checked as readNpy does). The file is
+/// mapped, not read: only the block's pages are touched. An array of rank
+/// at most `dim` is read whole.
+llvm::Expected<HostTensor> readNpyBlock(llvm::StringRef path, unsigned dim,
+                                        NpyBlockChooser choose);
+
+/// The bytes of a format-1.0 .npy file before the data of an array of
+/// `kind` and `shape` (magic, version, header padded to 64 bytes).
+llvm::Expected<std::string> makeNpyPreamble(llvm::StringRef path,
+                                            ElementKind kind,
+                                            llvm::ArrayRef<int64_t> shape);
+
 /// Writes `tensor` to `path` in format version 1.0. The file is written to a
 /// temporary next to `path` and renamed over it, so a failure never leaves a
 /// truncated file or clobbers an existing one.
