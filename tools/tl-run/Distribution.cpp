@@ -10,8 +10,15 @@
 
 #include "tensorlang-c/MPIRuntime.h"
 
+#include "tensorlang/Support/Npy.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <climits>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace tensorlang;
 
@@ -45,6 +52,15 @@ int64_t Distribution::sum(int64_t value) const {
   return result;
 }
 
+std::pair<int64_t, int64_t>
+Distribution::offsetAndTotal(int64_t value) const {
+  int64_t before = 0;
+  MPI_Exscan(&value, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (isRoot())
+    before = 0; // (MPI_Exscan leaves the first process's undefined)
+  return {before, sum(value)};
+}
+
 std::pair<int64_t, int64_t> Distribution::getBlock(int64_t extent) const {
   int64_t base = extent / numProcesses, rest = extent % numProcesses;
   int64_t count = base + (rank < rest ? 1 : 0);
@@ -59,6 +75,73 @@ static std::pair<int64_t, int64_t> outerAndInner(llvm::ArrayRef<int64_t> shape,
   for (unsigned d = 0; d < shape.size(); ++d)
     (d < dim ? outer : inner) *= d == dim ? 1 : shape[d];
   return {outer, inner};
+}
+
+llvm::Error Distribution::writeBlocks(llvm::StringRef path,
+                                      const HostTensor &local, unsigned dim,
+                                      int64_t first,
+                                      int64_t globalExtent) const {
+  llvm::SmallVector<int64_t> shape(local.getShape());
+  shape[dim] = globalExtent;
+  int64_t outer = 1, rowBytes = getElementSize(local.getKind());
+  for (unsigned d = 0; d < shape.size(); ++d)
+    (d < dim ? outer : rowBytes) *= d == dim ? 1 : shape[d];
+  // (The same on every process: a failure here is everyone's.)
+  llvm::Expected<std::string> preamble =
+      makeNpyPreamble(path, local.getKind(), shape);
+  if (!preamble)
+    return preamble.takeError();
+  auto header = int64_t(preamble->size());
+
+  // The first process makes the temporary, of the whole file's size, and
+  // tells the others its name.
+  std::string problem;
+  char name[4096] = {0};
+  if (isRoot()) {
+    int fd = -1;
+    llvm::SmallString<256> temporary;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            path + "-%%%%%%.partial", fd, temporary)) {
+      problem = (path + ": cannot create a temporary file: " + ec.message())
+                    .str();
+    } else {
+      if (::pwrite(fd, preamble->data(), header, 0) != ssize_t(header) ||
+          ::ftruncate(fd, header + outer * globalExtent * rowBytes) != 0)
+        problem = (path + ": cannot write " + temporary).str();
+      ::close(fd);
+      std::strncpy(name, temporary.c_str(), sizeof(name) - 1);
+    }
+  }
+  MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!allSucceeded(problem.empty()))
+    return llvm::createStringError(problem.empty() ? path + ": not written"
+                                                   : problem);
+
+  // Each process its rows, at their offsets.
+  int64_t bytes = local.getShape()[dim] * rowBytes;
+  int fd = ::open(name, O_WRONLY);
+  if (fd < 0) {
+    problem = (path + ": cannot open " + name).str();
+  } else {
+    const char *source = static_cast<const char *>(local.getData());
+    for (int64_t i = 0; i < outer && bytes && problem.empty(); ++i)
+      if (::pwrite(fd, source + i * bytes, bytes,
+                   header + (i * globalExtent + first) * rowBytes) !=
+          ssize_t(bytes))
+        problem = (path + ": cannot write this process's block").str();
+    ::close(fd);
+  }
+  bool written = allSucceeded(problem.empty());
+  if (isRoot()) {
+    if (!written)
+      llvm::sys::fs::remove(name);
+    else if (std::error_code ec = llvm::sys::fs::rename(name, path))
+      problem = (path + ": cannot rename " + name + ": " + ec.message()).str();
+  }
+  if (!allSucceeded(problem.empty()))
+    return llvm::createStringError(problem.empty() ? path + ": not written"
+                                                   : problem);
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::optional<HostTensor>>

@@ -47,6 +47,8 @@ public:
   double maximum(double value) const;
   /// The sum of the processes' values.
   int64_t sum(int64_t value) const;
+  /// The sum of the values of the processes before this one, and of all.
+  std::pair<int64_t, int64_t> offsetAndTotal(int64_t value) const;
 
   /// The first index and the number of indices of this process's block of
   /// `extent` indices: contiguous, the first `extent % P` processes one
@@ -58,6 +60,15 @@ public:
   llvm::Expected<std::optional<HostTensor>>
   gatherBlocks(const HostTensor &local, unsigned dim,
                int64_t globalExtent) const;
+  /// Writes the processes' blocks along dimension `dim` (each process its
+  /// `local` one, from index `first` of `globalExtent`) into one .npy file
+  /// at `path`, each at its offset: the first process writes the header
+  /// into a temporary next to `path` and renames it over `path` once every
+  /// process has written, so that a failure leaves no partial file. A
+  /// collective: every process calls, and all get the same outcome.
+  llvm::Error writeBlocks(llvm::StringRef path, const HostTensor &local,
+                          unsigned dim, int64_t first,
+                          int64_t globalExtent) const;
 
 private:
   int rank = 0;

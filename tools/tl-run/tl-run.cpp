@@ -317,6 +317,24 @@ static LogicalResult run() {
     return failure();
 
   for (const Binding &binding : *outBindings) {
+#ifdef TENSORLANG_HAVE_MPI
+    // A distributed variable: every process writes its block in place.
+    if (std::optional<unsigned> dim =
+            distribution
+                ? distributedDim(*program.lookupVariable(binding.variable))
+                : std::nullopt) {
+      FailureOr<HostTensor> local =
+          program.getResult(*store, binding.variable, keepPadding);
+      if (failed(agree(LogicalResult(local))))
+        return failure();
+      auto [first, total] =
+          distribution->offsetAndTotal(local->getShape()[*dim]);
+      if (llvm::Error err = distribution->writeBlocks(binding.path, *local,
+                                                      *dim, first, total))
+        return error(llvm::toString(std::move(err)));
+      continue;
+    }
+#endif
     FailureOr<std::optional<HostTensor>> result =
         getResult(program, *store, binding.variable);
     if (failed(result))
