@@ -102,6 +102,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
   setLoweringOptions(lowering, program, options);
   if (stage == "tl") {
   } else if (stage == "linalg") {
+    buildDistributePipeline(pm, lowering);
     buildTLOptimizationPipeline(pm, lowering);
     buildDistributePipeline(pm, lowering);
     pm.addPass(createConvertTLToLinalg());

@@ -179,6 +179,11 @@ void tensorlang::buildDistributePipeline(OpPassManager &pm,
 
 void tensorlang::buildTLToBuffersPipeline(OpPassManager &pm,
                                           const LoweringOptions &options) {
+  // Distribution marks the statements that sum over the distributed size
+  // first, as written, so that the optimizations keep them statements of
+  // their own (tl-fuse-statements does not move them), and checks the
+  // optimized program again.
+  buildDistributePipeline(pm, options);
   buildTLOptimizationPipeline(pm, options);
   buildDistributePipeline(pm, options);
   pm.addPass(createConvertTLToLinalg());

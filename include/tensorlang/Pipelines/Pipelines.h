@@ -74,9 +74,9 @@ void buildTLOptimizationPipeline(mlir::OpPassManager &pm,
                                  const LoweringOptions &options);
 void buildTileContractionsPipeline(mlir::OpPassManager &pm,
                                    const LoweringOptions &options);
-/// tl-distribute when options.distribute names a size, on the program the
-/// optimizations leave (it marks the statements that sum over the
-/// distributed size, which fusing statements would merge into others).
+/// tl-distribute when options.distribute names a size: it checks the
+/// program and marks the statements that sum over the distributed size
+/// (which tl-fuse-statements then leaves alone).
 void buildDistributePipeline(mlir::OpPassManager &pm,
                              const LoweringOptions &options);
 void buildBufferizePipeline(mlir::OpPassManager &pm);

@@ -80,7 +80,9 @@ void TLFuseStatementsPass::runOnOperation() {
     });
     // A producer whose value nobody reads is dead code, not ours; one read
     // after the consumer must stay (unless the consumer overwrites it).
-    if (uses.empty() ||
+    // Nor does a sum over a distributed size move (tl-distribute marks
+    // it): the processes sum its target, which the consumer then reads.
+    if (uses.empty() || producer->hasAttr("tl.allreduce") ||
         (consumer.getTarget() != name && isReadAfter(program, consumer, name)) ||
         !llvm::all_of(uses, [](UseOp use) {
           return reachesRootElementwise(use.getResult());

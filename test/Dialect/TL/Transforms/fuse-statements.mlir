@@ -76,3 +76,29 @@ tl.program @kept {
     tl.yield %0 : tensor<8x8xf64>
   }
 }
+
+// -----
+
+// A sum over a distributed size (marked by tl-distribute) stays a statement
+// of its own: the processes sum its target before the next one reads it.
+// CHECK-LABEL: tl.program @distributed_sum
+// CHECK: tl.assign @s attributes {tl.allreduce} = {
+// CHECK: tl.assign @n = {
+// CHECK: tl.use @s
+tl.program @distributed_sum attributes {tl.distributed = @E} {
+  tl.size @E
+  tl.var input @u : tensor<?xf64, [@E]>
+  tl.var @s : tensor<f64>
+  tl.var output @n : tensor<f64>
+  tl.assign @s attributes {tl.allreduce} = {
+    %u = tl.use @u : tensor<?xf64, [@E]>
+    %p = tl.outer %u, %u : tensor<?xf64, [@E]>, tensor<?xf64, [@E]>
+    %c = tl.contract %p [[0, 1]] : tensor<?x?xf64, [@E, @E]>
+    tl.yield %c : tensor<f64>
+  }
+  tl.assign @n = {
+    %s = tl.use @s : tensor<f64>
+    %r = tl.sqrt %s : tensor<f64>
+    tl.yield %r : tensor<f64>
+  }
+}
