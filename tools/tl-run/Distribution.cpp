@@ -52,8 +52,7 @@ int64_t Distribution::sum(int64_t value) const {
   return result;
 }
 
-std::pair<int64_t, int64_t>
-Distribution::offsetAndTotal(int64_t value) const {
+std::pair<int64_t, int64_t> Distribution::offsetAndTotal(int64_t value) const {
   int64_t before = 0;
   MPI_Exscan(&value, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   if (isRoot())
@@ -102,8 +101,8 @@ llvm::Error Distribution::writeBlocks(llvm::StringRef path,
     llvm::SmallString<256> temporary;
     if (std::error_code ec = llvm::sys::fs::createUniqueFile(
             path + "-%%%%%%.partial", fd, temporary)) {
-      problem = (path + ": cannot create a temporary file: " + ec.message())
-                    .str();
+      problem =
+          (path + ": cannot create a temporary file: " + ec.message()).str();
     } else {
       if (::pwrite(fd, preamble->data(), header, 0) != ssize_t(header) ||
           ::ftruncate(fd, header + outer * globalExtent * rowBytes) != 0)

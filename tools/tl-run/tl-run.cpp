@@ -151,8 +151,8 @@ static FailureOr<Store> loadInputs(Program &program) {
         distributedDim(*program.lookupVariable(binding.variable));
     if (distribution && dim) {
       std::optional<int64_t> extent;
-      llvm::Expected<HostTensor> block = readNpyBlock(
-          binding.path, *dim, [&](llvm::ArrayRef<int64_t> shape) {
+      llvm::Expected<HostTensor> block =
+          readNpyBlock(binding.path, *dim, [&](llvm::ArrayRef<int64_t> shape) {
             extent = shape[*dim];
             return distribution->getBlock(*extent);
           });
@@ -160,9 +160,9 @@ static FailureOr<Store> loadInputs(Program &program) {
         return error(llvm::toString(block.takeError()));
       if (extent && globalExtent && *globalExtent != *extent)
         return error(binding.path + ": variable '" + binding.variable +
-                     "', dimension " + llvm::Twine(*dim + 1) +
-                     " has extent " + llvm::Twine(*extent) + ", but size '" +
-                     distribute + "' is " + llvm::Twine(*globalExtent) +
+                     "', dimension " + llvm::Twine(*dim + 1) + " has extent " +
+                     llvm::Twine(*extent) + ", but size '" + distribute +
+                     "' is " + llvm::Twine(*globalExtent) +
                      " in the inputs before it");
       if (extent)
         globalExtent = extent;

@@ -83,7 +83,8 @@ void TLFuseStatementsPass::runOnOperation() {
     // Nor does a sum over a distributed size move (tl-distribute marks
     // it): the processes sum its target, which the consumer then reads.
     if (uses.empty() || producer->hasAttr("tl.allreduce") ||
-        (consumer.getTarget() != name && isReadAfter(program, consumer, name)) ||
+        (consumer.getTarget() != name &&
+         isReadAfter(program, consumer, name)) ||
         !llvm::all_of(uses, [](UseOp use) {
           return reachesRootElementwise(use.getResult());
         }))
