@@ -111,6 +111,15 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
                    getElementKindName(kind) + " but " +
                    getElementKindName(expected) + " was asked for");
   }
+  // tl-distribute's marks are the compiled code's calling convention (a
+  // communicator first): they need the run to be distributed too.
+  if (auto distributed = found->getAttrOfType<FlatSymbolRefAttr>(
+          tl::kDistributedAttrName);
+      distributed && distributed.getValue() != options.compile.distribute)
+    return error(bufferName + ": the program is distributed over size '" +
+                 distributed.getValue() +
+                 "' (tl.distributed): run it with --distribute=" +
+                 distributed.getValue() + " under mpirun, or remove the mark");
   if (options.pad != 0 && failed(tl::padProgram(found, options.pad)))
     return failure();
   module = std::move(loaded);
