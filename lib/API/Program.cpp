@@ -113,8 +113,8 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
   }
   // tl-distribute's marks are the compiled code's calling convention (a
   // communicator first): they need the run to be distributed too.
-  if (auto distributed = found->getAttrOfType<FlatSymbolRefAttr>(
-          tl::kDistributedAttrName);
+  if (auto distributed =
+          found->getAttrOfType<FlatSymbolRefAttr>(tl::kDistributedAttrName);
       distributed && distributed.getValue() != options.compile.distribute)
     return error(bufferName + ": the program is distributed over size '" +
                  distributed.getValue() +
