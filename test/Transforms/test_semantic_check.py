@@ -39,25 +39,18 @@ def corpus_program(seed):
     return gen.program(qualifiers=(seed % 3 == 0))
 
 
-@pytest.mark.parametrize("seed", range(150))
-def test_tl_passes_keep_the_meaning(seed):
-    program = corpus_program(seed)
-    passes = TL_PASSES
-    if seed % 2:
-        # The padded implementation too, before and after the others.
-        passes = "tl-pad{multiple=%d},%s" % (2 + seed % 3, TL_PASSES)
+def assert_meaning_kept(program, passes, seed):
     result = check(import_source(program.source()), passes, seed)
     assert result.returncode == 0, program.source() + result.stderr
     assert "error" not in result.stderr, result.stderr
     assert "skipped" not in result.stderr, result.stderr
 
 
-def test_the_check_catches_a_wrong_pass():
-    # The same corpus through a pass that turns the last `+` into `-`:
-    # whenever that changes an output, the check must say so.
+def count_caught(programs):
+    """How many of `programs` (seed, program) the check catches when a pass
+    turns the last `+` into `-`; every failure must be the check's."""
     caught = 0
-    for seed in range(150):
-        program = corpus_program(seed)
+    for seed, program in programs:
         if " + " not in program.source():
             continue
         result = check(import_source(program.source()),
@@ -66,6 +59,22 @@ def test_the_check_catches_a_wrong_pass():
             assert "pass 'test-tl-break-semantics' changed variable" in result.stderr \
                 or "left a non-zero value" in result.stderr, result.stderr
             caught += 1
+    return caught
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_tl_passes_keep_the_meaning(seed):
+    passes = TL_PASSES
+    if seed % 2:
+        # The padded implementation too, before and after the others.
+        passes = "tl-pad{multiple=%d},%s" % (2 + seed % 3, TL_PASSES)
+    assert_meaning_kept(corpus_program(seed), passes, seed)
+
+
+def test_the_check_catches_a_wrong_pass():
+    # The same corpus through a pass that turns the last `+` into `-`:
+    # whenever that changes an output, the check must say so.
+    caught = count_caught((seed, corpus_program(seed)) for seed in range(150))
     assert caught >= 10, caught
 
 
@@ -75,22 +84,10 @@ def test_tl_passes_keep_the_meaning_with_sizes(seed):
     # same before and after each pass, padded or not.
     program = tlgen.Generator(11000 + seed).sized_program(qualifiers=(seed % 3 == 0))
     passes = TL_PASSES if seed % 2 == 0 else "tl-pad{multiple=3},%s" % TL_PASSES
-    result = check(import_source(program.source()), passes, seed)
-    assert result.returncode == 0, program.source() + result.stderr
-    assert "error" not in result.stderr, result.stderr
-    assert "skipped" not in result.stderr, result.stderr
+    assert_meaning_kept(program, passes, seed)
 
 
 def test_the_check_catches_a_wrong_pass_with_sizes():
-    caught = 0
-    for seed in range(60):
-        program = tlgen.Generator(11000 + seed).sized_program()
-        if " + " not in program.source():
-            continue
-        result = check(import_source(program.source()),
-                       "tl-cse,test-tl-break-semantics,canonicalize", seed)
-        if result.returncode != 0:
-            assert "pass 'test-tl-break-semantics' changed variable" in result.stderr \
-                or "left a non-zero value" in result.stderr, result.stderr
-            caught += 1
+    caught = count_caught((seed, tlgen.Generator(11000 + seed).sized_program())
+                          for seed in range(60))
     assert caught >= 5, caught
