@@ -82,7 +82,8 @@ private:
   LogicalResult parseSizeDecl();
   /// Reports `name` being declared again (as a size, type or variable)
   /// when it is already one of those, and fails.
-  LogicalResult checkNewName(StringRef name, llvm::SMLoc loc);
+  LogicalResult checkNewName(StringRef name, llvm::SMLoc loc,
+                             bool variables = true);
   /// The token after the current one.
   Token peek() const {
     Lexer copy = lexer;
@@ -201,7 +202,8 @@ bool Parser::atSizeDecl() {
          tok.text == "size" && peek().is(TokenKind::Identifier);
 }
 
-LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc) {
+LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc,
+                                  bool variables) {
   auto report = [&](StringRef kind, llvm::SMLoc previous) {
     InFlightDiagnostic diag =
         emitError(loc) << "'" << name << "' is already declared as a " << kind;
@@ -213,7 +215,7 @@ LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc) {
     return report("size", it->second);
   if (auto it = aliases.find(name); it != aliases.end())
     return report("type", it->second.loc);
-  if (auto it = varNames.find(name); it != varNames.end())
+  if (auto it = varNames.find(name); variables && it != varNames.end())
     return report("variable", it->second);
   return success();
 }
@@ -392,21 +394,8 @@ LogicalResult Parser::parseTypeAlias() {
         << "previous definition is here";
     return failure();
   }
-  if (auto it = sizeNames.find(name); it != sizeNames.end()) {
-    InFlightDiagnostic diag =
-        emitError(loc) << "'" << name << "' is already declared as a size";
-    diag.attachNote(getLocation(context, sourceMgr, it->second))
-        << "size declared here";
+  if (failed(checkNewName(name, loc)))
     return failure();
-  }
-  if (auto it = varNames.find(name); it != varNames.end()) {
-    InFlightDiagnostic diag = emitError(loc)
-                              << "'" << name
-                              << "' is already declared as a variable";
-    diag.attachNote(getLocation(context, sourceMgr, it->second))
-        << "variable declared here";
-    return failure();
-  }
   consume();
   Alias alias;
   alias.loc = loc;
@@ -434,22 +423,9 @@ LogicalResult Parser::parseVarDecl() {
     return expected("a variable name");
   decl.name = tok.text;
   decl.loc = tok.getLoc();
-  if (auto it = aliases.find(decl.name); it != aliases.end()) {
-    InFlightDiagnostic diag = emitErrorHere()
-                              << "'" << decl.name
-                              << "' is already declared as a type";
-    diag.attachNote(getLocation(context, sourceMgr, it->second.loc))
-        << "type declared here";
+  // A variable declared twice is rule s-var's error (MLIRGen).
+  if (failed(checkNewName(decl.name, decl.loc, /*variables=*/false)))
     return failure();
-  }
-  if (auto it = sizeNames.find(decl.name); it != sizeNames.end()) {
-    InFlightDiagnostic diag = emitErrorHere()
-                              << "'" << decl.name
-                              << "' is already declared as a size";
-    diag.attachNote(getLocation(context, sourceMgr, it->second))
-        << "size declared here";
-    return failure();
-  }
   consume();
   if (failed(expect(TokenKind::Colon, "after the variable name")) ||
       failed(parseShapeOrAlias(decl.shape, decl.typeLoc)))
