@@ -203,7 +203,7 @@ bool Parser::atSizeDecl() {
 }
 
 LogicalResult Parser::checkNewName(StringRef name, llvm::SMLoc loc,
-                                  bool variables) {
+                                   bool variables) {
   auto report = [&](StringRef kind, llvm::SMLoc previous) {
     InFlightDiagnostic diag =
         emitError(loc) << "'" << name << "' is already declared as a " << kind;
