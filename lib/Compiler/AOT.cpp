@@ -130,6 +130,9 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
      << "/* Runs the program on the caller's store. Each argument points to\n"
      << "   a variable's elements in row-major (C) order. Undefined values\n"
      << "   are NaN; division is the report's controlled division.\n";
+  if (program.hasQualifiers())
+    os << "   The arguments are the input and output variables, in order of\n"
+       << "   declaration; the other variables are internal.\n";
   if (std::optional<uint64_t> batch = program.getBatch())
     os << "   The program runs on a batch of " << *batch
        << " elements: a variable\n"
@@ -185,7 +188,10 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
   // communicator as MPI's Fortran handle; `<name>` wraps it for C.
   std::string function = distributed.empty() ? name : name + "_mpi";
   os << "void " << function << "(";
-  SmallVector<tl::VarOp> vars(program.getVars());
+  SmallVector<tl::VarOp> vars;
+  for (tl::VarOp var : program.getVars())
+    if (var.isInterface())
+      vars.push_back(var);
   if (!distributed.empty())
     os << "\n    int32_t comm" << (vars.empty() && sizes.empty() ? "" : ",")
        << " /* MPI_Comm_c2f(comm) */";

@@ -119,7 +119,8 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     jit->communicator = options.communicator;
   jit->temporaryBytes = lowered->temporaryBytes;
   for (tl::VarOp var : program.getVars())
-    jit->variables.push_back(var.getSymName().str());
+    if (var.isInterface())
+      jit->variables.push_back(var.getSymName().str());
   auto packed = jit->engine->lookupPacked(jit->functionName);
   if (!packed)
     return program.emitError("JIT compilation produced no function: ")
@@ -157,9 +158,9 @@ LogicalResult JitProgram::run(Store &store) {
   // Each size's value: the extent of the first stored dimension that
   // stands for it. Every other such dimension must agree.
   llvm::StringMap<int64_t> sizeValues;
-  for (auto [name, var] : llvm::zip(variables, program.getVars())) {
+  for (const std::string &name : variables) {
     auto it = store.find(name);
-    RankedTensorType type = var.getType();
+    RankedTensorType type = program.lookupVar(name).getType();
     bool matches = it != store.end() && it->second.getKind() == kind &&
                    int64_t(it->second.getShape().size()) == type.getRank();
     if (matches)

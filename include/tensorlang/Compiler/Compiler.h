@@ -10,11 +10,13 @@
 // JIT-compile it and run it on a Store, or emit an object file and a C
 // header for an application to link.
 //
-// A compiled program is a function with one pointer argument per variable,
-// in declaration order, each pointing to the variable's elements in row-major
-// order (the caller owns the store, as in the report's ambient application):
+// A compiled program is a function with one pointer argument per interface
+// variable (tl::VarOp::isInterface: with qualifiers, the input and output
+// variables; without, every variable), in declaration order, each pointing
+// to the variable's elements in row-major order (the caller owns the store,
+// as in the report's ambient application). Intermediates are internal.
 //
-//   void name(double *A, double *B, double *C);
+//   void name(const double *A, const double *B, double *C);
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,15 +119,15 @@ public:
   compile(tl::ProgramOp program, const CompileOptions &options = {});
   ~JitProgram();
 
-  /// Runs the program on `store`, which must hold every variable with its
-  /// declared shape and element type; the sizes take their values from the
+  /// Runs the program on `store`, which must hold every interface variable
+  /// with its declared shape and element type; the sizes take their values from the
   /// stored shapes, which must agree. Refuses to run (with an error on the
   /// program) when its temporaries would not fit in memory.
   mlir::LogicalResult run(Store &store);
 
   /// Calls the compiled function directly: the value of each size, in
-  /// order of declaration, then one pointer per variable, in declaration
-  /// order (a distributed program's communicator first).
+  /// order of declaration, then one pointer per interface variable, in
+  /// declaration order (a distributed program's communicator first).
   void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }

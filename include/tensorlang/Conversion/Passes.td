@@ -15,8 +15,12 @@ def ConvertTLToLinalg : Pass<"convert-tl-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lower tl programs to functions of linalg ops on tensors";
   let description = [{
     Replaces every `tl.program` with a `func.func` of the same name whose
-    arguments are the program's variables, as memrefs, in declaration order:
-    the caller owns the store (the report's ambient application).
+    arguments are the program's interface variables, as memrefs, in
+    declaration order: the caller owns the store (the report's ambient
+    application). With qualifiers, the interface is the `input` and `output`
+    variables; the other variables are intermediates, `memref.alloc`ed in
+    the function (their padding, in a padded program, filled with zero).
+    Without qualifiers every variable is part of the interface.
 
     Each statement's expression becomes `linalg.generic` ops in einsum form.
     A contraction and the outer products, transpositions and nested

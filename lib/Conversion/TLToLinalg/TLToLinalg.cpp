@@ -919,8 +919,38 @@ static void emitAllreduce(OpBuilder &builder, Location loc, tl::VarOp var,
                  arith::IndexCastOp::create(builder, loc, i64, count)});
 }
 
-/// Replaces `program` with a function over its variables that calls one
-/// function per statement, in order.
+/// A buffer for the intermediate `var`, allocated in the program's
+/// function, as a statement function takes it (getArgumentType). The
+/// buffer-deallocation pipeline frees it after its last use. A padded
+/// variable's padding starts zero (rule d-pad-var), as the caller's does.
+static Value allocateIntermediate(OpBuilder &builder, tl::VarOp var,
+                                  const SizeValues &sizes) {
+  Location loc = var.getLoc();
+  RankedTensorType type = var.getType();
+  SmallVector<OpFoldResult> extents = getMixedExtents(builder, type, sizes);
+  SmallVector<Value> dynamicExtents;
+  for (OpFoldResult extent : extents)
+    if (auto value = dyn_cast<Value>(extent))
+      dynamicExtents.push_back(value);
+  auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+  Value buffer = memref::AllocOp::create(builder, loc, bufferType,
+                                         dynamicExtents,
+                                         builder.getI64IntegerAttr(64));
+  if (type.getShape() != var.getRealShapeOrShape()) {
+    Value zero = arith::ConstantOp::create(
+        builder, loc, builder.getZeroAttr(type.getElementType()));
+    linalg::FillOp::create(builder, loc, zero, buffer);
+  }
+  if (!tl::hasSizes(type))
+    return buffer;
+  return memref::ReinterpretCastOp::create(
+      builder, loc, getArgumentType(var), buffer, builder.getIndexAttr(0),
+      ArrayRef<OpFoldResult>{}, ArrayRef<OpFoldResult>{});
+}
+
+/// Replaces `program` with a function over its interface variables
+/// (tl::VarOp::isInterface) that calls one function per statement, in
+/// order. Intermediates are buffers of its own.
 static LogicalResult lowerProgram(tl::ProgramOp program) {
   OpBuilder builder(program);
   Location loc = program.getLoc();
@@ -936,9 +966,11 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   addSizeArguments(builder, program, argumentTypes);
   unsigned numSizes = argumentTypes.size() - firstSize;
   SmallVector<tl::VarOp> vars(program.getVars());
-  DenseMap<Operation *, unsigned> position;
+  SmallVector<tl::VarOp> interface;
   for (tl::VarOp var : vars) {
-    position[var] = argumentTypes.size();
+    if (!var.isInterface())
+      continue;
+    interface.push_back(var);
     argumentTypes.push_back(getArgumentType(var));
   }
   std::optional<Batch> batch;
@@ -974,7 +1006,7 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
                            builder.getFunctionType(argumentTypes, {}));
   if (distributed)
     func.setArgAttr(0, "tl.comm", builder.getUnitAttr());
-  for (auto [index, var] : llvm::enumerate(vars)) {
+  for (auto [index, var] : llvm::enumerate(interface)) {
     unsigned argument = firstSize + numSizes + index;
     func.setArgAttr(argument, "tl.name", var.getSymNameAttr());
     if (var.getInput())
@@ -985,17 +1017,22 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   SizeValues sizes = bindSizeArguments(builder, program, func, firstSize);
+  DenseMap<Operation *, Value> buffers;
+  for (auto [index, var] : llvm::enumerate(interface))
+    buffers[var] = entry->getArgument(firstSize + numSizes + index);
+  for (tl::VarOp var : vars)
+    if (!var.isInterface())
+      buffers[var] = allocateIntermediate(builder, var, sizes);
   for (auto [entryStatement, summed] : llvm::zip(statements, summedTargets)) {
     auto &[statement, parameters] = entryStatement;
     SmallVector<Value> arguments(
         entry->getArguments().slice(firstSize, numSizes));
     for (tl::VarOp var : parameters)
-      arguments.push_back(entry->getArgument(position[var]));
+      arguments.push_back(buffers[var]);
     func::CallOp::create(builder, statement.getLoc(), statement, arguments);
     if (summed && distributed)
-      emitAllreduce(builder, statement.getLoc(), summed,
-                    entry->getArgument(position[summed]), entry->getArgument(0),
-                    sizes);
+      emitAllreduce(builder, statement.getLoc(), summed, buffers[summed],
+                    entry->getArgument(0), sizes);
   }
   func::ReturnOp::create(builder, loc);
   program.erase();

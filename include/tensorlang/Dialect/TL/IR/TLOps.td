@@ -192,6 +192,11 @@ def TL_VarOp : TL_Op<"var", [Symbol, HasParent<"ProgramOp">]> {
     bool isDefinedOnEntry();
     /// Whether the variable's final value is observable by the caller.
     bool isLiveOut();
+    /// Whether the variable is part of the program's interface: the
+    /// caller's store holds it (an argument of the compiled function). With
+    /// qualifiers, `input` and `output` variables; without, every variable.
+    /// The others are intermediates, internal to the program.
+    bool isInterface() { return isDefinedOnEntry() || isLiveOut(); }
     /// The extents before padding: real_shape if set, else the type's.
     ::llvm::ArrayRef<int64_t> getRealShapeOrShape() {
       if (auto real = getRealShapeAttr())

@@ -48,6 +48,14 @@ constexpr llvm::StringLiteral kDistributedAttrName = "tl.distributed";
 /// that cannot.
 mlir::LogicalResult distributeProgram(ProgramOp program, llvm::StringRef size);
 
+/// The attribute of a program whose variables are stored in column-major
+/// order (tl-column-major).
+constexpr llvm::StringLiteral kColumnMajorAttrName = "tl.column_major";
+
+/// Rewrites `program` in place to run on variables stored in column-major
+/// (Fortran) order, and marks it (see --tl-column-major).
+mlir::LogicalResult storeColumnMajor(ProgramOp program);
+
 } // namespace tensorlang::tl
 
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_H

@@ -104,6 +104,31 @@ def TLBindSizes : Pass<"tl-bind-sizes", "::tensorlang::tl::ProgramOp"> {
   ];
 }
 
+def TLColumnMajor : Pass<"tl-column-major", "::tensorlang::tl::ProgramOp"> {
+  let summary = "Store every variable in column-major (Fortran) order";
+  let description = [{
+    Rewrites the program to run on a store whose variables are in
+    column-major order, as Fortran arrays are. A variable of type `[a b c]`
+    in column-major order is laid out as one of type `[c b a]` in row-major
+    order, so every variable's type is reversed (sizes and a padded
+    program's real extents too), every read of a variable of rank 2 or
+    more is followed by the transposition that reverses it back, and every
+    value assigned to one is reversed before it is stored. In a batch
+    program the batch dimension moves to the other end (`last` flips). The
+    program is marked `tl.column_major`, which the C and Fortran interface
+    generators read to show the declared types.
+
+    ```mlir
+    tl.var input @A : tensor<3x4xf64>       ->  tl.var input @A : tensor<4x3xf64>
+    %a = tl.use @A : tensor<3x4xf64>        ->  %s = tl.use @A : tensor<4x3xf64>
+                                                %a = tl.transpose %s [[0, 1]] : tensor<4x3xf64>
+    ```
+
+    A program already marked, or distributed (tl-distribute splits
+    row-major blocks), is refused.
+  }];
+}
+
 def TLOptimizeContractions
     : Pass<"tl-optimize-contractions", "::tensorlang::tl::ProgramOp"> {
   let summary = "Choose the pairwise order of contractions with the fewest "
