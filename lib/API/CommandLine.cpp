@@ -29,6 +29,15 @@ struct ProgramCLOptions {
                      "functions then take padded buffers whose padding is "
                      "zero"),
             cl::value_desc("M"), cl::init(0), cl::cat(category)),
+        layout("layout",
+               cl::desc("The order of every variable's elements in the "
+                        "caller's buffers and .npy files"),
+               cl::values(clEnumValN(Layout::RowMajor, "row-major",
+                                     "C order: the last index varies fastest"),
+                          clEnumValN(Layout::ColumnMajor, "col-major",
+                                     "Fortran order: the first index varies "
+                                     "fastest")),
+               cl::init(Layout::RowMajor), cl::cat(category)),
         sizes("size",
               cl::desc("The value of a size of the program that no input's "
                        "shape gives (or, if one does, must agree with)"),
@@ -84,6 +93,7 @@ struct ProgramCLOptions {
 
   cl::opt<ElementType> elementType;
   cl::opt<unsigned> pad;
+  cl::opt<Layout> layout;
   cl::list<std::string> sizes;
   cl::opt<std::string> distribute;
   cl::opt<std::string> cpu;
@@ -144,6 +154,7 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   if (programFlags->elementType.getNumOccurrences())
     options.elementType = programFlags->elementType;
   options.pad = programFlags->pad;
+  options.layout = programFlags->layout;
   for (const std::string &binding : programFlags->sizes) {
     auto [name, text] = llvm::StringRef(binding).split('=');
     int64_t value;

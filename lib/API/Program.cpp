@@ -111,6 +111,15 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
                    getElementKindName(kind) + " but " +
                    getElementKindName(expected) + " was asked for");
   }
+  if (found->hasAttr(tl::kColumnMajorAttrName))
+    return error(bufferName +
+                 ": the program is already rewritten for column-major "
+                 "storage (tl.column_major); load the program as written "
+                 "with the column-major layout instead");
+  if (options.layout == Layout::ColumnMajor &&
+      !options.compile.distribute.empty())
+    return error("the column-major layout cannot be combined with "
+                 "distribution: processes read row-major blocks");
   // tl-distribute's marks are the compiled code's calling convention (a
   // communicator first): they need the run to be distributed too.
   if (auto distributed =
@@ -141,6 +150,11 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
     qualified |= info.input || info.output;
     variables.push_back(std::move(info));
   }
+  // The interface above shows the variables as declared; the program runs
+  // on their column-major storage.
+  if (options.layout == Layout::ColumnMajor &&
+      failed(tl::storeColumnMajor(program)))
+    return failure();
   return success();
 }
 
@@ -199,8 +213,10 @@ LogicalResult Program::keepResult(StringRef name) {
 
 /// Rule d-in-var: an input variable holds no undefined (or infinite) value.
 template <typename T>
-static std::optional<std::string>
-findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
+static std::optional<std::string> findUndefined(const T *data,
+                                                ArrayRef<int64_t> shape,
+                                                Layout layout, StringRef name) {
+  shape = getStorageOrder(shape, layout);
   int64_t count = 1;
   for (int64_t extent : shape)
     count *= extent;
@@ -213,6 +229,8 @@ findUndefined(const T *data, ArrayRef<int64_t> shape, StringRef name) {
       index[d] = rest % shape[d];
       rest /= shape[d];
     }
+    if (layout == Layout::ColumnMajor)
+      std::reverse(index.begin(), index.end());
     return ("input variable '" + name + "' holds " +
             (std::isnan(value) ? "an undefined (NaN)" : "an infinite") +
             " value at index " + formatShape(index) + " (rule d-in-var)")
@@ -327,9 +345,9 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
     std::optional<std::string> problem =
         kind == ElementKind::F32
             ? findUndefined(static_cast<const float *>(input.value.data),
-                            input.value.shape, input.name)
+                            input.value.shape, options.layout, input.name)
             : findUndefined(static_cast<const double *>(input.value.data),
-                            input.value.shape, input.name);
+                            input.value.shape, options.layout, input.name);
     if (problem)
       return error(*problem);
   }
@@ -369,7 +387,9 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
   if (failed(store))
     return failure();
   for (const NamedInput &input : inputs)
-    copyIntoCorner(input.value.data, input.value.shape, (*store)[input.name]);
+    copyIntoCorner(input.value.data,
+                   getStorageOrder(input.value.shape, options.layout),
+                   (*store)[input.name]);
   return store;
 }
 
@@ -390,7 +410,8 @@ FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
       if (dim == var.sizes.end() || it == store.end() ||
           it->second.getShape().size() != var.sizes.size())
         continue;
-      value = it->second.getShape()[dim - var.sizes.begin()];
+      value = getStorageOrder(it->second.getShape(),
+                              options.layout)[dim - var.sizes.begin()];
       break;
     }
     // A size no variable has: the value bindInputs chose.
@@ -499,13 +520,19 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
     return error("the store has no value for variable '" + name + "'");
   // A sized dimension is never padded: its extent is the stored one.
   SmallVector<int64_t> shape(keepPadding ? var->storageShape : var->shape);
-  if (it->second.getShape().size() == shape.size())
-    for (auto [extent, stored] : llvm::zip(shape, it->second.getShape()))
+  // (The store holds the variables as the program has them: reversed,
+  // for column-major storage.)
+  SmallVector<int64_t> stored =
+      getStorageOrder(it->second.getShape(), options.layout);
+  if (stored.size() == shape.size())
+    for (auto [extent, storedExtent] : llvm::zip(shape, stored))
       if (ShapedType::isDynamic(extent))
-        extent = stored;
-  std::optional<HostTensor> result = extractCorner(it->second, shape);
+        extent = storedExtent;
+  std::optional<HostTensor> result =
+      extractCorner(it->second, getStorageOrder(shape, options.layout));
   if (!result)
     return error("out of memory extracting variable '" + name + "'");
+  result->reinterpretShape(shape);
   return std::move(*result);
 }
 

@@ -9,8 +9,12 @@
 #include "tensorlang/Support/HostTensor.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
+#include <cassert>
 #include <cstring>
 #include <limits>
 
@@ -149,4 +153,86 @@ void tensorlang::fillCornerUndefined(HostTensor &tensor,
       std::fill_n(tensor.data<double>() + outer, length,
                   std::numeric_limits<double>::quiet_NaN());
   });
+}
+
+void HostTensor::reinterpretShape(llvm::ArrayRef<int64_t> newShape) {
+  int64_t count = 1;
+  for (int64_t extent : newShape)
+    count *= extent;
+  assert(count == numElements && "reinterpretShape changes the size");
+  (void)count;
+  shape.assign(newShape.begin(), newShape.end());
+}
+
+llvm::SmallVector<int64_t> tensorlang::getStorageOrder(llvm::ArrayRef<int64_t> shape,
+                                                  Layout layout) {
+  llvm::SmallVector<int64_t> order(shape);
+  if (layout == Layout::ColumnMajor)
+    std::reverse(order.begin(), order.end());
+  return order;
+}
+
+template <typename T>
+static void reverseInto(const T *source, llvm::ArrayRef<int64_t> shape,
+                        T *destination) {
+  // Walk the destination in order; its dimension d is the source's
+  // dimension rank-1-d, whose stride in the source is sourceStrides[...].
+  int64_t rank = shape.size();
+  llvm::SmallVector<int64_t> sourceStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    sourceStrides[d] = sourceStrides[d + 1] * shape[d + 1];
+  llvm::SmallVector<int64_t> extents, strides;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    extents.push_back(shape[d]);
+    strides.push_back(sourceStrides[d]);
+  }
+  int64_t count = 1;
+  for (int64_t extent : shape)
+    count *= extent;
+  if (count == 0)
+    return;
+  if (rank == 0) {
+    *destination = *source;
+    return;
+  }
+  // The innermost destination dimension is contiguous in the destination;
+  // the others advance as an odometer.
+  llvm::SmallVector<int64_t> index(rank, 0);
+  int64_t inner = extents.back(), innerStride = strides.back();
+  int64_t offset = 0;
+  for (int64_t written = 0; written < count; written += inner) {
+    const T *from = source + offset;
+    for (int64_t i = 0; i < inner; ++i)
+      destination[written + i] = from[i * innerStride];
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < extents[d])
+        break;
+      offset -= strides[d] * extents[d];
+      index[d] = 0;
+    }
+  }
+}
+
+void tensorlang::reverseDimensionsInto(ElementKind kind, const void *source,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       void *destination) {
+  if (kind == ElementKind::F32)
+    reverseInto(static_cast<const float *>(source), shape,
+                static_cast<float *>(destination));
+  else
+    reverseInto(static_cast<const double *>(source), shape,
+                static_cast<double *>(destination));
+}
+
+std::optional<HostTensor>
+tensorlang::reverseDimensions(const HostTensor &source) {
+  llvm::SmallVector<int64_t> shape(llvm::reverse(source.getShape()));
+  std::optional<HostTensor> result =
+      HostTensor::allocateUninitialized(source.getKind(), shape);
+  if (!result)
+    return std::nullopt;
+  reverseDimensionsInto(source.getKind(), source.getData(), source.getShape(),
+                        result->getData());
+  return result;
 }

@@ -100,8 +100,9 @@ namespace {
 struct NpyArray {
   ElementKind kind;
   SmallVector<int64_t> shape;
-  /// The elements, row-major.
+  /// The elements, row-major or, with fortranOrder, column-major.
   StringRef data;
+  bool fortranOrder;
 };
 } // namespace
 
@@ -186,9 +187,6 @@ static Expected<NpyArray> parseNpyArray(StringRef contents, StringRef name) {
     return fail(name, "unsupported dtype '" + *descr +
                           "' (expected little-endian float64 '<f8' or "
                           "float32 '<f4')");
-  if (*fortranOrder)
-    return fail(name, "arrays in Fortran order are not supported; save the "
-                      "array in C order (numpy.ascontiguousarray)");
 
   int64_t bytes = getElementSize(kind);
   for (int64_t extent : *shape)
@@ -202,19 +200,26 @@ static Expected<NpyArray> parseNpyArray(StringRef contents, StringRef name) {
     return fail(name, Twine(data.size() - bytes) +
                           " unexpected bytes after the data");
 
-  return NpyArray{kind, std::move(*shape), data};
+  return NpyArray{kind, std::move(*shape), data, *fortranOrder};
 }
 
-Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name) {
+Expected<HostTensor> tensorlang::parseNpy(StringRef contents, StringRef name,
+                                          Layout layout) {
   Expected<NpyArray> array = parseNpyArray(contents, name);
   if (!array)
     return array.takeError();
   std::optional<HostTensor> tensor =
-      HostTensor::allocateUndefined(array->kind, array->shape);
+      HostTensor::allocateUninitialized(array->kind, array->shape);
   if (!tensor)
     return fail(name, "out of memory reading " + Twine(array->data.size()) +
                           " bytes");
-  std::memcpy(tensor->getData(), array->data.data(), array->data.size());
+  Layout stored = array->fortranOrder ? Layout::ColumnMajor : Layout::RowMajor;
+  if (stored == layout)
+    std::memcpy(tensor->getData(), array->data.data(), array->data.size());
+  else
+    reverseDimensionsInto(array->kind, array->data.data(),
+                          getStorageOrder(array->shape, stored),
+                          tensor->getData());
   return std::move(*tensor);
 }
 
@@ -228,6 +233,10 @@ Expected<HostTensor> tensorlang::readNpyBlock(StringRef path, unsigned dim,
   Expected<NpyArray> array = parseNpyArray((*buffer)->getBuffer(), path);
   if (!array)
     return array.takeError();
+  if (array->fortranOrder)
+    return fail(path, "a distributed run reads blocks of arrays in C order; "
+                      "this one is in Fortran order "
+                      "(numpy.ascontiguousarray converts it)");
   if (array->shape.size() <= dim)
     return parseNpy((*buffer)->getBuffer(), path);
   auto [first, count] = choose(array->shape);
@@ -235,7 +244,7 @@ Expected<HostTensor> tensorlang::readNpyBlock(StringRef path, unsigned dim,
   SmallVector<int64_t> shape(array->shape);
   shape[dim] = count;
   std::optional<HostTensor> block =
-      HostTensor::allocateUndefined(array->kind, shape);
+      HostTensor::allocateUninitialized(array->kind, shape);
   if (!block)
     return fail(path, "out of memory reading a block");
   int64_t outer = 1, rowBytes = getElementSize(array->kind);
@@ -249,22 +258,24 @@ Expected<HostTensor> tensorlang::readNpyBlock(StringRef path, unsigned dim,
   return std::move(*block);
 }
 
-Expected<HostTensor> tensorlang::readNpy(StringRef path) {
+Expected<HostTensor> tensorlang::readNpy(StringRef path, Layout layout) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fail(path, "cannot open file: " + buffer.getError().message());
-  return parseNpy((*buffer)->getBuffer(), path);
+  return parseNpy((*buffer)->getBuffer(), path, layout);
 }
 
 Expected<std::string> tensorlang::makeNpyPreamble(StringRef path,
                                                   ElementKind kind,
-                                                  ArrayRef<int64_t> shape) {
+                                                  ArrayRef<int64_t> shape,
+                                                  Layout layout) {
   std::string header;
   raw_string_ostream os(header);
   os << "{'descr': '" << (kind == ElementKind::F32 ? "<f4" : "<f8")
-     << "', 'fortran_order': False, 'shape': (";
+     << "', 'fortran_order': "
+     << (layout == Layout::ColumnMajor ? "True" : "False") << ", 'shape': (";
   for (int64_t extent : shape)
     os << extent << (shape.size() == 1 ? "," : ", ");
   if (shape.size() > 1)
@@ -283,9 +294,10 @@ Expected<std::string> tensorlang::makeNpyPreamble(StringRef path,
       .str();
 }
 
-Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor) {
+Error tensorlang::writeNpy(StringRef path, const HostTensor &tensor,
+                           Layout layout) {
   Expected<std::string> preamble =
-      makeNpyPreamble(path, tensor.getKind(), tensor.getShape());
+      makeNpyPreamble(path, tensor.getKind(), tensor.getShape(), layout);
   if (!preamble)
     return preamble.takeError();
   return writeFileAtomically(path, [&](raw_pwrite_stream &out) -> Error {

@@ -170,7 +170,8 @@ static FailureOr<Store> loadInputs(Program &program) {
       continue;
     }
 #endif
-    llvm::Expected<HostTensor> tensor = readNpy(binding.path);
+    llvm::Expected<HostTensor> tensor =
+        readNpy(binding.path, program.getOptions().layout);
     if (!tensor)
       return error(llvm::toString(tensor.takeError()));
     tensors.push_back(std::move(*tensor));
@@ -341,7 +342,8 @@ static LogicalResult run() {
       return failure();
     if (!*result)
       continue;
-    if (llvm::Error err = writeNpy(binding.path, **result))
+    if (llvm::Error err =
+            writeNpy(binding.path, **result, program.getOptions().layout))
       return error(llvm::toString(std::move(err)));
   }
 
@@ -356,6 +358,17 @@ static LogicalResult run() {
         return failure();
       if (!*result)
         continue;
+      // Printed as NumPy prints, whatever the layout.
+      if (program.getOptions().layout == Layout::ColumnMajor) {
+        // Column-major elements of [a b c] are row-major ones of [c b a].
+        HostTensor &columnMajor = **result;
+        columnMajor.reinterpretShape(
+            getStorageOrder(columnMajor.getShape(), Layout::ColumnMajor));
+        std::optional<HostTensor> rowMajor = reverseDimensions(columnMajor);
+        if (!rowMajor)
+          return error("out of memory printing variable '" + var.name + "'");
+        columnMajor = std::move(*rowMajor);
+      }
       llvm::outs() << var.name << " : "
                    << tl::formatType(RankedTensorType::get(
                           (*result)->getShape(),

@@ -71,12 +71,17 @@ struct ProgramOptions {
   CompileOptions compile;
   /// The reference engine.
   InterpreterOptions interpreter;
+  /// The order of every variable's elements in the caller's buffers
+  /// (TensorView, results, compiled functions' arguments). Column-major
+  /// runs the program rewritten by tl-column-major.
+  Layout layout = Layout::RowMajor;
   /// Values of the program's sizes, by name. A size that an input's shape
   /// fixes need not be given; if it is, the shape must agree.
   std::vector<std::pair<std::string, int64_t>> sizes;
 };
 
-/// Row-major elements the caller owns, of a kind and a shape.
+/// Elements the caller owns, of a kind and a shape, in the order of the
+/// program's layout (ProgramOptions::layout): row-major by default.
 struct TensorView {
   ElementKind kind = ElementKind::F64;
   llvm::ArrayRef<int64_t> shape;
@@ -186,7 +191,8 @@ public:
   /// Runs the program on `store` with `engine`.
   mlir::LogicalResult run(Store &store, Engine engine);
   /// A result's final value in `store`: its real region, or its whole
-  /// storage with `keepPadding`. Refuses variables that are not results.
+  /// storage with `keepPadding`, with the variable's shape and its elements
+  /// in the layout's order. Refuses variables that are not results.
   mlir::FailureOr<HostTensor>
   getResult(const Store &store, llvm::StringRef name, bool keepPadding = false);
 

@@ -22,6 +22,12 @@ namespace tensorlang {
 
 enum class ElementKind { F32, F64 };
 
+/// The order of a tensor's elements in memory: row-major (C, NumPy's
+/// default: the last index varies fastest) or column-major (Fortran: the
+/// first index varies fastest). Column-major elements of shape [a b c] are
+/// the row-major elements of shape [c b a], transposed.
+enum class Layout { RowMajor, ColumnMajor };
+
 /// "f32" or "f64".
 llvm::StringRef getElementKindName(ElementKind kind);
 /// Bytes per element.
@@ -39,6 +45,12 @@ public:
   /// returns std::nullopt when the size overflows or memory runs out.
   static std::optional<HostTensor> allocateUndefined(ElementKind kind,
                                                      llvm::ArrayRef<int64_t> shape);
+  /// As allocateUndefined, with the elements not set: for a tensor whose
+  /// every element is written next (read from a file).
+  static std::optional<HostTensor>
+  allocateUninitialized(ElementKind kind, llvm::ArrayRef<int64_t> shape) {
+    return allocate(kind, shape);
+  }
   /// As allocateUndefined, with every element zero.
   static std::optional<HostTensor> allocateZero(ElementKind kind,
                                                 llvm::ArrayRef<int64_t> shape);
@@ -47,6 +59,10 @@ public:
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
   int64_t getNumElements() const { return numElements; }
   int64_t getByteSize() const { return numElements * getElementSize(kind); }
+
+  /// Gives the same elements another shape of as many elements: column-major
+  /// elements of shape [a b c] are stored as the row-major ones of [c b a].
+  void reinterpretShape(llvm::ArrayRef<int64_t> newShape);
 
   void *getData() { return storage.get(); }
   const void *getData() const { return storage.get(); }
@@ -92,6 +108,20 @@ std::optional<HostTensor> extractCorner(const HostTensor &source,
                                         llvm::ArrayRef<int64_t> shape);
 
 /// Sets every element of the corner of `tensor` of shape `shape` to NaN.
+/// The tensor of shape `reverse(source.getShape())` whose element
+/// (k, j, i) is `source`'s (i, j, k): converts row-major elements to
+/// column-major ones and back. std::nullopt when memory runs out.
+std::optional<HostTensor> reverseDimensions(const HostTensor &source);
+/// The same on raw elements: `source` holds row-major elements of `shape`,
+/// `destination` receives those of reverse(shape).
+void reverseDimensionsInto(ElementKind kind, const void *source,
+                           llvm::ArrayRef<int64_t> shape, void *destination);
+
+/// `shape` in the order `layout` stores its dimensions row-major: reversed
+/// for column-major.
+llvm::SmallVector<int64_t> getStorageOrder(llvm::ArrayRef<int64_t> shape,
+                                           Layout layout);
+
 void fillCornerUndefined(HostTensor &tensor, llvm::ArrayRef<int64_t> shape);
 
 } // namespace tensorlang

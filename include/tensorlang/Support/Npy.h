@@ -23,13 +23,17 @@ namespace tensorlang {
 
 /// Reads `path`. Errors name the file and say what is wrong: missing file,
 /// bad magic, unsupported version, malformed or truncated header, a dtype
-/// other than `<f8`/`<f4`, Fortran order, data shorter or longer than the
-/// header says.
-llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+/// other than `<f8`/`<f4`, data shorter or longer than the header says.
+/// The tensor has the array's shape and its elements in `layout` order,
+/// whatever the file's order (a file in the other order is transposed as
+/// it is read; one in the same order is copied as it is).
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path,
+                                   Layout layout = Layout::RowMajor);
 
 /// Parses a .npy file already in memory; `name` is used in messages.
 llvm::Expected<HostTensor> parseNpy(llvm::StringRef contents,
-                                    llvm::StringRef name);
+                                    llvm::StringRef name,
+                                    Layout layout = Layout::RowMajor);
 
 /// Chooses a block along dimension `dim` of a file's array of `shape`:
 /// returns the first index and the number of indices.
@@ -39,20 +43,24 @@ using NpyBlockChooser = llvm::function_ref<std::pair<int64_t, int64_t>(
 /// Reads, of `path`'s array, the block along dimension `dim` that `choose`
 /// picks (the whole array's header checked as readNpy does). The file is
 /// mapped, not read: only the block's pages are touched. An array of rank
-/// at most `dim` is read whole.
+/// at most `dim` is read whole. Files in Fortran order are refused.
 llvm::Expected<HostTensor> readNpyBlock(llvm::StringRef path, unsigned dim,
                                         NpyBlockChooser choose);
 
 /// The bytes of a format-1.0 .npy file before the data of an array of
-/// `kind` and `shape` (magic, version, header padded to 64 bytes).
+/// `kind` and `shape` (magic, version, header padded to 64 bytes), whose
+/// elements are in `layout` order ('fortran_order' for column-major).
 llvm::Expected<std::string> makeNpyPreamble(llvm::StringRef path,
                                             ElementKind kind,
-                                            llvm::ArrayRef<int64_t> shape);
+                                            llvm::ArrayRef<int64_t> shape,
+                                            Layout layout = Layout::RowMajor);
 
 /// Writes `tensor` to `path` in format version 1.0. The file is written to a
 /// temporary next to `path` and renamed over it, so a failure never leaves a
-/// truncated file or clobbers an existing one.
-llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
+/// truncated file or clobbers an existing one. The tensor's elements are in
+/// `layout` order, and the file says so ('fortran_order').
+llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor,
+                     Layout layout = Layout::RowMajor);
 
 } // namespace tensorlang
 
