@@ -108,9 +108,10 @@ public:
             const std::vector<std::string> &keep, bool warningsAreErrors,
             const std::string &syntax,
             const std::vector<std::pair<std::string, int64_t>> &sizes,
-            const std::string &distribute, int32_t communicator)
+            const std::string &distribute, int32_t communicator,
+            const std::string &layout)
       : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
-                            sizes, distribute, communicator),
+                            sizes, distribute, communicator, layout),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -157,8 +158,9 @@ public:
     return names;
   }
 
-  /// Runs on `arrays` (name -> C-contiguous array of the program's dtype);
-  /// returns the results' final values (getResultNames).
+  /// Runs on `arrays` (name -> array of the program's dtype, contiguous in
+  /// the layout's order); returns the results' final values
+  /// (getResultNames), in the layout's order.
   py::dict run(const py::dict &arrays, bool reference, double maxWork) {
     ElementKind kind = program.getElementKind();
     std::vector<NamedInput> inputs;
@@ -170,10 +172,12 @@ public:
                          ? array.dtype().is(py::dtype::of<double>())
                          : array.dtype().is(py::dtype::of<float>());
       // The Python layer converts; this checks what the copy relies on.
-      if (!dtypeOk || !(array.flags() & py::array::c_style))
+      bool columnMajor = program.getOptions().layout == Layout::ColumnMajor;
+      if (!dtypeOk || !(array.flags() & (columnMajor ? py::array::f_style
+                                                     : py::array::c_style)))
         throw py::value_error("variable '" + py::cast<std::string>(key) +
-                              "' needs a C-contiguous array of the "
-                              "program's dtype");
+                              "' needs a " + (columnMajor ? "Fortran" : "C") +
+                              "-contiguous array of the program's dtype");
       shapes.emplace_back(array.shape(), array.shape() + array.ndim());
       inputs.push_back({py::cast<std::string>(key),
                         TensorView{kind, shapes.back(), array.data()}, ""});
@@ -206,9 +210,18 @@ public:
         throw std::bad_alloc();
       llvm::ArrayRef<int64_t> shape = value->getShape();
       std::vector<py::ssize_t> dims(shape.begin(), shape.end());
-      py::array out = kind == ElementKind::F64
-                          ? py::array(py::dtype::of<double>(), dims)
-                          : py::array(py::dtype::of<float>(), dims);
+      // Strides in bytes, in the layout's order.
+      std::vector<py::ssize_t> strides(dims.size());
+      py::ssize_t stride = getElementSize(kind);
+      bool columnMajor = program.getOptions().layout == Layout::ColumnMajor;
+      for (size_t i = 0; i < dims.size(); ++i) {
+        size_t dim = columnMajor ? i : dims.size() - 1 - i;
+        strides[dim] = stride;
+        stride *= dims[dim];
+      }
+      py::dtype dtype = kind == ElementKind::F64 ? py::dtype::of<double>()
+                                                 : py::dtype::of<float>();
+      py::array out(dtype, dims, strides);
       std::memcpy(out.mutable_data(), value->getData(), value->getByteSize());
       outputs[py::str(name.str())] = out;
     }
@@ -237,7 +250,11 @@ private:
   makeOptions(int64_t pad, const std::string &dtype, int64_t threads,
               bool warningsAreErrors, const std::string &syntax,
               const std::vector<std::pair<std::string, int64_t>> &sizes,
-              const std::string &distribute, int32_t communicator) {
+              const std::string &distribute, int32_t communicator,
+              const std::string &layout) {
+    if (layout != "row-major" && layout != "col-major")
+      throw py::value_error("layout must be 'row-major' or 'col-major', got '" +
+                            layout + "'");
     if (syntax != "tl" && syntax != "cfdlang")
       throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
                             "'");
@@ -258,6 +275,8 @@ private:
     options.sizes = sizes;
     options.compile.distribute = distribute;
     options.compile.communicator = communicator;
+    options.layout =
+        layout == "col-major" ? Layout::ColumnMajor : Layout::RowMajor;
     return options;
   }
 
@@ -299,11 +318,12 @@ PYBIND11_MODULE(_tensorlang, m) {
                     const std::string &, int64_t,
                     const std::vector<std::string> &, bool, const std::string &,
                     const std::vector<std::pair<std::string, int64_t>> &,
-                    const std::string &, int32_t>(),
+                    const std::string &, int32_t, const std::string &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
            py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
-           py::arg("sizes"), py::arg("distribute"), py::arg("communicator"))
+           py::arg("sizes"), py::arg("distribute"), py::arg("communicator"),
+           py::arg("layout"))
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)

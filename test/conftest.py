@@ -21,7 +21,7 @@ class TlRun:
 
     def __call__(self, source, inputs=None, outputs=None, extra=(),
                  dtype=np.float64, suffix=".tl", check=True,
-                 engine="reference", launcher=()):
+                 engine="reference", launcher=(), order="C"):
         self.count += 1
         prog = self.tmp / ("p%d%s" % (self.count, suffix))
         prog.write_text(source)
@@ -29,7 +29,7 @@ class TlRun:
                                  "--engine=" + engine]
         for name, value in (inputs or {}).items():
             path = self.tmp / ("in%d_%s.npy" % (self.count, name))
-            np.save(path, np.asarray(value, dtype=dtype))
+            np.save(path, np.asarray(value, dtype=dtype, order=order))
             args += ["--in", "%s=%s" % (name, path)]
         paths = {}
         for name in outputs or []:

@@ -101,7 +101,8 @@ class Program:
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
-                 syntax="tl", sizes=None, distribute=None, comm=None):
+                 syntax="tl", sizes=None, distribute=None, comm=None,
+                 layout="row-major"):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -115,7 +116,9 @@ class Program:
                               self._threads, [str(name) for name in keep],
                               bool(warnings_as_errors), str(syntax),
                               _check_sizes(sizes),
-                              *_check_distribution(distribute, comm))
+                              *_check_distribution(distribute, comm),
+                              str(layout))
+        self._layout = str(layout)
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
                           stacklevel=3)
@@ -141,6 +144,12 @@ class Program:
         return tuple(self._impl.result_names())
 
     @property
+    def layout(self):
+        """The order of the elements of the arrays a call takes and returns:
+        'row-major' (C) or 'col-major' (Fortran)."""
+        return self._layout
+
+    @property
     def pad(self):
         return self._pad
 
@@ -160,7 +169,11 @@ class Program:
             if np.iscomplexobj(value):
                 raise TypeError("variable %r: complex values are not supported" % name)
             try:
-                array = np.ascontiguousarray(value, dtype=_DTYPES[self._dtype])
+                # A copy only where the array is not contiguous in the
+                # layout's order, or not of the program's dtype.
+                convert = (np.asfortranarray if self._layout == "col-major"
+                           else np.ascontiguousarray)
+                array = convert(value, dtype=_DTYPES[self._dtype])
             except (TypeError, ValueError) as error:
                 raise TypeError("variable %r: cannot convert to %s: %s"
                                 % (name, self._dtype, error)) from None
@@ -191,7 +204,7 @@ class Program:
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
             warnings_as_errors=False, syntax="tl", sizes=None,
-            distribute=None, comm=None):
+            distribute=None, comm=None, layout="row-major"):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
@@ -202,16 +215,19 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     gives values that no input's shape fixes, as {'E': 4000}.
     `distribute="E", comm=MPI.COMM_WORLD` (mpi4py) runs the program on the
     processes of comm, each calling with its block of E's indices
-    (docs/distributed.md); every process must call."""
+    (docs/distributed.md); every process must call. `layout="col-major"`
+    takes and returns arrays in Fortran order (numpy order='F'), without
+    copies for arrays already in that order."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
-                      warnings_as_errors, syntax, sizes, distribute, comm)
+                      warnings_as_errors, syntax, sizes, distribute, comm,
+                      layout)
     program._impl.compile()
     return program
 
 
 def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
-                 warnings_as_errors=False, sizes=None):
+                 warnings_as_errors=False, sizes=None, layout="row-major"):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
     file in the tl dialect."""
     path = os.fspath(path)
@@ -219,7 +235,8 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
         text = f.read()
     program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
                       keep, warnings_as_errors,
-                      "cfdlang" if path.endswith(".cfd") else "tl", sizes)
+                      "cfdlang" if path.endswith(".cfd") else "tl", sizes,
+                      layout=layout)
     program._impl.compile()
     return program
 

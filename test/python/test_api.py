@@ -402,3 +402,45 @@ def test_sizes_ir():
     assert fixed(x=np.ones((4, 3)))["y"].shape == (4, 3)
     with pytest.raises(ValueError, match="the program has no size 'G'"):
         tl.compile(source, sizes={"G": 4})
+
+
+HELMHOLTZ = """
+var input S : [4 4]
+var input D : [4 4 4]
+var input u : [4 4 4]
+var t : [4 4 4]
+var output v : [4 4 4]
+t = S # S # S # u . [[2 7] [4 8] [6 9]]
+v = S # S # S # (D * t) . [[1 7] [3 8] [5 9]]
+"""
+
+
+def helmholtz(S, D, u):
+    t = np.einsum("ia,jb,kc,abc->ijk", S, S, S, u)
+    return np.einsum("ai,bj,ck,abc->ijk", S, S, S, D * t)
+
+
+@pytest.mark.parametrize("pad", [0, 3])
+def test_column_major_layout(pad):
+    rng = np.random.default_rng(5)
+    S, D, u = (rng.standard_normal(s) for s in [(4, 4), (4, 4, 4), (4, 4, 4)])
+    program = tl.compile(HELMHOLTZ, layout="col-major", pad=pad)
+    assert program.layout == "col-major"
+    # Fortran-order arrays are taken as they are; others are converted.
+    for arrays in [dict(S=np.asfortranarray(S), D=np.asfortranarray(D),
+                        u=np.asfortranarray(u)), dict(S=S, D=D, u=u)]:
+        for run in [program, lambda **a: program.run_reference(**a)]:
+            v = run(**arrays)["v"]
+            assert v.flags["F_CONTIGUOUS"] and not v.flags["C_CONTIGUOUS"]
+            assert_same(v, helmholtz(S, D, u))
+    with pytest.raises(ValueError, match="layout must be 'row-major' or 'col-major'"):
+        tl.compile(HELMHOLTZ, layout="fortran")
+
+
+def test_column_major_sizes_come_from_the_declared_shapes():
+    program = tl.compile("size E\nvar input a : [E 3]\nvar output b : [3 E]\n"
+                         "b = a ^ [[1 2]]\n", layout="col-major")
+    a = np.asfortranarray(np.arange(15.0).reshape(5, 3))
+    b = program(a=a)["b"]
+    assert b.shape == (3, 5) and b.flags["F_CONTIGUOUS"]
+    assert_same(b, a.T)
