@@ -28,6 +28,10 @@ if config.tensorlang_sanitized:
 # regression inputs of the harnesses run there (test/Fuzz/regressions/).
 if getattr(config, "tensorlang_fuzz", False):
     config.available_features.add("fuzz")
+# Fortran programs calling kernels (tl-compile --fortran); .ci/install
+# installs gfortran.
+if shutil.which("gfortran"):
+    config.available_features.add("gfortran")
 # Distributed runs (tl-run --distribute) where MPI was found and mpirun
 # exists; as root (CI), mpirun must be told it may run.
 if getattr(config, "tensorlang_mpi", False) and shutil.which("mpirun"):

@@ -552,6 +552,15 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
                      resolved.distribute);
 }
 
+FailureOr<std::string> Program::emitFortranInterface() {
+  FailureOr<tl::ProgramOp> toCompile =
+      getProgramToCompile(/*forObjectFile=*/true);
+  if (failed(toCompile))
+    return failure();
+  return tensorlang::emitFortranInterface(*toCompile,
+                                          options.compile.distribute);
+}
+
 FailureOr<std::string> Program::printStage(StringRef stage) {
   // The tl stage shows the program as written, sizes and all.
   if (stage == "tl")

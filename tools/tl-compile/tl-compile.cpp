@@ -40,6 +40,11 @@ cl::opt<std::string> objectPath("o", cl::Required,
                                 cl::value_desc("FILE.o"), cl::cat(category));
 cl::opt<std::string> headerPath("header", cl::desc("C header to write"),
                                 cl::value_desc("FILE.h"), cl::cat(category));
+cl::opt<std::string> fortranPath(
+    "fortran",
+    cl::desc("Fortran module to write: an ISO_C_BINDING interface for the "
+             "function"),
+    cl::value_desc("FILE.f90"), cl::cat(category));
 cl::opt<std::string> functionName(
     "name",
     cl::desc("Name of the C function (default: the program file's stem)"),
@@ -95,18 +100,29 @@ static LogicalResult compile() {
   if (failed(program.setName(name)))
     return failure();
 
+  // The Fortran interface first: a name Fortran cannot have fails before
+  // anything is written.
+  FailureOr<std::string> fortran;
+  if (!fortranPath.empty() &&
+      failed(fortran = program.emitFortranInterface()))
+    return failure();
   // One lowering gives the object and the header's byte counts.
   FailureOr<std::string> header = program.emitObjectFile(objectPath);
   if (failed(header))
     return failure();
-  if (headerPath.empty())
+  auto write = [](llvm::StringRef path, llvm::StringRef text) {
+    if (llvm::Error err = writeFileAtomically(
+            path, [&](llvm::raw_pwrite_stream &os) -> llvm::Error {
+              os << text;
+              return llvm::Error::success();
+            }))
+      return error(llvm::toString(std::move(err)));
     return success();
-  if (llvm::Error err = writeFileAtomically(
-          headerPath, [&](llvm::raw_pwrite_stream &os) -> llvm::Error {
-            os << *header;
-            return llvm::Error::success();
-          }))
-    return error(llvm::toString(std::move(err)));
+  };
+  if (!headerPath.empty() && failed(write(headerPath, *header)))
+    return failure();
+  if (!fortranPath.empty() && failed(write(fortranPath, *fortran)))
+    return failure();
   return success();
 }
 

@@ -200,6 +200,9 @@ public:
   /// atomically) and returns the C header that declares its function,
   /// both from one lowering.
   mlir::FailureOr<std::string> emitObjectFile(llvm::StringRef path);
+  /// The Fortran module declaring the function of emitObjectFile's object
+  /// file (see tensorlang::emitFortranInterface).
+  mlir::FailureOr<std::string> emitFortranInterface();
   /// The IR at a stage of the lowering: "tl", "linalg", "loops" or "llvm".
   mlir::FailureOr<std::string> printStage(llvm::StringRef stage);
 

@@ -161,6 +161,14 @@ emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
             bool hasSizedTemporaries = false, llvm::StringRef distributed = "");
 
+/// A Fortran module (`<name>_interface`) with an ISO_C_BINDING explicit
+/// interface for the function an object file of `program` defines: the
+/// sizes by value, then an array per interface variable, its extents those
+/// of its storage read column-major. Fails, with an error on the program,
+/// on a name Fortran cannot have or two names that differ in case only.
+mlir::FailureOr<std::string>
+emitFortranInterface(tl::ProgramOp program, llvm::StringRef distributed = "");
+
 } // namespace tensorlang
 
 #endif // TENSORLANG_COMPILER_COMPILER_H
