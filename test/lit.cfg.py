@@ -19,6 +19,10 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%examples", os.path.join(config.tensorlang_src_root, "examples")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+# The build tree's pkg-config files (lib/Runtime/*.pc.in).
+config.substitutions.append(("%pkgconfig_path", os.path.join(config.tensorlang_obj_root, "lib", "pkgconfig")))
+if shutil.which("gcc") and shutil.which("pkg-config"):
+    config.available_features.add("gcc-pkg-config")
 config.substitutions.append(("%tl_plugin", os.path.join(config.tensorlang_obj_root, "lib", "TensorLangPlugin" + config.llvm_shlib_ext)))
 
 # A sanitized plugin cannot load into the system's uninstrumented mlir-opt.
