@@ -19,6 +19,8 @@
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 using namespace tensorlang;
@@ -216,14 +218,32 @@ template <typename T>
 static std::optional<std::string> findUndefined(const T *data,
                                                 ArrayRef<int64_t> shape,
                                                 Layout layout, StringRef name) {
-  shape = getStorageOrder(shape, layout);
+  SmallVector<int64_t> storageShape = getStorageOrder(shape, layout);
+  shape = storageShape;
   int64_t count = 1;
   for (int64_t extent : shape)
     count *= extent;
-  for (int64_t i = 0; i < count; ++i) {
-    double value = data[i];
-    if (std::isfinite(value))
+  // NaN and the infinities are the values whose exponent bits are all set.
+  // An or of that test over a block, in integers, is a loop the compiler
+  // vectorizes; a block where it holds is searched element by element.
+  using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  constexpr Bits kExponent = sizeof(T) == 8 ? Bits(0x7ff0000000000000ULL)
+                                            : Bits(0x7f800000U);
+  constexpr int64_t kBlock = 4096;
+  for (int64_t start = 0; start < count; start += kBlock) {
+    int64_t end = std::min(count, start + kBlock);
+    bool nonFinite = false;
+    for (int64_t i = start; i < end; ++i) {
+      Bits bits;
+      std::memcpy(&bits, &data[i], sizeof(bits));
+      nonFinite |= (bits & kExponent) == kExponent;
+    }
+    if (!nonFinite)
       continue;
+    int64_t i = start;
+    while (std::isfinite(double(data[i])))
+      ++i;
+    double value = data[i];
     SmallVector<int64_t> index(shape.size());
     for (int64_t d = int64_t(index.size()) - 1, rest = i; d >= 0; --d) {
       index[d] = rest % shape[d];
@@ -380,16 +400,38 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
   llvm::StringMap<int64_t> byName;
   for (auto [name, value] : llvm::zip(sizeNames, values))
     byName[name] = value;
-  FailureOr<Store> store =
-      makeUndefinedStore(program, [&](FlatSymbolRefAttr size) {
-        return byName.lookup(size.getValue());
+  // The inputs' values are copied over their variables' real regions. A
+  // variable whose first mention is an assignment (not reading it) has
+  // every element of its real region written before anything reads it:
+  // its undefined start is never seen.
+  llvm::StringSet<> mentioned, assignedFirst;
+  for (tl::AssignOp assign : program.getStatements()) {
+    for (StringAttr name : assign.getReadVariables())
+      mentioned.insert(name.getValue());
+    if (mentioned.insert(assign.getTarget()).second)
+      assignedFirst.insert(assign.getTarget());
+  }
+  FailureOr<Store> store = makeUndefinedStore(
+      program,
+      [&](FlatSymbolRefAttr size) { return byName.lookup(size.getValue()); },
+      [&](StringRef name) {
+        return given.contains(name) || assignedFirst.contains(name);
       });
   if (failed(store))
     return failure();
-  for (const NamedInput &input : inputs)
-    copyIntoCorner(input.value.data,
-                   getStorageOrder(input.value.shape, options.layout),
-                   (*store)[input.name]);
+  for (const NamedInput &input : inputs) {
+    HostTensor &stored = (*store)[input.name];
+    SmallVector<int64_t> shape =
+        getStorageOrder(input.value.shape, options.layout);
+    // (The store's tensor, never touched, costs nothing to drop.)
+    if (input.owned && input.owned->getData() == input.value.data &&
+        ArrayRef<int64_t>(shape) == stored.getShape()) {
+      stored = std::move(*input.owned);
+      stored.reinterpretShape(shape);
+      continue;
+    }
+    copyIntoCorner(input.value.data, shape, stored);
+  }
   return store;
 }
 
@@ -534,6 +576,21 @@ FailureOr<HostTensor> Program::getResult(const Store &store, StringRef name,
     return error("out of memory extracting variable '" + name + "'");
   result->reinterpretShape(shape);
   return std::move(*result);
+}
+
+FailureOr<HostTensor> Program::takeResult(Store &store, StringRef name,
+                                          bool keepPadding) {
+  const VariableInfo *var = lookupVariable(name);
+  auto it = store.find(name);
+  // Unpadded (or asked for whole), the result is the stored tensor.
+  if (!var || !isResult(name) || it == store.end() ||
+      (!keepPadding && var->shape != var->storageShape))
+    return getResult(store, name, keepPadding);
+  HostTensor result = std::move(it->second);
+  store.erase(it);
+  result.reinterpretShape(
+      getStorageOrder(result.getShape(), options.layout));
+  return std::move(result);
 }
 
 FailureOr<std::string> Program::emitObjectFile(StringRef path) {

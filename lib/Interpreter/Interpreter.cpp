@@ -306,7 +306,8 @@ static double physicalMemoryBytes() {
 
 FailureOr<Store> tensorlang::makeUndefinedStore(
     tl::ProgramOp program,
-    llvm::function_ref<int64_t(FlatSymbolRefAttr)> sizeValue) {
+    llvm::function_ref<int64_t(FlatSymbolRefAttr)> sizeValue,
+    llvm::function_ref<bool(StringRef)> overwritten) {
   if (!program.getSizes().empty() && !sizeValue)
     return program.emitError("a store needs the values of the program's "
                              "sizes: bind them first (tl-bind-sizes)");
@@ -350,12 +351,18 @@ FailureOr<Store> tensorlang::makeUndefinedStore(
   for (auto [var, shape] : llvm::zip(program.getVars(), shapes)) {
     // Rules d-var and d-pad-var: the real region is undefined, the padding
     // (if the program is padded) is zero.
-    std::optional<HostTensor> tensor = HostTensor::allocateZero(
-        getElementKind(program), shape.first.getShape());
+    // An unpadded variable's real region is all of it: nothing to zero.
+    bool padded = ArrayRef<int64_t>(shape.second) != shape.first.getShape();
+    std::optional<HostTensor> tensor =
+        padded ? HostTensor::allocateZero(getElementKind(program),
+                                          shape.first.getShape())
+               : HostTensor::allocateUninitialized(getElementKind(program),
+                                                   shape.first.getShape());
     if (!tensor)
       return var.emitError("out of memory allocating variable '")
              << var.getSymName() << "'";
-    fillCornerUndefined(*tensor, shape.second);
+    if (!overwritten || !overwritten(var.getSymName()))
+      fillCornerUndefined(*tensor, shape.second);
     store[var.getSymName()] = std::move(*tensor);
   }
   return store;

@@ -267,6 +267,37 @@ Expected<HostTensor> tensorlang::readNpy(StringRef path, Layout layout) {
   return parseNpy((*buffer)->getBuffer(), path, layout);
 }
 
+Expected<HostTensor> tensorlang::mapNpy(StringRef path, Layout layout) {
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  if (!file)
+    return fail(path, "cannot open file: " + toString(file.takeError()));
+  sys::fs::file_status status;
+  std::error_code error = sys::fs::status(*file, status);
+  if (error || status.getSize() == 0) {
+    sys::fs::closeFile(*file);
+    return readNpy(path, layout);
+  }
+  // Private, writable: compiled code without qualifiers may assign an
+  // input's variable; its pages are then copied, the file untouched.
+  auto region = std::make_shared<sys::fs::mapped_file_region>(
+      *file, sys::fs::mapped_file_region::priv, status.getSize(), 0, error);
+  sys::fs::closeFile(*file);
+  if (error)
+    return readNpy(path, layout);
+  StringRef contents(region->const_data(), region->size());
+  Expected<NpyArray> array = parseNpyArray(contents, path);
+  if (!array)
+    return array.takeError();
+  Layout stored = array->fortranOrder ? Layout::ColumnMajor : Layout::RowMajor;
+  // NumPy and writeNpy pad the header to 64 bytes; another file's elements
+  // may be misaligned for their type, and are read instead.
+  size_t offset = array->data.data() - region->const_data();
+  if (stored != layout || offset % getElementSize(array->kind) != 0)
+    return parseNpy(contents, path, layout);
+  void *data = region->data() + offset;
+  return HostTensor::wrap(array->kind, array->shape, data, std::move(region));
+}
+
 Expected<std::string> tensorlang::makeNpyPreamble(StringRef path,
                                                   ElementKind kind,
                                                   ArrayRef<int64_t> shape,

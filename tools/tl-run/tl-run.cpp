@@ -140,10 +140,9 @@ static FailureOr<Store> loadInputs(Program &program) {
       parseBindings(inputs, "in", program);
   if (failed(bindings))
     return failure();
-  std::vector<HostTensor> tensors;
-  std::vector<NamedInput> named;
+  std::vector<HostTensor> tensors(bindings->size());
   std::optional<int64_t> globalExtent;
-  for (const Binding &binding : *bindings) {
+  for (auto [index, binding] : llvm::enumerate(*bindings)) {
 #ifdef TENSORLANG_HAVE_MPI
     // A distributed variable: this process reads its block of the file's
     // array, and only that (the file is mapped).
@@ -166,18 +165,22 @@ static FailureOr<Store> loadInputs(Program &program) {
                      " in the inputs before it");
       if (extent)
         globalExtent = extent;
-      tensors.push_back(std::move(*block));
+      tensors[index] = std::move(*block);
       continue;
     }
 #endif
+    // A file in the program's layout becomes its variable's value where it
+    // is mapped (the store takes the tensor): no copy, no allocation.
     llvm::Expected<HostTensor> tensor =
-        readNpy(binding.path, program.getOptions().layout);
+        mapNpy(binding.path, program.getOptions().layout);
     if (!tensor)
       return error(llvm::toString(tensor.takeError()));
-    tensors.push_back(std::move(*tensor));
+    tensors[index] = std::move(*tensor);
   }
+  std::vector<NamedInput> named;
   for (auto [binding, tensor] : llvm::zip(*bindings, tensors))
-    named.push_back({binding.variable, TensorView::of(tensor), binding.path});
+    named.push_back(
+        {binding.variable, TensorView::of(tensor), binding.path, &tensor});
   return program.bindInputs(named);
 }
 
@@ -227,8 +230,11 @@ static LogicalResult timeRuns(Program &program, Store &store) {
 /// a distributed variable's blocks put together (on the first process;
 /// std::nullopt on the others).
 static FailureOr<std::optional<HostTensor>>
-getResult(Program &program, const Store &store, llvm::StringRef name) {
-  FailureOr<HostTensor> result = program.getResult(store, name, keepPadding);
+getResult(Program &program, Store &store, llvm::StringRef name,
+          bool lastUse = false) {
+  FailureOr<HostTensor> result =
+      lastUse ? program.takeResult(store, name, keepPadding)
+              : program.getResult(store, name, keepPadding);
   if (failed(result))
     return failure();
 #ifdef TENSORLANG_HAVE_MPI
@@ -336,8 +342,14 @@ static LogicalResult run() {
       continue;
     }
 #endif
-    FailureOr<std::optional<HostTensor>> result =
-        getResult(program, *store, binding.variable);
+    // Written once, unless printed too: the store's tensor itself.
+    bool printed = outBindings->empty() || print;
+    bool writtenAgain =
+        llvm::count_if(*outBindings, [&](const Binding &other) {
+          return other.variable == binding.variable;
+        }) > 1;
+    FailureOr<std::optional<HostTensor>> result = getResult(
+        program, *store, binding.variable, !printed && !writtenAgain);
     if (failed(result))
       return failure();
     if (!*result)

@@ -98,6 +98,9 @@ struct NamedInput {
   std::string name;
   TensorView value;
   std::string origin;
+  /// The tensor `value` views, if the store may take it instead of a copy
+  /// (bindInputs moves it where it is the variable's whole storage).
+  HostTensor *owned = nullptr;
 };
 
 /// A variable as the program's interface shows it.
@@ -195,6 +198,11 @@ public:
   /// in the layout's order. Refuses variables that are not results.
   mlir::FailureOr<HostTensor>
   getResult(const Store &store, llvm::StringRef name, bool keepPadding = false);
+  /// As getResult, but moves the value out of `store` (which no longer
+  /// holds the variable) where it is the whole stored tensor, rather than
+  /// copying it: for a caller done with the store.
+  mlir::FailureOr<HostTensor> takeResult(Store &store, llvm::StringRef name,
+                                         bool keepPadding = false);
 
   /// Compiles ahead of time into an object file at `path` (written
   /// atomically) and returns the C header that declares its function,

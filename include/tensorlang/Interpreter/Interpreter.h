@@ -43,12 +43,14 @@ ElementKind getElementKind(tl::ProgramOp program);
 /// with the ambient application initializing nothing); in a padded program
 /// the padding is zero (rule d-pad-var). Fails, with an error on the
 /// program, if memory runs out.
-/// A store of `program`'s variables, undefined (rules d-var, d-pad-var).
 /// A program with sizes needs their values, `sizeValue`: each variable then
 /// has the extents its type has with them (as if bound by tl-bind-sizes).
+/// The real region of a variable for which `overwritten` holds is left
+/// unset: the caller writes every element of it next (an input's value).
 mlir::FailureOr<Store> makeUndefinedStore(
     tl::ProgramOp program,
-    llvm::function_ref<int64_t(mlir::FlatSymbolRefAttr)> sizeValue = nullptr);
+    llvm::function_ref<int64_t(mlir::FlatSymbolRefAttr)> sizeValue = nullptr,
+    llvm::function_ref<bool(llvm::StringRef)> overwritten = nullptr);
 
 /// The interpreter's estimate of the element evaluations `program` needs.
 mlir::FailureOr<double> estimateWork(tl::ProgramOp program);

@@ -54,6 +54,10 @@ public:
   /// As allocateUndefined, with every element zero.
   static std::optional<HostTensor> allocateZero(ElementKind kind,
                                                 llvm::ArrayRef<int64_t> shape);
+  /// A tensor over elements someone else allocated (a mapped file), alive
+  /// as long as `owner` is.
+  static HostTensor wrap(ElementKind kind, llvm::ArrayRef<int64_t> shape,
+                         void *data, std::shared_ptr<void> owner);
 
   ElementKind getKind() const { return kind; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
@@ -64,8 +68,8 @@ public:
   /// elements of shape [a b c] are stored as the row-major ones of [c b a].
   void reinterpretShape(llvm::ArrayRef<int64_t> newShape);
 
-  void *getData() { return storage.get(); }
-  const void *getData() const { return storage.get(); }
+  void *getData() { return storage ? storage.get() : external; }
+  const void *getData() const { return storage ? storage.get() : external; }
   template <typename T> T *data() { return static_cast<T *>(getData()); }
   template <typename T> const T *data() const {
     return static_cast<const T *>(getData());
@@ -88,6 +92,9 @@ private:
   llvm::SmallVector<int64_t, 4> shape;
   int64_t numElements = 0;
   std::unique_ptr<void, Free> storage;
+  /// The elements of a wrapped tensor, and what keeps them alive.
+  void *external = nullptr;
+  std::shared_ptr<void> owner;
 };
 
 /// Padding support: a tensor's "corner" of shape `shape` is its elements

@@ -21,6 +21,14 @@
 
 namespace tensorlang {
 
+/// As readNpy, but a file whose elements are in `layout` order is mapped
+/// rather than read: the tensor's elements are the file's pages, private
+/// to this process (writing them copies a page, never changes the file).
+/// No copy, no allocation: pages come from the page cache as they are
+/// touched.
+llvm::Expected<HostTensor> mapNpy(llvm::StringRef path,
+                                  Layout layout = Layout::RowMajor);
+
 /// Reads `path`. Errors name the file and say what is wrong: missing file,
 /// bad magic, unsupported version, malformed or truncated header, a dtype
 /// other than `<f8`/`<f4`, data shorter or longer than the header says.
