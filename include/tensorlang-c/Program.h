@@ -46,6 +46,9 @@ typedef struct {
   /* Report the source's warnings (statements whose value is never used,
      inputs never read) as errors: tensorlangProgramCreate fails. */
   bool warningsAreErrors;
+  /* Every buffer holds its variable's elements in column-major (Fortran)
+     order rather than row-major (--layout=col-major). */
+  bool columnMajor;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void
@@ -119,6 +122,28 @@ MLIR_CAPI_EXPORTED bool tensorlangProgramRunWithSizes(
     const char *const *inputNames, const void *const *inputs,
     intptr_t numResults, const char *const *resultNames, void *const *results,
     char **error);
+
+/* Source text in, native function out (CFDlang's TensorContext): reads
+   `source` (named "<source>" in messages) with `options` (NULL: the
+   defaults) and JIT-compiles it as `kernel`. On failure returns NULL and, if `error`
+   is not NULL, the messages (<source>:line:col: error: ...) to free(). */
+MLIR_CAPI_EXPORTED TensorlangProgram tensorlangCompileSource(
+    const char *source, const TensorlangProgramOptions *options, char **error);
+
+/* The JIT-compiled function of the program (compiled now if it was not),
+   the same function an object file of tl-compile defines: the sizes'
+   values first (int64_t, in order of declaration), then one pointer per
+   interface variable (the input and output variables, or every variable
+   without qualifiers), in order of declaration. Cast it to the type that
+   tensorlangProgramGetKernelDeclaration declares. It lives as long as the
+   program. NULL on failure, with `error` as above. */
+MLIR_CAPI_EXPORTED void *tensorlangProgramGetKernel(TensorlangProgram program,
+                                                    char **error);
+/* That function's C declaration, as tl-compile's header writes it; the
+   caller frees it with free(). NULL on failure, with `error` as above. */
+MLIR_CAPI_EXPORTED char *
+tensorlangProgramGetKernelDeclaration(TensorlangProgram program,
+                                      char **error);
 
 #ifdef __cplusplus
 }

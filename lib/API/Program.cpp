@@ -526,6 +526,23 @@ LogicalResult Program::compile() {
   return success();
 }
 
+FailureOr<void *> Program::getKernel() {
+  if (failed(compile()))
+    return failure();
+  return jit->getFunctionAddress();
+}
+
+FailureOr<std::string> Program::getKernelDeclaration() {
+  FailureOr<tl::ProgramOp> toCompile =
+      getProgramToCompile(/*forObjectFile=*/false);
+  if (failed(toCompile))
+    return failure();
+  CompileOptions resolved = resolvedCompileOptions();
+  return emitCHeader(*toCompile, /*temporaryBytes=*/-1,
+                     resolved.streamingMinBytes,
+                     /*hasSizedTemporaries=*/false, resolved.distribute);
+}
+
 LogicalResult Program::run(Store &store) { return run(store, options.engine); }
 
 LogicalResult Program::run(Store &store, Engine engine) {

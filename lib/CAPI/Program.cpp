@@ -79,6 +79,7 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->optLevel = defaults.compile.optLevel;
   options->maxWork = defaults.interpreter.maxWork;
   options->warningsAreErrors = defaults.warningsAreErrors;
+  options->columnMajor = defaults.layout == Layout::ColumnMajor;
 }
 
 static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
@@ -101,6 +102,7 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   options.compile.optLevel = c->optLevel;
   options.interpreter.maxWork = c->maxWork;
   options.warningsAreErrors = c->warningsAreErrors;
+  options.layout = c->columnMajor ? Layout::ColumnMajor : Layout::RowMajor;
   return options;
 }
 
@@ -248,4 +250,46 @@ bool tensorlangProgramRunWithSizes(
     std::memcpy(results[i], value->getData(), value->getByteSize());
   }
   return true;
+}
+
+TensorlangProgram tensorlangCompileSource(const char *source,
+                                          const TensorlangProgramOptions *options,
+                                          char **error) {
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(source ? source : ""),
+      mlirStringRefCreateFromCString("<source>"), /*isIR=*/false, options,
+      error);
+  if (!program)
+    return nullptr;
+  // The kernel's name in its declaration (a source program is `main`,
+  // which C reserves).
+  if (failed(program->program.setName("kernel")) ||
+      failed(program->program.compile())) {
+    program->takeMessages(error);
+    tensorlangProgramDestroy(program);
+    return nullptr;
+  }
+  return program;
+}
+
+void *tensorlangProgramGetKernel(TensorlangProgram program, char **error) {
+  FailureOr<void *> kernel = program->program.getKernel();
+  if (failed(kernel)) {
+    program->takeMessages(error);
+    return nullptr;
+  }
+  return *kernel;
+}
+
+char *tensorlangProgramGetKernelDeclaration(TensorlangProgram program,
+                                            char **error) {
+  FailureOr<std::string> text = program->program.getKernelDeclaration();
+  if (failed(text)) {
+    program->takeMessages(error);
+    return nullptr;
+  }
+  char *copy = static_cast<char *>(std::malloc(text->size() + 1));
+  if (copy)
+    std::memcpy(copy, text->c_str(), text->size() + 1);
+  return copy;
 }

@@ -126,6 +126,11 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     return program.emitError("JIT compilation produced no function: ")
            << llvm::toString(packed.takeError());
   jit->packed = *packed;
+  auto function = jit->engine->lookup(jit->functionName);
+  if (!function)
+    return program.emitError("JIT compilation produced no function: ")
+           << llvm::toString(function.takeError());
+  jit->function = *function;
   return jit;
 }
 

@@ -188,6 +188,13 @@ public:
   /// Compiles for the JIT engine now (a run with it compiles on first use).
   /// A program with sizes is compiled once: its code takes their values.
   mlir::LogicalResult compile();
+  /// The JIT-compiled function (compiling it now if need be), callable
+  /// from C as an object file's: the sizes first, then one pointer per
+  /// interface variable, in order of declaration (getKernelDeclaration).
+  mlir::FailureOr<void *> getKernel();
+  /// The C declaration of getKernel's function, as tl-compile's header has
+  /// it (the function's name is the program's).
+  mlir::FailureOr<std::string> getKernelDeclaration();
   /// Runs the program on `store` (from bindInputs) with the engine of the
   /// options.
   mlir::LogicalResult run(Store &store);

@@ -131,6 +131,9 @@ public:
   void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }
+  /// The compiled function itself: the function an object file of the
+  /// program defines (emitCHeader declares it), callable from C.
+  void *getFunctionAddress() const { return function; }
 
 private:
   JitProgram() = default;
@@ -142,6 +145,7 @@ private:
   /// A distributed program's communicator (MPI_Fint), if it takes one.
   std::optional<int32_t> communicator;
   void (*packed)(void **) = nullptr;
+  void *function = nullptr;
 };
 
 /// Compiles `lowered` (lowerToLLVM of `program` with `options`) ahead of

@@ -1,0 +1,121 @@
+/* Source text in, function pointer out (tensorlangCompileSource and
+   tensorlangProgramGetKernel): compile errors come back located in the
+   source; a compiled kernel is called like an object file's function, with
+   its interface variables only, row-major and column-major. */
+#include "tensorlang-c/Program.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kBad = "var input A : [2 2]\n"
+                          "var output B : [2 3]\n"
+                          "B = A + A\n";
+
+/* Inverse Helmholtz with p = 3; t is an intermediate. */
+static const char *kHelmholtz =
+    "var input S : [3 3]\n"
+    "var input D : [3 3 3]\n"
+    "var input u : [3 3 3]\n"
+    "var t : [3 3 3]\n"
+    "var output v : [3 3 3]\n"
+    "t = S # S # S # u . [[2 7] [4 8] [6 9]]\n"
+    "v = S # S # S # (D * t) . [[1 7] [3 8] [5 9]]\n";
+
+typedef void (*HelmholtzKernel)(const double *, const double *,
+                                const double *, double *);
+typedef void (*SizedKernel)(int64_t, const double *, double *);
+
+/* The element (i, j, k) of a 3x3x3 array in either order. */
+static int at(int i, int j, int k, int columnMajor) {
+  return columnMajor ? i + 3 * j + 9 * k : 9 * i + 3 * j + k;
+}
+
+static double helmholtzError(HelmholtzKernel kernel, int columnMajor) {
+  double S[9], D[27], u[27], v[27], t[27], expected[27];
+  for (int i = 0; i < 9; ++i)
+    S[i] = (i % 4) * 0.5 - 0.75;
+  for (int i = 0; i < 27; ++i) {
+    D[i] = 1 + i % 3;
+    u[i] = (i % 5) * 0.25 - 0.5;
+  }
+  kernel(S, D, u, v);
+  /* S is read in the same order as the kernel reads it. */
+#define S_(i, j) S[columnMajor ? (i) + 3 * (j) : 3 * (i) + (j)]
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        double sum = 0;
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b)
+            for (int c = 0; c < 3; ++c)
+              sum += S_(i, a) * S_(j, b) * S_(k, c) * u[at(a, b, c, columnMajor)];
+        t[at(i, j, k, columnMajor)] = sum;
+      }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        double sum = 0;
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b)
+            for (int c = 0; c < 3; ++c)
+              sum += S_(a, i) * S_(b, j) * S_(c, k) *
+                     D[at(a, b, c, columnMajor)] * t[at(a, b, c, columnMajor)];
+        expected[at(i, j, k, columnMajor)] = sum;
+      }
+#undef S_
+  double error = 0;
+  for (int i = 0; i < 27; ++i)
+    error = fmax(error, fabs(v[i] - expected[i]));
+  return error;
+}
+
+int main(void) {
+  char *error = NULL;
+  TensorlangProgram bad = tensorlangCompileSource(kBad, NULL, &error);
+  printf("bad program compiled: %s\n", bad ? "yes" : "no");
+  printf("%s", error);
+  free(error);
+
+  for (int columnMajor = 0; columnMajor < 2; ++columnMajor) {
+    TensorlangProgramOptions options;
+    tensorlangProgramOptionsInit(&options);
+    options.columnMajor = columnMajor;
+    TensorlangProgram program =
+        tensorlangCompileSource(kHelmholtz, &options, &error);
+    if (!program) {
+      printf("%s", error);
+      return 1;
+    }
+    char *declaration = tensorlangProgramGetKernelDeclaration(program, NULL);
+    printf("%s", strstr(declaration, "void "));
+    free(declaration);
+    HelmholtzKernel kernel =
+        (HelmholtzKernel)tensorlangProgramGetKernel(program, NULL);
+    printf("%s max error below 1e-12: %s\n",
+           columnMajor ? "column-major" : "row-major",
+           helmholtzError(kernel, columnMajor) < 1e-12 ? "yes" : "no");
+    tensorlangProgramDestroy(program);
+  }
+
+  /* Sizes come first; one compiled kernel serves every value. */
+  TensorlangProgram sized = tensorlangCompileSource(
+      "size E\nvar input x : [E]\nvar output y : [E]\ny = x * x + 1\n", NULL,
+      &error);
+  SizedKernel square = (SizedKernel)tensorlangProgramGetKernel(sized, NULL);
+  for (int64_t E = 1; E <= 1001; E += 500) {
+    double *x = malloc(sizeof(double) * E), *y = malloc(sizeof(double) * E);
+    for (int64_t i = 0; i < E; ++i)
+      x[i] = (double)i;
+    square(E, x, y);
+    int ok = 1;
+    for (int64_t i = 0; i < E; ++i)
+      ok &= y[i] == x[i] * x[i] + 1;
+    printf("E=%d: %s\n", (int)E, ok ? "ok" : "wrong");
+    free(x);
+    free(y);
+  }
+  tensorlangProgramDestroy(sized);
+  return 0;
+}
