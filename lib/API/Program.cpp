@@ -623,7 +623,7 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
     return failure();
   return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes, lowered->hasSizedTemporaries,
-                     resolved.distribute);
+                     resolved.distribute, lowered->workspaceBytes);
 }
 
 FailureOr<std::string> Program::emitFortranInterface() {

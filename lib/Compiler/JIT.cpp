@@ -131,6 +131,17 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     return program.emitError("JIT compilation produced no function: ")
            << llvm::toString(function.takeError());
   jit->function = *function;
+  auto withWorkspace = jit->engine->lookupPacked(jit->functionName + "_ws");
+  auto workspaceSize =
+      jit->engine->lookup(jit->functionName + "_workspace_size");
+  if (!withWorkspace || !workspaceSize) {
+    llvm::consumeError(withWorkspace.takeError());
+    llvm::consumeError(workspaceSize.takeError());
+    return program.emitError("JIT compilation produced no workspace variant");
+  }
+  jit->packedWithWorkspace = *withWorkspace;
+  jit->workspaceBytes =
+      reinterpret_cast<int64_t (*)()>(*workspaceSize)();
   return jit;
 }
 
@@ -146,7 +157,17 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
     arguments.push_back(&size);
   for (void *&value : values)
     arguments.push_back(&value);
-  packed(arguments.data());
+  std::unique_lock<std::mutex> lock(workspaceMutex, std::try_to_lock);
+  if (lock.owns_lock() && !workspace)
+    workspace = HostTensor::allocateUninitialized(
+        ElementKind::F64, {std::max<int64_t>(1, (workspaceBytes + 7) / 8)});
+  if (!lock.owns_lock() || !workspace) {
+    packed(arguments.data());
+    return;
+  }
+  void *block = workspace->getData();
+  arguments.push_back(&block);
+  packedWithWorkspace(arguments.data());
 }
 
 LogicalResult JitProgram::run(Store &store) {

@@ -10,6 +10,8 @@
 #include "tensorlang/Conversion/Passes.h"
 #include "tensorlang/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/InitAllDialects.h"
@@ -147,8 +149,18 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
           type.getNumElements() * type.getElementTypeBitWidth() / 8;
   });
 
+  PassManager loops(context);
+  buildLowerToLoopsPipeline(loops, lowering);
+  if (failed(loops.run(*lowered.module)))
+    return program.emitError("lowering to loops failed");
+  // The constant tl-workspace's size function returns.
+  if (auto size = lowered.module->lookupSymbol<func::FuncOp>(
+          lowered.functionName + "_workspace_size"))
+    size.walk([&](arith::ConstantIntOp constant) {
+      lowered.workspaceBytes = constant.value();
+    });
+
   PassManager rest(context);
-  buildLowerToLoopsPipeline(rest, lowering);
   buildLowerToLLVMPipeline(rest, lowering);
   if (failed(rest.run(*lowered.module)))
     return program.emitError("lowering to the LLVM dialect failed");

@@ -124,6 +124,8 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
   if (usesVectorMathLibrary())
     pm.addPass(createVectorMathLibrary());
+  // Last on buffers: every pass before sees the temporaries as allocations.
+  pm.addPass(createWorkspace());
 }
 
 bool tensorlang::usesVectorMathLibrary() {

@@ -31,6 +31,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -95,6 +96,8 @@ struct LoweredProgram {
   int64_t temporaryBytes = 0;
   /// Whether it also allocates temporaries whose shape has sizes.
   bool hasSizedTemporaries = false;
+  /// The bytes of the workspace of its `_ws` variant (tl-workspace).
+  int64_t workspaceBytes = 0;
 };
 
 /// Lowers `program` (cloned; the original is untouched) through linalg,
@@ -127,10 +130,13 @@ public:
 
   /// Calls the compiled function directly: the value of each size, in
   /// order of declaration, then one pointer per interface variable, in
-  /// declaration order (a distributed program's communicator first).
+  /// declaration order (a distributed program's communicator first). Its
+  /// temporaries are in this program's workspace, allocated once.
   void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }
+  /// The bytes of the workspace the calls reuse (tl-workspace).
+  int64_t getWorkspaceBytes() const { return workspaceBytes; }
   /// The compiled function itself: the function an object file of the
   /// program defines (emitCHeader declares it), callable from C.
   void *getFunctionAddress() const { return function; }
@@ -146,6 +152,13 @@ private:
   std::optional<int32_t> communicator;
   void (*packed)(void **) = nullptr;
   void *function = nullptr;
+  /// The workspace variant (tl-workspace) and the workspace, allocated at
+  /// the first call and reused by every later one. A call that finds it in
+  /// use (another thread's) calls the plain function, which allocates.
+  void (*packedWithWorkspace)(void **) = nullptr;
+  int64_t workspaceBytes = 0;
+  std::optional<HostTensor> workspace;
+  std::mutex workspaceMutex;
 };
 
 /// Compiles `lowered` (lowerToLLVM of `program` with `options`) ahead of
@@ -163,7 +176,8 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
-            bool hasSizedTemporaries = false, llvm::StringRef distributed = "");
+            bool hasSizedTemporaries = false, llvm::StringRef distributed = "",
+            int64_t workspaceBytes = -1);
 
 /// A Fortran module (`<name>_interface`) with an ISO_C_BINDING explicit
 /// interface for the function an object file of `program` defines: the

@@ -359,6 +359,36 @@ def VectorMathLibrary
 // LLVM/: the lowering to the LLVM dialect
 //===----------------------------------------------------------------------===//
 
+def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
+  let summary = "Give each program function a variant that takes its "
+                "temporaries from a caller's workspace";
+  let description = [{
+    Runs on buffers, after the loops are formed. A program's function
+    (`--convert-tl-to-linalg`'s public function, `@p`) allocates its
+    intermediates and its statement functions their temporaries with
+    `memref.alloc` on every call: page faults and kernel zeroing that a
+    caller who runs a kernel many times pays each time. This pass gives
+    every such temporary a fixed place in one block of bytes:
+
+    - `@p_ws(..., %workspace: memref<Nxi8>)` is the function with each
+      top-level static `memref.alloc` of its own and of the statement
+      functions it calls replaced by a `memref.view` of the workspace at a
+      fixed offset (64-byte aligned), and their `memref.dealloc`s removed.
+      The program function's temporaries come first; those of the
+      statement functions, which run one after another, share the space
+      after them (the largest statement decides its size).
+    - `@p(...)` keeps its signature: it allocates a workspace, calls
+      `@p_ws` and frees it.
+    - `@p_workspace_size() -> i64` returns N.
+
+    Temporaries of run-time size (sizes), those allocated inside loops
+    (per thread, say), and any freed other than by a top-level
+    `memref.dealloc` stay `memref.alloc`s.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   let summary = "Remove the tl.* attributes that document a function";
   let description = [{
