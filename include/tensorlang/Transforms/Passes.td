@@ -378,7 +378,8 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
       statement functions, which run one after another, share the space
       after them (the largest statement decides its size).
     - `@p(...)` keeps its signature: it allocates a workspace, calls
-      `@p_ws` and frees it.
+      `@p_ws` and frees it (an empty one, on the stack, if there are no
+      temporaries).
     - `@p_workspace_size() -> i64` returns N.
 
     Temporaries of run-time size (sizes), those allocated inside loops

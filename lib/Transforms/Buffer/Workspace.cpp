@@ -190,12 +190,18 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
     plain.setArgAttrs(i, entry.getArgAttrDict(i));
   Block *body = plain.addEntryBlock();
   OpBuilder inside = OpBuilder::atBlockBegin(body);
-  Value block = memref::AllocOp::create(inside, loc, workspaceType,
-                                        inside.getI64IntegerAttr(kAlignment));
+  // (No temporaries: nothing to allocate, an empty block on the stack.)
+  Value block =
+      total == 0
+          ? memref::AllocaOp::create(inside, loc, workspaceType).getResult()
+          : memref::AllocOp::create(inside, loc, workspaceType,
+                                    inside.getI64IntegerAttr(kAlignment))
+                .getResult();
   SmallVector<Value> arguments(body->getArguments());
   arguments.push_back(block);
   func::CallOp::create(inside, loc, entry, arguments);
-  memref::DeallocOp::create(inside, loc, block);
+  if (total != 0)
+    memref::DeallocOp::create(inside, loc, block);
   func::ReturnOp::create(inside, loc);
 
   auto size = func::FuncOp::create(
