@@ -62,7 +62,7 @@ static int compare(const void *a, const void *b) {
 static double *buffer(long count, int seed) {
   double *p = aligned_alloc(64, (count * 8 + 63) / 64 * 64);
   for (long i = 0; i < count; ++i)
-    p[i] = ((i * 7 + seed) % 13) * 0.125 - 0.75;
+    p[i] = ((i * 7 + seed) %% 13) * 0.125 - 0.75;
   return p;
 }
 
