@@ -125,8 +125,9 @@ MLIR_CAPI_EXPORTED bool tensorlangProgramRunWithSizes(
 
 /* Source text in, native function out (CFDlang's TensorContext): reads
    `source` (named "<source>" in messages) with `options` (NULL: the
-   defaults) and JIT-compiles it as `kernel`. On failure returns NULL and, if `error`
-   is not NULL, the messages (<source>:line:col: error: ...) to free(). */
+   defaults) and JIT-compiles it as `kernel`. On failure returns NULL and, if
+   `error` is not NULL, the messages (<source>:line:col: error: ...) to free().
+ */
 MLIR_CAPI_EXPORTED TensorlangProgram tensorlangCompileSource(
     const char *source, const TensorlangProgramOptions *options, char **error);
 
@@ -142,8 +143,7 @@ MLIR_CAPI_EXPORTED void *tensorlangProgramGetKernel(TensorlangProgram program,
 /* That function's C declaration, as tl-compile's header writes it; the
    caller frees it with free(). NULL on failure, with `error` as above. */
 MLIR_CAPI_EXPORTED char *
-tensorlangProgramGetKernelDeclaration(TensorlangProgram program,
-                                      char **error);
+tensorlangProgramGetKernelDeclaration(TensorlangProgram program, char **error);
 
 #ifdef __cplusplus
 }

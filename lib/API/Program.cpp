@@ -227,8 +227,8 @@ static std::optional<std::string> findUndefined(const T *data,
   // An or of that test over a block, in integers, is a loop the compiler
   // vectorizes; a block where it holds is searched element by element.
   using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
-  constexpr Bits kExponent = sizeof(T) == 8 ? Bits(0x7ff0000000000000ULL)
-                                            : Bits(0x7f800000U);
+  constexpr Bits kExponent =
+      sizeof(T) == 8 ? Bits(0x7ff0000000000000ULL) : Bits(0x7f800000U);
   constexpr int64_t kBlock = 4096;
   for (int64_t start = 0; start < count; start += kBlock) {
     int64_t end = std::min(count, start + kBlock);
@@ -605,8 +605,7 @@ FailureOr<HostTensor> Program::takeResult(Store &store, StringRef name,
     return getResult(store, name, keepPadding);
   HostTensor result = std::move(it->second);
   store.erase(it);
-  result.reinterpretShape(
-      getStorageOrder(result.getShape(), options.layout));
+  result.reinterpretShape(getStorageOrder(result.getShape(), options.layout));
   return std::move(result);
 }
 

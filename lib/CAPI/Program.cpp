@@ -252,9 +252,9 @@ bool tensorlangProgramRunWithSizes(
   return true;
 }
 
-TensorlangProgram tensorlangCompileSource(const char *source,
-                                          const TensorlangProgramOptions *options,
-                                          char **error) {
+TensorlangProgram
+tensorlangCompileSource(const char *source,
+                        const TensorlangProgramOptions *options, char **error) {
   TensorlangProgram program = tensorlangProgramCreate(
       mlirStringRefCreateFromCString(source ? source : ""),
       mlirStringRefCreateFromCString("<source>"), /*isIR=*/false, options,

@@ -106,12 +106,10 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
   return success();
 }
 
-std::string tensorlang::emitCHeader(tl::ProgramOp program,
-                                    int64_t temporaryBytes,
-                                    int64_t streamingMinBytes,
-                                    bool hasSizedTemporaries,
-                                    StringRef distributed,
-                                    int64_t workspaceBytes) {
+std::string
+tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
+                        int64_t streamingMinBytes, bool hasSizedTemporaries,
+                        StringRef distributed, int64_t workspaceBytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -227,9 +225,8 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
     if (var.getType().getShape() != var.getRealShapeOrShape()) {
       // A sized extent is never padded.
       SmallVector<tl::Extent> real = extents;
-      for (auto [extent, realExtent] :
-           llvm::zip(real, declared(SmallVector<int64_t>(
-                               var.getRealShapeOrShape()))))
+      for (auto [extent, realExtent] : llvm::zip(
+               real, declared(SmallVector<int64_t>(var.getRealShapeOrShape()))))
         if (!extent.isSized())
           extent.value = realExtent;
       os << " padded from "
@@ -259,10 +256,10 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
     arguments += ", " + size.getSymName().str();
   }
   for (tl::VarOp var : vars) {
-    parameters += ", " +
-                  std::string(assigned.contains(var.getSymName()) ? ""
-                                                                  : "const ") +
-                  scalar.str() + " *" + var.getSymName().str();
+    parameters +=
+        ", " +
+        std::string(assigned.contains(var.getSymName()) ? "" : "const ") +
+        scalar.str() + " *" + var.getSymName().str();
     arguments += ", " + var.getSymName().str();
   }
   // The workspace variant (tl-workspace).
@@ -274,23 +271,24 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
      << "the caller\n   allocates once (" << function
      << "_workspace_size() bytes, aligned to 64\n   bytes) and passes to "
      << "every call, never to two calls at once: no\n   allocation, no page "
-     << "faults." << (hasSizedTemporaries
-                         ? " Temporaries whose size grows with the\n   "
-                           "program's sizes are still allocated by the call."
-                         : "")
+     << "faults."
+     << (hasSizedTemporaries
+             ? " Temporaries whose size grows with the\n   "
+               "program's sizes are still allocated by the call."
+             : "")
      << " */\n";
   std::string functionParameters =
       (distributed.empty() ? "" : ", int32_t comm") + parameters;
-  os << "void " << function << "_ws(" << StringRef(functionParameters).drop_front(2)
+  os << "void " << function << "_ws("
+     << StringRef(functionParameters).drop_front(2)
      << (functionParameters.empty() ? "" : ", ") << "void *workspace);\n";
   if (!distributed.empty()) {
     for (bool withWorkspace : {false, true}) {
       std::string suffix = withWorkspace ? "_ws" : "";
       os << "\nstatic inline void " << name << suffix << "(MPI_Comm comm"
          << parameters << (withWorkspace ? ", void *workspace" : "")
-         << ") {\n  " << function << suffix
-         << "((int32_t)MPI_Comm_c2f(comm)" << arguments
-         << (withWorkspace ? ", workspace" : "") << ");\n}\n";
+         << ") {\n  " << function << suffix << "((int32_t)MPI_Comm_c2f(comm)"
+         << arguments << (withWorkspace ? ", workspace" : "") << ");\n}\n";
     }
   }
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";

@@ -31,7 +31,8 @@ using namespace tensorlang;
 /// 63 characters (Fortran 2003).
 static bool isFortranName(StringRef name) {
   return !name.empty() && name.size() <= 63 && llvm::isAlpha(name[0]) &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 /// The dummy argument's declaration of an array of `type` (row-major
@@ -47,9 +48,8 @@ static std::string getFortranExtents(RankedTensorType type) {
   return "(" + llvm::join(extents, ", ") + ")";
 }
 
-FailureOr<std::string>
-tensorlang::emitFortranInterface(tl::ProgramOp program,
-                                 StringRef distributed) {
+FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
+                                                        StringRef distributed) {
   std::string name = program.getSymName().str();
   std::string module = name + "_interface";
   std::string function = distributed.empty() ? name : name + "_mpi";
@@ -83,8 +83,9 @@ tensorlang::emitFortranInterface(tl::ProgramOp program,
   }
   if (!isFortranName(module))
     return program.emitError("'")
-           << module << "' is not a Fortran module name; choose a shorter "
-                        "function name";
+           << module
+           << "' is not a Fortran module name; choose a shorter "
+              "function name";
 
   bool columnMajor = program->hasAttr(tl::kColumnMajorAttrName);
   StringRef real = program.getElementType().isF32() ? "c_float" : "c_double";

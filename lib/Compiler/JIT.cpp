@@ -140,8 +140,7 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     return program.emitError("JIT compilation produced no workspace variant");
   }
   jit->packedWithWorkspace = *withWorkspace;
-  jit->workspaceBytes =
-      reinterpret_cast<int64_t (*)()>(*workspaceSize)();
+  jit->workspaceBytes = reinterpret_cast<int64_t (*)()>(*workspaceSize)();
   return jit;
 }
 

@@ -8,8 +8,8 @@
 
 #include "tensorlang/Support/HostTensor.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -190,8 +190,8 @@ void HostTensor::reinterpretShape(llvm::ArrayRef<int64_t> newShape) {
   shape.assign(newShape.begin(), newShape.end());
 }
 
-llvm::SmallVector<int64_t> tensorlang::getStorageOrder(llvm::ArrayRef<int64_t> shape,
-                                                  Layout layout) {
+llvm::SmallVector<int64_t>
+tensorlang::getStorageOrder(llvm::ArrayRef<int64_t> shape, Layout layout) {
   llvm::SmallVector<int64_t> order(shape);
   if (layout == Layout::ColumnMajor)
     std::reverse(order.begin(), order.end());

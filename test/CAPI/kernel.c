@@ -23,8 +23,8 @@ static const char *kHelmholtz =
     "t = S # S # S # u . [[2 7] [4 8] [6 9]]\n"
     "v = S # S # S # (D * t) . [[1 7] [3 8] [5 9]]\n";
 
-typedef void (*HelmholtzKernel)(const double *, const double *,
-                                const double *, double *);
+typedef void (*HelmholtzKernel)(const double *, const double *, const double *,
+                                double *);
 typedef void (*SizedKernel)(int64_t, const double *, double *);
 
 /* The element (i, j, k) of a 3x3x3 array in either order. */
@@ -50,7 +50,8 @@ static double helmholtzError(HelmholtzKernel kernel, int columnMajor) {
         for (int a = 0; a < 3; ++a)
           for (int b = 0; b < 3; ++b)
             for (int c = 0; c < 3; ++c)
-              sum += S_(i, a) * S_(j, b) * S_(k, c) * u[at(a, b, c, columnMajor)];
+              sum +=
+                  S_(i, a) * S_(j, b) * S_(k, c) * u[at(a, b, c, columnMajor)];
         t[at(i, j, k, columnMajor)] = sum;
       }
   for (int i = 0; i < 3; ++i)

@@ -103,8 +103,7 @@ static LogicalResult compile() {
   // The Fortran interface first: a name Fortran cannot have fails before
   // anything is written.
   FailureOr<std::string> fortran;
-  if (!fortranPath.empty() &&
-      failed(fortran = program.emitFortranInterface()))
+  if (!fortranPath.empty() && failed(fortran = program.emitFortranInterface()))
     return failure();
   // One lowering gives the object and the header's byte counts.
   FailureOr<std::string> header = program.emitObjectFile(objectPath);

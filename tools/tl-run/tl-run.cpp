@@ -229,9 +229,10 @@ static LogicalResult timeRuns(Program &program, Store &store) {
 /// The final value of `name` as the caller sees it: in a distributed run,
 /// a distributed variable's blocks put together (on the first process;
 /// std::nullopt on the others).
-static FailureOr<std::optional<HostTensor>>
-getResult(Program &program, Store &store, llvm::StringRef name,
-          bool lastUse = false) {
+static FailureOr<std::optional<HostTensor>> getResult(Program &program,
+                                                      Store &store,
+                                                      llvm::StringRef name,
+                                                      bool lastUse = false) {
   FailureOr<HostTensor> result =
       lastUse ? program.takeResult(store, name, keepPadding)
               : program.getResult(store, name, keepPadding);
@@ -344,12 +345,11 @@ static LogicalResult run() {
 #endif
     // Written once, unless printed too: the store's tensor itself.
     bool printed = outBindings->empty() || print;
-    bool writtenAgain =
-        llvm::count_if(*outBindings, [&](const Binding &other) {
-          return other.variable == binding.variable;
-        }) > 1;
-    FailureOr<std::optional<HostTensor>> result = getResult(
-        program, *store, binding.variable, !printed && !writtenAgain);
+    bool writtenAgain = llvm::count_if(*outBindings, [&](const Binding &other) {
+                          return other.variable == binding.variable;
+                        }) > 1;
+    FailureOr<std::optional<HostTensor>> result =
+        getResult(program, *store, binding.variable, !printed && !writtenAgain);
     if (failed(result))
       return failure();
     if (!*result)

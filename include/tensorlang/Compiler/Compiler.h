@@ -123,8 +123,8 @@ public:
   ~JitProgram();
 
   /// Runs the program on `store`, which must hold every interface variable
-  /// with its declared shape and element type; the sizes take their values from the
-  /// stored shapes, which must agree. Refuses to run (with an error on the
+  /// with its declared shape and element type; the sizes take their values from
+  /// the stored shapes, which must agree. Refuses to run (with an error on the
   /// program) when its temporaries would not fit in memory.
   mlir::LogicalResult run(Store &store);
 

@@ -933,9 +933,8 @@ static Value allocateIntermediate(OpBuilder &builder, tl::VarOp var,
     if (auto value = dyn_cast<Value>(extent))
       dynamicExtents.push_back(value);
   auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = memref::AllocOp::create(builder, loc, bufferType,
-                                         dynamicExtents,
-                                         builder.getI64IntegerAttr(64));
+  Value buffer = memref::AllocOp::create(
+      builder, loc, bufferType, dynamicExtents, builder.getI64IntegerAttr(64));
   if (type.getShape() != var.getRealShapeOrShape()) {
     Value zero = arith::ConstantOp::create(
         builder, loc, builder.getZeroAttr(type.getElementType()));

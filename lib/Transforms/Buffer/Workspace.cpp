@@ -126,9 +126,9 @@ static void placeTemporaries(FunctionTemporaries &plan, Value workspace,
     OpBuilder builder(alloc);
     Value shift =
         arith::ConstantIndexOp::create(builder, alloc.getLoc(), base + offset);
-    Value view = memref::ViewOp::create(builder, alloc.getLoc(),
-                                        alloc.getType(), workspace, shift,
-                                        ValueRange());
+    Value view =
+        memref::ViewOp::create(builder, alloc.getLoc(), alloc.getType(),
+                               workspace, shift, ValueRange());
     alloc.replaceAllUsesWith(view);
   }
   for (memref::DeallocOp dealloc : plan.deallocs)
@@ -170,8 +170,7 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
   std::string name = entry.getSymName().str();
   unsigned workspaceIndex = entry.getNumArguments();
   FunctionType plainType = entry.getFunctionType();
-  (void)entry.insertArgument(workspaceIndex, workspaceType, {},
-                             entry.getLoc());
+  (void)entry.insertArgument(workspaceIndex, workspaceType, {}, entry.getLoc());
   Value workspace = entry.getArgument(workspaceIndex);
   entry.walk([&](func::CallOp call) {
     if (llvm::any_of(callees, [&](func::FuncOp callee) {
@@ -204,9 +203,9 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
     memref::DeallocOp::create(inside, loc, block);
   func::ReturnOp::create(inside, loc);
 
-  auto size = func::FuncOp::create(
-      builder, loc, name + "_workspace_size",
-      builder.getFunctionType({}, {builder.getI64Type()}));
+  auto size =
+      func::FuncOp::create(builder, loc, name + "_workspace_size",
+                           builder.getFunctionType({}, {builder.getI64Type()}));
   OpBuilder sizeBody = OpBuilder::atBlockBegin(size.addEntryBlock());
   func::ReturnOp::create(
       sizeBody, loc,
@@ -214,8 +213,7 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
 }
 
 namespace {
-struct WorkspacePass
-    : public tensorlang::impl::WorkspaceBase<WorkspacePass> {
+struct WorkspacePass : public tensorlang::impl::WorkspaceBase<WorkspacePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> entries;

@@ -60,7 +60,8 @@ LogicalResult tl::storeColumnMajor(ProgramOp program) {
     var.setTensorType(reverse(var.getType()));
     if (DenseI64ArrayAttr real = var.getRealShapeAttr()) {
       SmallVector<int64_t> extents(llvm::reverse(real.asArrayRef()));
-      var.setRealShapeAttr(DenseI64ArrayAttr::get(program.getContext(), extents));
+      var.setRealShapeAttr(
+          DenseI64ArrayAttr::get(program.getContext(), extents));
     }
   }
   // The batch dimension of a batched variable moves to the other end.
@@ -86,9 +87,9 @@ LogicalResult tl::storeColumnMajor(ProgramOp program) {
     if (type.getRank() < 2)
       continue;
     OpBuilder builder(yield);
-    yield.getValueMutable().assign(TransposeOp::create(
-        builder, yield.getLoc(), yield.getValue(),
-        reversalPairs(type.getRank())));
+    yield.getValueMutable().assign(
+        TransposeOp::create(builder, yield.getLoc(), yield.getValue(),
+                            reversalPairs(type.getRank())));
   }
   program->setAttr(kColumnMajorAttrName, UnitAttr::get(program.getContext()));
   return success();

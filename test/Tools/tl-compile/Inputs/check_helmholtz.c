@@ -57,8 +57,8 @@ int main(void) {
     SUFFIXED(FUNCTION, _ws)(&S[0][0], &D[0][0][0], &u[0][0][0], &v[0][0][0],
                             workspace);
     for (int i = 0; i < P * P * P; ++i)
-      workspaceError = fmax(workspaceError, fabs((&v[0][0][0])[i] -
-                                                 (&expected[0][0][0])[i]));
+      workspaceError = fmax(workspaceError,
+                            fabs((&v[0][0][0])[i] - (&expected[0][0][0])[i]));
   }
   free(workspace);
   printf("workspace of %lld bytes, max error below 1e-12: %s\n",
