@@ -20,6 +20,8 @@ import tempfile
 
 import numpy as np
 
+from run import cpu_name
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 P = 11
@@ -53,14 +55,6 @@ def time_program(tl_run, path, inputs, output, reps, extra):
     if result.returncode != 0:
         sys.exit("tl-run failed on %s:\n%s" % (path, result.stderr))
     return float(re.search(r"kernel median: (\S+) s", result.stderr).group(1))
-
-
-def cpu_name():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown CPU"
 
 
 def main():

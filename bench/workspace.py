@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from run import cpu_name
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name -> (source, description). The first two keep their intermediates
@@ -90,14 +92,6 @@ int main(int argc, char **argv) {
   return 0;
 }
 """
-
-
-def cpu_name():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown CPU"
 
 
 def interface(header):

@@ -8,7 +8,7 @@ the same run. Prints the medians, the minor page faults of each, and the
 ratio tl-run / NumPy in this interpreter (the target is at most 2). Both
 are run in Fortran order too (--layout=col-major on Fortran-order files).
 
-    /usr/bin/python3 bench/io.py [--build build] [--rounds 5] [--extent 4096]
+    /usr/bin/python3 bench/npy_io.py [--build build] [--rounds 5] [--extent 4096]
 """
 
 import argparse
@@ -22,15 +22,9 @@ import time
 
 import numpy as np
 
+from run import cpu_name
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def cpu_name():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown CPU"
 
 
 def numpy_run(directory, order):
