@@ -444,3 +444,29 @@ def test_column_major_sizes_come_from_the_declared_shapes():
     b = program(a=a)["b"]
     assert b.shape == (3, 5) and b.flags["F_CONTIGUOUS"]
     assert_same(b, a.T)
+
+
+def test_calls_reuse_the_workspace_and_threads_still_get_their_own():
+    # The JIT keeps one workspace per program (tl-workspace); a call that
+    # finds it in use by another thread runs with temporaries of its own.
+    program = tl.compile(HELMHOLTZ, threads=1)
+    rng = np.random.default_rng(11)
+    cases = [[rng.standard_normal(s) for s in [(4, 4), (4, 4, 4), (4, 4, 4)]]
+             for _ in range(8)]
+    for S, D, u in cases:
+        assert_same(program(S=S, D=D, u=u)["v"], helmholtz(S, D, u))
+    errors = []
+
+    def work(index):
+        for _ in range(20):
+            S, D, u = cases[index]
+            v = program(S=S, D=D, u=u)["v"]
+            if not np.allclose(v, helmholtz(S, D, u), rtol=1e-12, atol=1e-12):
+                errors.append(index)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
