@@ -63,6 +63,7 @@ llvm_config.with_environment("PATH", config.tensorlang_tools_dir, append_path=Tr
 
 tool_dirs = [config.tensorlang_tools_dir, config.llvm_tools_dir]
 tools = ["tl-compile", "tl-opt", "tl-run", "tl-translate", "tl-lsp-server",
+         "tl-language-server",
          "tensorlang-capi-test", "tensorlang-capi-program-test",
          "tensorlang-capi-kernel-test", "mlir-opt", "mlir-translate", "llvm-nm",
          "llvm-objdump"]

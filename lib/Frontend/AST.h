@@ -81,6 +81,20 @@ struct Decl {
 
 /// `batch [u v] N` (or CFDlang's `elem [u v] N first`): the program runs
 /// once per element; the listed variables hold one value per element.
+/// `type name : shape`: the shape is substituted where the name is used.
+struct TypeAliasDecl {
+  llvm::StringRef name;
+  llvm::SMLoc loc; // the name
+  Shape shape;
+};
+
+/// A type alias's or a size's name where a type uses it (for the language
+/// server's go-to-definition).
+struct TypeNameUse {
+  llvm::StringRef name;
+  llvm::SMLoc loc;
+};
+
 struct BatchDecl {
   llvm::SMLoc loc; // the keyword
   llvm::SmallVector<std::pair<llvm::StringRef, llvm::SMLoc>> vars;
@@ -97,6 +111,8 @@ struct Stmt {
 
 struct Program {
   std::vector<SizeDecl> sizes;
+  std::vector<TypeAliasDecl> aliases;
+  std::vector<TypeNameUse> typeNameUses;
   std::vector<Decl> decls;
   std::optional<BatchDecl> batch;
   std::vector<Stmt> stmts;

@@ -347,6 +347,7 @@ LogicalResult Parser::parseShape(Shape &shape) {
       }
       shape.extents.push_back(ShapedType::kDynamic);
       shape.sizes.push_back(tok.text);
+      program.typeNameUses.push_back({tok.text, loc});
       consume();
       continue;
     }
@@ -373,6 +374,7 @@ LogicalResult Parser::parseShapeOrAlias(Shape &shape, llvm::SMLoc &loc) {
       return failure();
     }
     shape = it->second.shape;
+    program.typeNameUses.push_back({tok.text, loc});
     consume();
     return success();
   }
@@ -403,6 +405,7 @@ LogicalResult Parser::parseTypeAlias() {
   if (failed(expect(TokenKind::Colon, "after the type name")) ||
       failed(parseShapeOrAlias(alias.shape, typeLoc)))
     return failure();
+  program.aliases.push_back({name, loc, alias.shape});
   aliases[name] = std::move(alias);
   return success();
 }
