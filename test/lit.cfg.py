@@ -19,6 +19,10 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%examples", os.path.join(config.tensorlang_src_root, "examples")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+# The source and build trees (pip-install.test builds the package in the
+# build tree).
+config.substitutions.append(("%tl_src_root", config.tensorlang_src_root))
+config.substitutions.append(("%tl_obj_root", config.tensorlang_obj_root))
 # The build tree's pkg-config files (lib/Runtime/*.pc.in).
 config.substitutions.append(("%pkgconfig_path", os.path.join(config.tensorlang_obj_root, "lib", "pkgconfig")))
 if shutil.which("gcc") and shutil.which("pkg-config"):

@@ -18,6 +18,7 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace mlir;
@@ -52,13 +53,19 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
              << " (glibc's vector math library): " << error;
   }
   if (!options.distribute.empty()) {
+    // An installed copy (the pip package's) overrides the build's.
+    if (const char *runtime = std::getenv("TENSORLANG_MPI_RUNTIME_LIBRARY");
+        runtime && *runtime) {
+      libraries.push_back(runtime);
+    } else {
 #ifdef TENSORLANG_MPI_RUNTIME_LIBRARY
-    libraries.push_back(TENSORLANG_MPI_RUNTIME_LIBRARY);
+      libraries.push_back(TENSORLANG_MPI_RUNTIME_LIBRARY);
 #else
-    return program.emitError("a distributed program needs the MPI runtime "
-                             "(libopenmpi-dev), which this build did not "
-                             "find");
+      return program.emitError("a distributed program needs the MPI runtime "
+                               "(libopenmpi-dev), which this build did not "
+                               "find");
 #endif
+    }
   }
   if (options.threads > 1) {
 #ifdef TENSORLANG_OPENMP_LIBRARY

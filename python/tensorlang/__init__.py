@@ -21,8 +21,23 @@ import numpy as np
 
 from ._tensorlang import CompileError, Program as _Program
 
+# An installed package (setup.py) carries the MPI runtime next to its
+# module: the JIT loads that copy for distributed programs.
+_MPI_RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "libtensorlang_mpi.so")
+if os.path.exists(_MPI_RUNTIME):
+    os.environ.setdefault("TENSORLANG_MPI_RUNTIME_LIBRARY", _MPI_RUNTIME)
+
 __all__ = ["CompileError", "SourceWarning", "Program", "Variable",
-           "Signature", "compile", "compile_file", "run_reference"]
+           "Signature", "IR", "compile", "compile_file", "run_reference"]
+
+
+class IR(str):
+    """The IR of a program at a stage of the lowering: a str that IPython
+    and Jupyter show as the text itself, not as a quoted string."""
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(str(self))
 
 
 class SourceWarning(UserWarning):
@@ -195,11 +210,31 @@ class Program:
         if stage not in ("tl", "linalg", "loops", "llvm"):
             raise ValueError("stage must be 'tl', 'linalg', 'loops' or 'llvm', got %r"
                              % (stage,))
-        return self._impl.ir(stage)
+        return IR(self._impl.ir(stage))
 
     def __repr__(self):
         return "<tensorlang.Program %s>" % ", ".join(
             "%s%s" % (v.name, list(v.shape)) for v in self._signature.variables)
+
+    def describe(self):
+        """The signature as text, one variable per line: what IPython and
+        Jupyter show for a program."""
+        lines = ["tensorlang.Program (%s%s%s)" % (
+            self._dtype,
+            ", sizes " + " ".join(self._signature.sizes) if self._signature.sizes else "",
+            ", layout " + self._layout if self._layout != "row-major" else "")]
+        qualified = any(v.input or v.output for v in self._signature.variables)
+        for v in self._signature.variables:
+            qualifier = " ".join(q for q, on in (("input", v.input),
+                                                 ("output", v.output)) if on)
+            if qualified and not qualifier:
+                qualifier = "(internal)"
+            lines.append("  %-13s %s : [%s]" % (qualifier, v.name,
+                                                 " ".join(map(str, v.shape))))
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(self.describe())
 
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),

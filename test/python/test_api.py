@@ -470,3 +470,35 @@ def test_calls_reuse_the_workspace_and_threads_still_get_their_own():
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+class _Printer:
+    """What IPython passes to _repr_pretty_."""
+
+    def __init__(self):
+        self.text_ = ""
+
+    def text(self, text):
+        self.text_ += text
+
+
+def test_jupyter_shows_the_signature_and_the_ir_as_text():
+    program = tl.compile(HELMHOLTZ)
+    printer = _Printer()
+    program._repr_pretty_(printer, False)
+    assert printer.text_ == (
+        "tensorlang.Program (float64)\n"
+        "  input         S : [4 4]\n"
+        "  input         D : [4 4 4]\n"
+        "  input         u : [4 4 4]\n"
+        "  (internal)    t : [4 4 4]\n"
+        "  output        v : [4 4 4]")
+    sized = tl.compile("size E\nvar input a : [E 2]\nvar output b : [E 2]\n"
+                       "b = a\n", layout="col-major")
+    assert sized.describe().splitlines()[0] == (
+        "tensorlang.Program (float64, sizes E, layout col-major)")
+    ir = program.ir("linalg")
+    assert isinstance(ir, tl.IR) and isinstance(ir, str)
+    printer = _Printer()
+    ir._repr_pretty_(printer, False)
+    assert printer.text_ == str(ir) and "linalg.generic" in printer.text_
