@@ -135,11 +135,22 @@ MLIR_CAPI_EXPORTED TensorlangProgram tensorlangCompileSource(
    the same function an object file of tl-compile defines: the sizes'
    values first (int64_t, in order of declaration), then one pointer per
    interface variable (the input and output variables, or every variable
-   without qualifiers), in order of declaration. Cast it to the type that
+   without qualifiers), in order of declaration; a distributed program's
+   (kernel_mpi) takes the communicator before them, as MPI's Fortran handle
+   (int32_t). It allocates its temporaries on every call. Cast it to the
+   type that
    tensorlangProgramGetKernelDeclaration declares. It lives as long as the
    program. NULL on failure, with `error` as above. */
 MLIR_CAPI_EXPORTED void *tensorlangProgramGetKernel(TensorlangProgram program,
                                                     char **error);
+/* The kernel's workspace variant (kernel_ws): the same arguments, then a
+   workspace of `*workspaceBytes` bytes, aligned to 64 bytes, which the
+   caller allocates once and passes to every call (never to two calls at
+   once): no allocation per call. NULL on failure, as above. */
+MLIR_CAPI_EXPORTED void *
+tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
+                                    int64_t *workspaceBytes, char **error);
+
 /* That function's C declaration, as tl-compile's header writes it; the
    caller frees it with free(). NULL on failure, with `error` as above. */
 MLIR_CAPI_EXPORTED char *

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/API/Program.h"
+#include "tensorlang/Dialect/TL/Analysis/Definitions.h"
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 #include "tensorlang/Dialect/TL/Transforms/Passes.h"
@@ -113,6 +114,11 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
                    getElementKindName(kind) + " but " +
                    getElementKindName(expected) + " was asked for");
   }
+  // Rule d-var for IR too (the frontend checks sources): compiled code
+  // does not make an intermediate's initial value NaN, so a program must
+  // not read one before assigning it.
+  if (failed(tl::checkDefinitions(found, /*warnWithoutQualifiers=*/false)))
+    return failure();
   if (found->hasAttr(tl::kColumnMajorAttrName))
     return error(bufferName +
                  ": the program is already rewritten for column-major "
@@ -530,6 +536,13 @@ FailureOr<void *> Program::getKernel() {
   if (failed(compile()))
     return failure();
   return jit->getFunctionAddress();
+}
+
+FailureOr<std::pair<void *, int64_t>> Program::getWorkspaceKernel() {
+  if (failed(compile()))
+    return failure();
+  return std::make_pair(jit->getWorkspaceFunctionAddress(),
+                        jit->getWorkspaceBytes());
 }
 
 FailureOr<std::string> Program::getKernelDeclaration() {

@@ -281,6 +281,20 @@ void *tensorlangProgramGetKernel(TensorlangProgram program, char **error) {
   return *kernel;
 }
 
+void *tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
+                                          int64_t *workspaceBytes,
+                                          char **error) {
+  FailureOr<std::pair<void *, int64_t>> kernel =
+      program->program.getWorkspaceKernel();
+  if (failed(kernel)) {
+    program->takeMessages(error);
+    return nullptr;
+  }
+  if (workspaceBytes)
+    *workspaceBytes = kernel->second;
+  return kernel->first;
+}
+
 char *tensorlangProgramGetKernelDeclaration(TensorlangProgram program,
                                             char **error) {
   FailureOr<std::string> text = program->program.getKernelDeclaration();

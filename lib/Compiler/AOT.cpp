@@ -145,9 +145,21 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
     os << "   The program runs on a batch of " << *batch
        << " elements: a variable\n"
        << "   marked batched holds one value per element, the element\n"
-       << "   index " << (program.getBatchLast() ? "last" : "first")
+       << "   index "
+       // (Column-major storage flips the batch dimension's end; the
+       // header shows the declared types.)
+       << (program.getBatchLast() != columnMajor ? "last" : "first")
        << "; the others are shared by all elements.\n";
-  if (temporaryBytes >= 0 && hasSizedTemporaries)
+  if (workspaceBytes >= 0)
+    os << "   The function allocates its temporaries with malloc while it\n"
+       << "   runs: one block of " << workspaceBytes
+       << " bytes (the workspace of " << name
+       << (distributed.empty() ? "" : "_mpi") << "_ws, below)"
+       << (hasSizedTemporaries
+               ? ",\n   and those whose size grows with the program's sizes"
+               : "")
+       << ".\n";
+  else if (temporaryBytes >= 0 && hasSizedTemporaries)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs, and\n"
        << "   temporaries whose size grows with the program's sizes.\n";

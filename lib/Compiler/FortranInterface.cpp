@@ -64,11 +64,23 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
       vars.push_back(var);
       arguments.push_back(var.getSymName().str());
     }
-  // Fortran names ignore case: two that differ in case only are one.
+  if (!isFortranName(name))
+    return program.emitError("'")
+           << name
+           << "' is not a Fortran name (a letter, then letters, digits and "
+              "underscores, at most 63 in all); choose another with --name";
+  // Fortran names ignore case: two that differ in case only are one. The
+  // interface also uses the module's name and the kinds it imports.
   llvm::StringMap<std::string> seen;
   seen[StringRef(name).lower()] = name;
   seen[StringRef(module).lower()] = module;
   for (const std::string &argument : arguments) {
+    if (llvm::is_contained({"c_int32_t", "c_int64_t", "c_double", "c_float"},
+                           StringRef(argument).lower()))
+      return program.emitError("'")
+             << argument
+             << "' is a kind the Fortran interface imports from "
+                "iso_c_binding; rename the variable";
     if (!isFortranName(argument))
       return program.emitError("'")
              << argument
@@ -84,8 +96,8 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
   if (!isFortranName(module))
     return program.emitError("'")
            << module
-           << "' is not a Fortran module name; choose a shorter "
-              "function name";
+           << "' is not a Fortran module name; choose a shorter function "
+              "name with --name";
 
   bool columnMajor = program->hasAttr(tl::kColumnMajorAttrName);
   StringRef real = program.getElementType().isF32() ? "c_float" : "c_double";
@@ -131,9 +143,20 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
     os << "      integer(c_int64_t), value :: " << size.getSymName() << "\n";
   for (tl::VarOp var : vars) {
     bool readOnly = !assigned.contains(var.getSymName());
-    os << "      real(" << real << "), intent(" << (readOnly ? "in" : "inout")
-       << ") :: " << var.getSymName() << getFortranExtents(var.getType())
-       << "\n";
+    std::string line = "      real(" + real.str() + "), intent(" +
+                       (readOnly ? "in" : "inout") + ") :: " +
+                       var.getSymName().str() +
+                       getFortranExtents(var.getType());
+    // Free-form lines hold 132 characters: continue long ones after a
+    // comma.
+    while (line.size() > 100) {
+      size_t comma = line.rfind(", ", 100);
+      if (comma == std::string::npos || comma < 40)
+        break;
+      os << line.substr(0, comma + 1) << " &\n";
+      line = "          " + line.substr(comma + 2);
+    }
+    os << line << "\n";
   }
   os << "    end subroutine " << name << "\n"
      << "  end interface\n"

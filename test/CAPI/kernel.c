@@ -26,6 +26,16 @@ static const char *kHelmholtz =
 typedef void (*HelmholtzKernel)(const double *, const double *, const double *,
                                 double *);
 typedef void (*SizedKernel)(int64_t, const double *, double *);
+typedef void (*WorkspaceKernel)(const double *, const double *,
+                                const double *, double *, void *);
+
+/* The workspace variant with the workspace of the moment, as a kernel. */
+static WorkspaceKernel workspaceKernel;
+static void *workspace;
+static void callWithWorkspace(const double *S, const double *D,
+                              const double *u, double *v) {
+  workspaceKernel(S, D, u, v, workspace);
+}
 
 /* The element (i, j, k) of a 3x3x3 array in either order. */
 static int at(int i, int j, int k, int columnMajor) {
@@ -97,6 +107,16 @@ int main(void) {
     printf("%s max error below 1e-12: %s\n",
            columnMajor ? "column-major" : "row-major",
            helmholtzError(kernel, columnMajor) < 1e-12 ? "yes" : "no");
+    /* The workspace variant, one workspace for two calls. */
+    int64_t bytes = -1;
+    workspaceKernel = (WorkspaceKernel)tensorlangProgramGetWorkspaceKernel(
+        program, &bytes, NULL);
+    workspace = aligned_alloc(64, (size_t)(bytes + 63) / 64 * 64 + 64);
+    int right = helmholtzError(callWithWorkspace, columnMajor) < 1e-12 &&
+                helmholtzError(callWithWorkspace, columnMajor) < 1e-12;
+    printf("workspace of %lld bytes, max error below 1e-12: %s\n",
+           (long long)bytes, right ? "yes" : "no");
+    free(workspace);
     tensorlangProgramDestroy(program);
   }
 

@@ -192,6 +192,9 @@ public:
   /// from C as an object file's: the sizes first, then one pointer per
   /// interface variable, in order of declaration (getKernelDeclaration).
   mlir::FailureOr<void *> getKernel();
+  /// getKernel's workspace variant (tl-workspace), and the bytes of
+  /// workspace it needs.
+  mlir::FailureOr<std::pair<void *, int64_t>> getWorkspaceKernel();
   /// The C declaration of getKernel's function, as tl-compile's header has
   /// it (the function's name is the program's).
   mlir::FailureOr<std::string> getKernelDeclaration();

@@ -13,8 +13,9 @@
 // A compiled program is a function with one pointer argument per interface
 // variable (tl::VarOp::isInterface: with qualifiers, the input and output
 // variables; without, every variable), in declaration order, each pointing
-// to the variable's elements in row-major order (the caller owns the store,
-// as in the report's ambient application). Intermediates are internal.
+// to the variable's elements in row-major order, or column-major for a
+// program rewritten by tl-column-major (the caller owns the store, as in
+// the report's ambient application). Intermediates are internal.
 //
 //   void name(const double *A, const double *B, double *C);
 //
@@ -140,6 +141,9 @@ public:
   /// The compiled function itself: the function an object file of the
   /// program defines (emitCHeader declares it), callable from C.
   void *getFunctionAddress() const { return function; }
+  /// Its workspace variant (tl-workspace): the same arguments, then the
+  /// workspace, of getWorkspaceBytes() bytes.
+  void *getWorkspaceFunctionAddress() const { return workspaceFunction; }
 
 private:
   JitProgram() = default;
@@ -152,6 +156,7 @@ private:
   std::optional<int32_t> communicator;
   void (*packed)(void **) = nullptr;
   void *function = nullptr;
+  void *workspaceFunction = nullptr;
   /// The workspace variant (tl-workspace) and the workspace, allocated at
   /// the first call and reused by every later one. A call that finds it in
   /// use (another thread's) calls the plain function, which allocates.

@@ -114,7 +114,6 @@ void copyIntoCorner(const void *source, llvm::ArrayRef<int64_t> shape,
 std::optional<HostTensor> extractCorner(const HostTensor &source,
                                         llvm::ArrayRef<int64_t> shape);
 
-/// Sets every element of the corner of `tensor` of shape `shape` to NaN.
 /// The tensor of shape `reverse(source.getShape())` whose element
 /// (k, j, i) is `source`'s (i, j, k): converts row-major elements to
 /// column-major ones and back. std::nullopt when memory runs out.
@@ -129,6 +128,7 @@ void reverseDimensionsInto(ElementKind kind, const void *source,
 llvm::SmallVector<int64_t> getStorageOrder(llvm::ArrayRef<int64_t> shape,
                                            Layout layout);
 
+/// Sets every element of the corner of `tensor` of shape `shape` to NaN.
 void fillCornerUndefined(HostTensor &tensor, llvm::ArrayRef<int64_t> shape);
 
 } // namespace tensorlang

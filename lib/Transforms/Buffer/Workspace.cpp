@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -26,6 +27,9 @@ using namespace mlir;
 /// Temporaries start at multiples of a cache line, as `memref.alloc
 /// {alignment = 64}` places them.
 static constexpr int64_t kAlignment = 64;
+
+/// Marks a workspace variant (tl-strip-annotations removes it).
+static constexpr llvm::StringLiteral kVariantAttrName = "tl.workspace_variant";
 
 static int64_t alignUp(int64_t bytes) {
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
@@ -59,8 +63,10 @@ collectTemporaries(func::FuncOp func,
   llvm::SetVector<Operation *> candidates;
   for (memref::AllocOp alloc : entry.getOps<memref::AllocOp>()) {
     MemRefType type = alloc.getType();
+    // (Whole bytes per element: an i1 is stored in a byte of its own.)
     if (type.hasStaticShape() && type.getLayout().isIdentity() &&
-        !type.getMemorySpace() && type.getElementType().isIntOrFloat())
+        !type.getMemorySpace() && type.getElementType().isIntOrFloat() &&
+        type.getElementTypeBitWidth() % 8 == 0)
       candidates.insert(alloc);
   }
   bool traced = true;
@@ -141,11 +147,18 @@ static void placeTemporaries(FunctionTemporaries &plan, Value workspace,
 /// (which allocates a workspace around a call of it) and
 /// `<name>_workspace_size`.
 static void addWorkspace(ModuleOp module, func::FuncOp entry) {
-  // The statement functions the program's function calls, each once.
+  // The statement functions the program's function calls, each once: the
+  // private functions with a body that nothing else uses.
   llvm::SetVector<func::FuncOp> callees;
   entry.walk([&](func::CallOp call) {
     auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-    if (callee && !callee.isDeclaration() && callee.isPrivate())
+    if (!callee || callee.isDeclaration() || !callee.isPrivate())
+      return;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(callee, module);
+    if (uses && llvm::all_of(*uses, [&](const SymbolTable::SymbolUse &use) {
+          return use.getUser()->getParentOfType<func::FuncOp>() == entry;
+        }))
       callees.insert(callee);
   });
   FunctionTemporaries own = planTemporaries(entry);
@@ -180,6 +193,7 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
   });
   placeTemporaries(own, workspace, 0);
   entry.setSymName(name + "_ws");
+  entry->setAttr(kVariantAttrName, UnitAttr::get(context));
 
   OpBuilder builder(context);
   builder.setInsertionPointAfter(entry);
@@ -217,8 +231,13 @@ struct WorkspacePass : public tensorlang::impl::WorkspaceBase<WorkspacePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> entries;
+    // (What an earlier run made is left alone: the variant is marked, the
+    // wrapper has a size function.)
     for (func::FuncOp func : module.getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isDeclaration())
+      if (func.isPublic() && !func.isDeclaration() &&
+          !func->hasAttr(kVariantAttrName) &&
+          !func.getSymName().ends_with("_workspace_size") &&
+          !module.lookupSymbol(func.getSymName().str() + "_workspace_size"))
         entries.push_back(func);
     for (func::FuncOp entry : entries)
       addWorkspace(module, entry);

@@ -1,4 +1,5 @@
-// RUN: tl-opt %s --tl-workspace | FileCheck %s
+// RUN: tl-opt %s --split-input-file --tl-workspace | FileCheck %s
+// RUN: tl-opt %s --split-input-file --tl-workspace --tl-workspace | FileCheck %s
 
 // The program function's own temporary (an intermediate, 40 bytes, so 64
 // with alignment) comes first in the workspace; the statement functions'
@@ -47,7 +48,7 @@ func.func private @p.s1(%a: memref<4x4xf64>, %c: i1) {
 }
 
 // CHECK-LABEL: func.func @p_ws(
-// CHECK-SAME: %[[A:.*]]: memref<4x4xf64> {tl.name = "A"}, %[[E:.*]]: index, %[[C:.*]]: i1, %[[WS:.*]]: memref<192xi8>) {
+// CHECK-SAME: %[[A:.*]]: memref<4x4xf64> {tl.name = "A"}, %[[E:.*]]: index, %[[C:.*]]: i1, %[[WS:.*]]: memref<192xi8>) attributes {tl.workspace_variant} {
 // CHECK: %[[OFFSET:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[I:.*]] = memref.view %[[WS]][%[[OFFSET]]][] : memref<192xi8> to memref<5xf64>
 // CHECK: call @p.s0(%[[A]], %[[E]], %[[WS]])
@@ -75,3 +76,41 @@ func.func @p(%a: memref<4x4xf64> {tl.name = "A"}, %e: index, %c: i1) {
 // A declaration (a runtime function) is left alone.
 // CHECK-LABEL: func.func private @runtime(i32)
 func.func private @runtime(i32)
+
+// -----
+
+// No temporaries: an empty workspace, on the stack. A helper that another
+// function calls too takes no workspace; an i1 temporary (a byte per
+// element) stays an allocation. A second run changes nothing.
+// CHECK-LABEL: func.func private @helper(
+// CHECK-SAME: %{{.*}}: memref<4xf64>) {
+// CHECK-LABEL: func.func private @q.s0(
+// CHECK-SAME: %{{.*}}: memref<4xf64>, %{{.*}}: memref<0xi8>)
+// CHECK: memref.alloc() : memref<4xi1>
+// CHECK-LABEL: func.func @q_ws(
+// CHECK-SAME: %{{.*}}: memref<4xf64>, %{{.*}}: memref<0xi8>) attributes {tl.workspace_variant}
+// CHECK-LABEL: func.func @q(
+// CHECK-NEXT: %[[EMPTY:.*]] = memref.alloca() : memref<0xi8>
+// CHECK-NEXT: call @q_ws(%{{.*}}, %[[EMPTY]])
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @q_workspace_size() -> i64 {
+// CHECK-NEXT: arith.constant 0 : i64
+// CHECK-LABEL: func.func @other(
+// CHECK-NOT: q_ws_ws
+func.func private @helper(%a: memref<4xf64>) {
+  return
+}
+func.func private @q.s0(%a: memref<4xf64>) {
+  %m = memref.alloc() : memref<4xi1>
+  memref.dealloc %m : memref<4xi1>
+  return
+}
+func.func @q(%a: memref<4xf64>) {
+  call @q.s0(%a) : (memref<4xf64>) -> ()
+  call @helper(%a) : (memref<4xf64>) -> ()
+  return
+}
+func.func @other(%a: memref<4xf64>) {
+  call @helper(%a) : (memref<4xf64>) -> ()
+  return
+}
