@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Any bytes: the import either fails with diagnostics or yields verified IR
-// whose export imports again to the same IR.
+// whose export imports again to the same IR; the language server's index
+// of them (SourceIndex.h) holds ranges inside the text, and every
+// reference names a symbol.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 
 #include "tensorlang/Frontend/Export.h"
 #include "tensorlang/Frontend/MLIRGen.h"
+#include "tensorlang/Frontend/SourceIndex.h"
 
 #include "mlir/IR/Verifier.h"
 
@@ -54,10 +57,34 @@ static void checkRoundTrip(const uint8_t *data, size_t size,
     fuzz::fail("import(export(import(x))) differs from import(x)");
 }
 
+/// What tl-language-server answers from: ranges within the buffer.
+static void checkIndex(const uint8_t *data, size_t size) {
+  fuzz::Session session(data, size);
+  SourceIndex index = indexSource(session.sourceMgr, &session.context);
+  llvm::StringRef buffer =
+      session.sourceMgr.getMemoryBuffer(session.sourceMgr.getMainFileID())
+          ->getBuffer();
+  auto inside = [&](llvm::SMRange range) {
+    return buffer.begin() <= range.Start.getPointer() &&
+           range.Start.getPointer() <= range.End.getPointer() &&
+           range.End.getPointer() <= buffer.end();
+  };
+  for (const SourceIndex::Symbol &symbol : index.symbols)
+    if (!inside(symbol.nameRange) || !inside(symbol.range))
+      fuzz::fail("a symbol's range lies outside the source");
+  for (const SourceIndex::Reference &reference : index.references)
+    if (!inside(reference.range) || reference.symbol >= index.symbols.size())
+      fuzz::fail("a reference lies outside the source or names no symbol");
+  for (const SourceIndex::TypeAt &type : index.types)
+    if (!inside(type.range) || type.type.empty())
+      fuzz::fail("a type lies outside the source or is empty");
+}
+
 // libFuzzer's entry point has its own name.
 extern "C" int LLVMFuzzerTestOneInput( // NOLINT(readability-identifier-naming)
     const uint8_t *data, size_t size) {
   checkRoundTrip(data, size, SourceSyntax::TensorLang);
   checkRoundTrip(data, size, SourceSyntax::CFDlang);
+  checkIndex(data, size);
   return 0;
 }
