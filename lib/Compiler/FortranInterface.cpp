@@ -144,8 +144,8 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
   for (tl::VarOp var : vars) {
     bool readOnly = !assigned.contains(var.getSymName());
     std::string line = "      real(" + real.str() + "), intent(" +
-                       (readOnly ? "in" : "inout") + ") :: " +
-                       var.getSymName().str() +
+                       (readOnly ? "in" : "inout") +
+                       ") :: " + var.getSymName().str() +
                        getFortranExtents(var.getType());
     // Free-form lines hold 132 characters: continue long ones after a
     // comma.

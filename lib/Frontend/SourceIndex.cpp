@@ -29,8 +29,7 @@ static bool contains(llvm::SMRange range, llvm::SMLoc loc) {
 const SourceIndex::Symbol *SourceIndex::findSymbol(llvm::SMLoc loc) const {
   // (A statement's target is a use of its variable.)
   for (const Symbol &symbol : symbols)
-    if (symbol.kind != SymbolKind::Statement &&
-        contains(symbol.nameRange, loc))
+    if (symbol.kind != SymbolKind::Statement && contains(symbol.nameRange, loc))
       return &symbol;
   for (const Reference &reference : references)
     if (contains(reference.range, loc))
@@ -59,8 +58,8 @@ static llvm::SMRange tokenAt(llvm::SMLoc loc, StringRef buffer) {
 
 llvm::SMRange tensorlang::getTokenRange(const llvm::SourceMgr &sourceMgr,
                                         llvm::SMLoc loc) {
-  return tokenAt(loc, sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                          ->getBuffer());
+  return tokenAt(
+      loc, sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer());
 }
 
 /// The line that `loc` is on, from `loc` to its end (comments excluded).
@@ -84,8 +83,9 @@ public:
   Indexer(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
           SourceIndex &index)
       : sourceMgr(sourceMgr), context(context), index(index),
-        buffer(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                   ->getBuffer()) {}
+        buffer(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
+  }
 
   void run(const Program &program);
 
@@ -146,7 +146,8 @@ void Indexer::run(const Program &program) {
   if (OwningOpRef<ModuleOp> module = importSource(sourceMgr, context, options))
     module->walk([&](Operation *op) {
       auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
-      if (!loc || op->getNumResults() != 1 || !op->getParentOfType<tl::AssignOp>())
+      if (!loc || op->getNumResults() != 1 ||
+          !op->getParentOfType<tl::AssignOp>())
         return;
       if (auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType()))
         typesByPosition[{loc.getLine(), loc.getColumn()}] =
@@ -154,8 +155,8 @@ void Indexer::run(const Program &program) {
     });
 
   for (const SizeDecl &size : program.sizes) {
-    byName[size.name] = addSymbol(SourceIndex::SymbolKind::Size, size.name,
-                                  size.loc, "size");
+    byName[size.name] =
+        addSymbol(SourceIndex::SymbolKind::Size, size.name, size.loc, "size");
     addType(size.loc, "size");
   }
   for (const TypeAliasDecl &alias : program.aliases) {
@@ -200,9 +201,8 @@ SourceIndex tensorlang::indexSource(const llvm::SourceMgr &sourceMgr,
                                     MLIRContext *context) {
   SourceIndex index;
   // The diagnostics are importSource's to report, once.
-  ScopedDiagnosticHandler silence(context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler silence(context,
+                                  [](Diagnostic &) { return success(); });
   context->loadDialect<tl::TLDialect>();
   std::optional<Program> program = parseProgram(sourceMgr, context);
   if (!program)

@@ -26,14 +26,14 @@ static const char *kHelmholtz =
 typedef void (*HelmholtzKernel)(const double *, const double *, const double *,
                                 double *);
 typedef void (*SizedKernel)(int64_t, const double *, double *);
-typedef void (*WorkspaceKernel)(const double *, const double *,
-                                const double *, double *, void *);
+typedef void (*WorkspaceKernel)(const double *, const double *, const double *,
+                                double *, void *);
 
 /* The workspace variant with the workspace of the moment, as a kernel. */
 static WorkspaceKernel workspaceKernel;
 static void *workspace;
-static void callWithWorkspace(const double *S, const double *D,
-                              const double *u, double *v) {
+static void callWithWorkspace(const double *S, const double *D, const double *u,
+                              double *v) {
   workspaceKernel(S, D, u, v, workspace);
 }
 

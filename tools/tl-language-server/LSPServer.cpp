@@ -171,9 +171,8 @@ private:
         {"documentSymbolProvider", true},
     };
     reply(llvm::json::Object{
-        {"serverInfo",
-         llvm::json::Object{{"name", "tl-language-server"},
-                            {"version", "0.2"}}},
+        {"serverInfo", llvm::json::Object{{"name", "tl-language-server"},
+                                          {"version", "0.2"}}},
         {"capabilities", std::move(capabilities)},
     });
   }

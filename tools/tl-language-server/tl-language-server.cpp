@@ -34,11 +34,11 @@ int main(int argc, char **argv) {
       cl::init(false), cl::cat(category));
   cl::opt<lsp::Logger::Level> logLevel(
       "log", cl::desc("Verbosity of the log on stderr"),
-      cl::values(clEnumValN(lsp::Logger::Level::Error, "error", "errors"),
-                 clEnumValN(lsp::Logger::Level::Info, "info",
-                            "the messages exchanged"),
-                 clEnumValN(lsp::Logger::Level::Debug, "verbose",
-                            "everything")),
+      cl::values(
+          clEnumValN(lsp::Logger::Level::Error, "error", "errors"),
+          clEnumValN(lsp::Logger::Level::Info, "info",
+                     "the messages exchanged"),
+          clEnumValN(lsp::Logger::Level::Debug, "verbose", "everything")),
       cl::init(lsp::Logger::Level::Error), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(

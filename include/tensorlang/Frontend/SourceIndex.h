@@ -1,4 +1,5 @@
-//===- SourceIndex.h - What an editor needs to know about a source -*- C++ -*-===//
+//===- SourceIndex.h - What an editor needs to know about a source -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
