@@ -33,6 +33,12 @@ class CMakeBuild(build_ext):
                 ["llvm-config-22", "--prefix"], check=True, capture_output=True,
                 text=True).stdout.strip()
             generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+            # As .ci/build: ccache where it exists, hashing paths relative to
+            # the checkout (another build of these sources hits its cache).
+            if shutil.which("ccache"):
+                os.environ.setdefault("CCACHE_BASEDIR", SOURCE)
+                generator += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
+                              "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
             subprocess.run(
                 ["cmake", *generator, "-S", SOURCE, "-B", build,
                  "-DCMAKE_BUILD_TYPE=Release",
