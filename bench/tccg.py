@@ -16,7 +16,7 @@ numpy / tensorlang (above 1: tensorlang faster), then the geometric mean,
 the count of wins and the worst five. Results are checked against NumPy.
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/tccg.py
-        [--odd-sizes] [--only abc-bda-dc,3,...] [--max-mib 200] [--reps 3]
+        [--odd-sizes] [--only abc-bda-dc,3,...] [--max-mib 16] [--reps 3]
         [--timeout 600] [--build build]
 """
 
@@ -67,7 +67,7 @@ def normalize(tc):
     return "%s-%s-%s" % (rename(c), rename(a), rename(b)), names
 
 
-def suite(max_bytes):
+def suite():
     """[(name, {index: extent})] for the 48 cases, TCCG's rule."""
     cases = []
     for group, fixed in [(INTENSLI, {"j": 24}), (AO2MO, {}), (CCSD, {}),
@@ -151,27 +151,30 @@ def main():
                         help="TCCG's extents (the default)")
     parser.add_argument("--only", default="",
                         help="cases by name (abc-bda-dc) or number (1-48)")
-    parser.add_argument("--max-mib", type=float, default=200,
+    parser.add_argument("--max-mib", type=float, default=None,
                         help="shrink every case's extents until its largest "
-                             "tensor holds at most this many MiB")
+                             "tensor holds at most this many MiB (a quick "
+                             "run; the suite's own extents by default)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args()
     tl_run = os.path.join(args.build, "bin", "tl-run")
-    cases = list(enumerate(suite(200 * 2 ** 20), 1))
+    cases = list(enumerate(suite(), 1))
     if args.only:
         wanted = set(args.only.split(","))
         cases = [(n, c) for n, c in cases if str(n) in wanted or c[0] in wanted]
     rng = np.random.default_rng(0)
-    print("CPU: %s; one thread; f64; %s sizes, largest tensor at most %g MiB"
+    print("CPU: %s; one thread; f64; %s sizes%s"
           % (cpu_name(), "odd (TCCG's - 1)" if args.odd_sizes else "TCCG's",
-             args.max_mib))
+             ", shrunk to at most %g MiB a tensor" % args.max_mib
+             if args.max_mib else ""))
     print("%3s %-18s %-44s %10s %10s %8s %7s" % (
         "#", "case", "extents", "numpy s", "tl s", "GFLOP/s", "ratio"))
     ratios = []
     with tempfile.TemporaryDirectory() as directory:
         for number, (name, sizes) in cases:
-            sizes = scale(sizes, name, args.max_mib * 2 ** 20)
+            if args.max_mib:
+                sizes = scale(sizes, name, args.max_mib * 2 ** 20)
             if args.odd_sizes:
                 sizes = {i: max(1, v - 1) for i, v in sizes.items()}
             source, spec = program(name, sizes)
