@@ -64,6 +64,13 @@ struct TileContractionsConfig {
   /// copied into the layout the register tiles want however often each
   /// element is used.
   int64_t maxTransposedElements = int64_t(1) << 15;
+  /// Uses of each element of a larger operand that has the columns
+  /// elsewhere than last from which on it is copied into the layout the
+  /// register tiles want, rather than the contraction left untiled. The
+  /// untiled loop nest runs 5-15x slower than the micro-kernels (TCCG
+  /// abc-adec-ebd at 72: 6 GFLOP/s, a 3 MB operand used 72 times), and a
+  /// copy read N times costs about 1/N of the work per element.
+  int64_t minUsesToTransposeForColumns = 16;
   /// A contraction of at most this many terms per element computes straight
   /// into the layout of the transposition that is its only use (TCCG
   /// ccsd_t0: 24 terms, 0.31 s -> 0.09 s; ccsd6's 5184 gain nothing).

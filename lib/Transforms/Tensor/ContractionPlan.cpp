@@ -276,8 +276,9 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
   // Each operand reads a register tile's columns as one contiguous vector,
   // or not at all (it is broadcast along them). An operand that has them
   // elsewhere is transposed first where that is cheap: it is small (a
-  // matrix of the CFD kernels), or each of its elements is used many times
-  // (TCCG ccsd_t0: a 1.7 MB operand used 4096 times per element).
+  // matrix of the CFD kernels), or each of its elements is used often
+  // enough to repay the copy (TCCG ccsd_t0: a 1.7 MB operand used 4096
+  // times per element; abc-adec-ebd: 3 MB, 72 times).
   int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -286,7 +287,8 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
     if (map.isFunctionOfDim(plan.columnDim) &&
         map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
         elements > config.maxTransposedElements &&
-        usesPerElement(iterations, input) < config.manyUses)
+        usesPerElement(iterations, input) <
+            config.minUsesToTransposeForColumns)
       return refuse("no unit-stride column operand: input " +
                     Twine(input->getOperandNumber()) +
                     " has the columns (d" + Twine(plan.columnDim) +
