@@ -287,8 +287,7 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
     if (map.isFunctionOfDim(plan.columnDim) &&
         map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
         elements > config.maxTransposedElements &&
-        usesPerElement(iterations, input) <
-            config.minUsesToTransposeForColumns)
+        usesPerElement(iterations, input) < config.minUsesToTransposeForColumns)
       return refuse("no unit-stride column operand: input " +
                     Twine(input->getOperandNumber()) +
                     " has the columns (d" + Twine(plan.columnDim) +
