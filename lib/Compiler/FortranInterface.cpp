@@ -41,8 +41,7 @@ static std::string getFortranExtents(RankedTensorType type) {
   SmallVector<std::string> extents;
   SmallVector<tl::Extent> stored = tl::getExtents(type);
   for (const tl::Extent &extent : llvm::reverse(stored))
-    extents.push_back(extent.isSized() ? extent.size.getValue().str()
-                                       : std::to_string(extent.value));
+    extents.push_back(tl::formatExtent(extent));
   if (extents.empty())
     return "";
   return "(" + llvm::join(extents, ", ") + ")";

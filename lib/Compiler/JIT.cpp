@@ -140,17 +140,15 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   jit->function = *function;
   auto withWorkspace = jit->engine->lookupPacked(jit->functionName + "_ws");
   auto workspaceFunction = jit->engine->lookup(jit->functionName + "_ws");
-  auto workspaceSize =
-      jit->engine->lookup(jit->functionName + "_workspace_size");
-  if (!withWorkspace || !workspaceFunction || !workspaceSize) {
+  if (!withWorkspace || !workspaceFunction) {
     llvm::consumeError(withWorkspace.takeError());
     llvm::consumeError(workspaceFunction.takeError());
-    llvm::consumeError(workspaceSize.takeError());
     return program.emitError("JIT compilation produced no workspace variant");
   }
   jit->packedWithWorkspace = *withWorkspace;
   jit->workspaceFunction = *workspaceFunction;
-  jit->workspaceBytes = reinterpret_cast<int64_t (*)()>(*workspaceSize)();
+  // (The lowering read the size tl-workspace gave the size function.)
+  jit->workspaceBytes = lowered->workspaceBytes;
   return jit;
 }
 

@@ -51,12 +51,7 @@ private:
     Type element = options.elementType == ElementType::F32
                        ? Type(builder.getF32Type())
                        : Type(builder.getF64Type());
-    SmallVector<tl::Extent> extents;
-    for (auto [value, size] : llvm::zip(shape.extents, shape.sizes))
-      extents.push_back({value, size.empty()
-                                    ? nullptr
-                                    : FlatSymbolRefAttr::get(context, size)});
-    return tl::getTensorType(extents, element);
+    return tl::getTensorType(getExtents(shape, context), element);
   }
   /// An error at `location` with a note at the declaration of each size
   /// that `types` name, since the message compares them.

@@ -70,11 +70,11 @@ static llvm::SMRange restOfLine(llvm::SMLoc loc, StringRef buffer) {
   return {loc, llvm::SMLoc::getFromPointer(rest.end())};
 }
 
-static std::string formatShape(const Shape &shape) {
-  SmallVector<std::string> extents;
-  for (auto [extent, size] : llvm::zip(shape.extents, shape.sizes))
-    extents.push_back(size.empty() ? std::to_string(extent) : size.str());
-  return "[" + llvm::join(extents, " ") + "]";
+/// A declared shape in the report's notation, as the frontend's messages
+/// write types.
+static std::string formatShape(const Shape &shape, MLIRContext *context) {
+  return tl::formatType(tl::getTensorType(getExtents(shape, context),
+                                          Float64Type::get(context)));
 }
 
 namespace {
@@ -160,7 +160,7 @@ void Indexer::run(const Program &program) {
     addType(size.loc, "size");
   }
   for (const TypeAliasDecl &alias : program.aliases) {
-    std::string type = formatShape(alias.shape);
+    std::string type = formatShape(alias.shape, context);
     byName[alias.name] = addSymbol(SourceIndex::SymbolKind::TypeAlias,
                                    alias.name, alias.loc, type);
     addType(alias.loc, type);
@@ -171,7 +171,7 @@ void Indexer::run(const Program &program) {
       addType(use.loc, index.symbols[it->second].detail);
   }
   for (const Decl &decl : program.decls) {
-    std::string type = formatShape(decl.shape);
+    std::string type = formatShape(decl.shape, context);
     std::string qualifiers = std::string(decl.input ? "input " : "") +
                              (decl.output ? "output " : "");
     // A name declared twice is an error; the first declaration counts.
