@@ -67,12 +67,12 @@ struct Shape {
 /// `size E`: an extent known only at run time.
 /// `shape` as the dialect's extents (sizes by symbol).
 inline llvm::SmallVector<tl::Extent> getExtents(const Shape &shape,
-                                               mlir::MLIRContext *context) {
+                                                mlir::MLIRContext *context) {
   llvm::SmallVector<tl::Extent> extents;
   for (auto [value, size] : llvm::zip(shape.extents, shape.sizes))
     extents.push_back(
-        {value, size.empty() ? nullptr
-                             : mlir::FlatSymbolRefAttr::get(context, size)});
+        {value,
+         size.empty() ? nullptr : mlir::FlatSymbolRefAttr::get(context, size)});
   return extents;
 }
 

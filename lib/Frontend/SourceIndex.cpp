@@ -73,8 +73,8 @@ static llvm::SMRange restOfLine(llvm::SMLoc loc, StringRef buffer) {
 /// A declared shape in the report's notation, as the frontend's messages
 /// write types.
 static std::string formatShape(const Shape &shape, MLIRContext *context) {
-  return tl::formatType(tl::getTensorType(getExtents(shape, context),
-                                          Float64Type::get(context)));
+  return tl::formatType(
+      tl::getTensorType(getExtents(shape, context), Float64Type::get(context)));
 }
 
 namespace {
