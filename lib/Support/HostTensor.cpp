@@ -198,11 +198,19 @@ tensorlang::getStorageOrder(llvm::ArrayRef<int64_t> shape, Layout layout) {
   return order;
 }
 
+// The source may be a .npy file's data, which starts wherever the header
+// ends: elements are read with memcpy, which makes no alignment assumption
+// and compiles to a plain load.
 template <typename T>
-static void reverseInto(const T *source, llvm::ArrayRef<int64_t> shape,
+static void reverseInto(const char *source, llvm::ArrayRef<int64_t> shape,
                         T *destination) {
   // Walk the destination in order; its dimension d is the source's
   // dimension rank-1-d, whose stride in the source is sourceStrides[...].
+  // An empty tensor has nothing to move, and its other extents may be
+  // anything (their strides would overflow); otherwise every stride is at
+  // most the element count.
+  if (llvm::is_contained(shape, 0))
+    return;
   int64_t rank = shape.size();
   llvm::SmallVector<int64_t> sourceStrides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)
@@ -215,10 +223,8 @@ static void reverseInto(const T *source, llvm::ArrayRef<int64_t> shape,
   int64_t count = 1;
   for (int64_t extent : shape)
     count *= extent;
-  if (count == 0)
-    return;
   if (rank == 0) {
-    *destination = *source;
+    std::memcpy(destination, source, sizeof(T));
     return;
   }
   // The innermost destination dimension is contiguous in the destination;
@@ -227,9 +233,10 @@ static void reverseInto(const T *source, llvm::ArrayRef<int64_t> shape,
   int64_t inner = extents.back(), innerStride = strides.back();
   int64_t offset = 0;
   for (int64_t written = 0; written < count; written += inner) {
-    const T *from = source + offset;
+    const char *from = source + offset * sizeof(T);
     for (int64_t i = 0; i < inner; ++i)
-      destination[written + i] = from[i * innerStride];
+      std::memcpy(&destination[written + i], from + i * innerStride * sizeof(T),
+                  sizeof(T));
     for (int64_t d = rank - 2; d >= 0; --d) {
       offset += strides[d];
       if (++index[d] < extents[d])
@@ -244,10 +251,10 @@ void tensorlang::reverseDimensionsInto(ElementKind kind, const void *source,
                                        llvm::ArrayRef<int64_t> shape,
                                        void *destination) {
   if (kind == ElementKind::F32)
-    reverseInto(static_cast<const float *>(source), shape,
+    reverseInto(static_cast<const char *>(source), shape,
                 static_cast<float *>(destination));
   else
-    reverseInto(static_cast<const double *>(source), shape,
+    reverseInto(static_cast<const char *>(source), shape,
                 static_cast<double *>(destination));
 }
 

@@ -32,8 +32,8 @@ seed() { # harness directory
       done ;;
     Npy)
       for kind in good v2 v3 f4 scalar nan inf shape3 bad-magic bad-version short \
-                  truncated-header truncated-data trailing-data lying-shape huge-shape \
-                  fortran int32 big-endian malformed extra-key; do
+                  truncated-header truncated-data trailing-data lying-shape huge-shape unaligned \
+                  fortran fortran-unaligned fortran-empty-huge int32 big-endian malformed extra-key; do
         /usr/bin/python3 "$src/test/Tools/tl-run/Inputs/make_npy.py" "$kind" "$dir/$kind.npy"
       done ;;
   esac

@@ -6,11 +6,17 @@ import sys
 import numpy as np
 
 
-def header(descr, fortran, shape, version=1):
+def header(descr, fortran, shape, version=1, alignment=64):
+    """The header of a .npy file. NumPy pads it to a multiple of 64 bytes;
+    alignment=1 leaves the data at an odd offset, which readers must accept
+    (the format only promises the padding, it does not require it)."""
     text = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
         descr, fortran, repr(tuple(shape)))
     length_size = 2 if version == 1 else 4
-    pad = (64 - (6 + 2 + length_size + len(text) + 1) % 64) % 64
+    unpadded = 6 + 2 + length_size + len(text) + 1
+    pad = (alignment - unpadded % alignment) % alignment
+    if alignment == 1 and unpadded % 2 == 0:
+        pad = 1
     text = text + " " * pad + "\n"
     packed = struct.pack("<H" if version == 1 else "<I", len(text))
     return b"\x93NUMPY" + bytes([version, 0]) + packed + text.encode()
@@ -37,6 +43,9 @@ def main(kind, path):
         "lying-shape": header("<f8", False, (1 << 20, 1 << 20)) + body,
         "huge-shape": header("<f8", False, (99999999999999999999999,)) + body,
         "fortran": header("<f8", True, (2, 2)) + body,
+        "unaligned": header("<f8", False, (2, 2), alignment=1) + body,
+        "fortran-unaligned": header("<f8", True, (2, 2), alignment=1) + body,
+        "fortran-empty-huge": header("<f8", True, (0, 1 << 62, 3)),
         "int32": header("<i4", False, (2, 2)) + a.astype("<i4").tobytes(),
         "big-endian": header(">f8", False, (2, 2)) + a.astype(">f8").tobytes(),
         "malformed": b"\x93NUMPY\x01\x00" + struct.pack("<H", 16) + b"{'descr': '<f8' ",
