@@ -119,6 +119,25 @@ CASES = {
         "C = A # B . [2 4] . [2 3]\n",
         {"A": (16, 6, 5), "B": (6, 5, 24)},
         lambda v: np.einsum("iab,abj->ij", v["A"], v["B"])),
+    # Prime extents: rows, depth and a second reduction with no divisor
+    # near their preferred tile are cut in two (71 rows = 64 + 7, a depth
+    # of 311 = 256 + 55, a reduction of 19 = 16 + 3), each part tiled on
+    # its own; a split reduction sums its second part into the first's
+    # result.
+    "matmul-prime-rows-and-depth": (
+        "var input A : [23 311]\nvar input B : [311 128]\nvar output C : [23 128]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (23, 311), "B": (311, 128)}, lambda v: v["A"] @ v["B"]),
+    "matmul-prime-all": (
+        "var input A : [71 29]\nvar input B : [29 37]\nvar output C : [71 37]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (71, 29), "B": (29, 37)}, lambda v: v["A"] @ v["B"]),
+    "tccg-ccsd6-prime": (
+        "var input A : [19 19 19 19]\nvar input B : [19 19 19 19]\n"
+        "var output C : [19 19 19 19]\n"
+        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
+        {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
+        lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
     "scaled-and-chained": (
         "var input s : []\nvar input A : [40 24]\nvar input B : [24 40]\n"
         "var output C : [40 40]\nvar T : [40 40]\n"
@@ -152,6 +171,7 @@ NOT_TILED = {"trace-blocked": "not tiled: the result is a scalar"}
 # Cases built with a batch or several cache tiles of columns, which two
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
+    "tccg-ccsd6-prime",
     "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
     "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
     "tccg-ccsd-t0-transposed-operand"}
@@ -185,3 +205,23 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:
         assert "__kmpc_fork_call" not in symbols, name
+
+
+# Cases whose extents divide nothing near the preferred tiles: the plan cuts
+# them (split=d<dim>@<at>) until every part has register tiles both rows
+# and columns wide, rather than tiles of one row.
+SPLIT_FOR_ROWS = {"matmul-prime-rows-and-depth": 2, "matmul-prime-all": 3,
+                  "tccg-ccsd6-prime": 3}
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_FOR_ROWS))
+def test_prime_extents_are_split_not_tiled_one_row_deep(tmp_path, name):
+    remarks, _ = _compile(tmp_path, CASES[name][0], [])
+    plans = [line for line in remarks.splitlines() if "tiling plan:" in line]
+    splits = [p for p in plans if "split=d" in p]
+    tiled = [p for p in plans if "split=none" in p]
+    assert len(splits) >= SPLIT_FOR_ROWS[name], remarks
+    assert tiled, remarks
+    for plan in tiled:
+        register = plan.split("register=[")[1].split("]")[0].split(",")
+        assert sum(int(size) > 1 for size in register) >= 2, plan

@@ -98,10 +98,15 @@ struct ContractionTilingPlan {
   /// (when `hasRows`), and the depth: the longest reduction.
   unsigned rowDim = 0, columnDim = 0, depthDim = 0;
   bool hasRows = false;
-  /// Where the columns are split in two contractions first (0: they are
-  /// not): the extent has no power-of-two register width. A plan that
-  /// splits has no tiles; each part is planned again.
-  int64_t columnSplit = 0;
+  /// Where the loop dimension `splitDim` is cut in two contractions first
+  /// (`splitAt` 0: nothing is). The columns are split where their extent has
+  /// no power-of-two register width; the rows, the depth and the other
+  /// reductions where no tile size near the preferred one divides the
+  /// extent (71 = 64 + 7 rows rather than register tiles of one row). A
+  /// plan that splits has no tiles; each part is planned again, so that
+  /// the bulk gets the preferred tiles and the remainder tiles of its own.
+  unsigned splitDim = 0;
+  int64_t splitAt = 0;
   /// Per loop dimension; 0 leaves the dimension untiled at that level.
   llvm::SmallVector<int64_t> cacheTiles, registerTiles;
   /// Loop order of each level, outermost first.
@@ -109,7 +114,8 @@ struct ContractionTilingPlan {
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
-  /// split=0` (tiles per loop dimension, 0: whole).
+  /// split=none` (tiles per loop dimension, 0: whole), or with
+  /// `split=d2@64` and no tiles.
   void print(llvm::raw_ostream &os) const;
 };
 

@@ -171,7 +171,7 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     Statistic<"numTiled", "num-tiled", "Contractions tiled">,
     Statistic<"numVectorized", "num-vectorized",
               "Register tiles vectorized">,
-    Statistic<"numSplit", "num-split", "Contractions split along columns">,
+    Statistic<"numSplit", "num-split", "Contractions split in two along a loop">,
     Statistic<"numFallbacks", "num-fallbacks",
               "Planned contractions left (partly) scalar: a step failed">,
   ];

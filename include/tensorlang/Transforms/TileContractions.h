@@ -14,7 +14,7 @@
 //      blockStridedSum: reshape contractions so that they tile well (or,
 //      for sums to a scalar, block them);
 //   2. unshareAccumulatorFill: one zero-filled accumulator per contraction;
-//   3. splitContractionColumns where the plan says so, planning the parts
+//   3. splitContraction where the plan says so, planning the parts
 //      again;
 //   4. tileAndVectorizeContraction.
 //
@@ -68,12 +68,13 @@ mlir::LogicalResult unshareAccumulatorFill(mlir::RewriterBase &rewriter,
 void transposeForColumns(mlir::RewriterBase &rewriter,
                          mlir::linalg::GenericOp op, unsigned columnDim);
 
-/// Splits the columns of `op` at `plan.columnSplit` into two contractions
-/// (a loop of tiles whose last, partial step is peeled).
-mlir::LogicalResult
-splitContractionColumns(mlir::RewriterBase &rewriter,
-                        mlir::linalg::GenericOp op,
-                        const ContractionTilingPlan &plan);
+/// Splits loop dimension `plan.splitDim` of `op` at `plan.splitAt` into two
+/// contractions (a loop of tiles whose last, partial step is peeled). A
+/// split reduction gives two contractions in sequence, the second summing
+/// into the first's result.
+mlir::LogicalResult splitContraction(mlir::RewriterBase &rewriter,
+                                     mlir::linalg::GenericOp op,
+                                     const ContractionTilingPlan &plan);
 
 /// What tileAndVectorizeContraction made.
 struct TiledContraction {

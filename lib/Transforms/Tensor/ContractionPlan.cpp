@@ -17,7 +17,9 @@
 // dimension that only the other operand uses (else the result's
 // second-to-last); the "depth" the longest reduction. Every other result
 // dimension is a loop of single steps around the tiles. Tile sizes divide
-// the extents, so that every tile is static and needs no mask.
+// the extents, so that every tile is static and needs no mask; where
+// nothing near the preferred size divides one (a prime), the contraction
+// is split in two along it first and each part planned again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,17 +167,78 @@ static llvm::SmallDenseSet<unsigned> rowCandidates(linalg::GenericOp op,
   return candidates;
 }
 
+/// The most rows of a register tile `registerColumns` wide: rows of three
+/// vectors leave room for the broadcasts among AVX-512's 32 registers at
+/// three quarters of `registerRows`.
+static int64_t maxRegisterRows(int64_t registerColumns,
+                               const TileContractionsConfig &config) {
+  return registerColumns > config.registerColumns
+             ? std::max<int64_t>(1, config.registerRows * 3 / 4)
+             : config.registerRows;
+}
+
 /// Register rows: a divisor of the extent, or all of a short odd extent
 /// (p = 11 rows of two vectors still fit AVX-512's 32 registers; rows of
 /// three vectors do not).
 static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
                                const TileContractionsConfig &config) {
+  int64_t maxRows = maxRegisterRows(registerColumns, config);
   bool threeVectors = registerColumns > config.registerColumns;
-  int64_t maxRows = threeVectors
-                        ? std::max<int64_t>(1, config.registerRows * 3 / 4)
-                        : config.registerRows;
   int64_t allRowsUpTo = threeVectors ? maxRows : maxRows * 3 / 2;
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
+}
+
+/// Whether the depth is blocked for the caches: its panel of the columns'
+/// operand (depth x columns) does not fit `wholeDepthPanelBytes`.
+static bool isDepthBlocked(linalg::GenericOp op, ArrayRef<int64_t> extents,
+                           const ContractionTilingPlan &plan,
+                           const TileContractionsConfig &config) {
+  return extents[plan.depthDim] * extents[plan.columnDim] * elementBytes(op) >
+         config.wholeDepthPanelBytes;
+}
+
+/// Sets a split of `plan` where a tile size would otherwise fall far below
+/// the preferred one because nothing near it divides the extent (a prime):
+/// the bulk, a multiple of the preferred size, gets it, and the remainder
+/// is tiled on its own. Rows first (register tiles of one row are 5-8x
+/// slower), then the depth, then the other reductions. Returns whether it
+/// split.
+static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
+                      int64_t registerColumns,
+                      const TileContractionsConfig &config,
+                      ContractionTilingPlan &plan) {
+  // Splits `dim` if its best divisor up to `preferred` is below
+  // `preferred / fraction`; the extent is then above `preferred` and no
+  // multiple of it. A depth block only needs to be long next to the
+  // register tile's loads (a quarter: 5041 = 71 x 71 stays whole in
+  // blocks of 71); rows and reduction blocks lose half of their reuse.
+  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred,
+                              int64_t divisor, int64_t fraction = 2) {
+    if (divisor * fraction >= preferred || extents[dim] <= preferred)
+      return false;
+    plan.splitDim = dim;
+    plan.splitAt = extents[dim] - extents[dim] % preferred;
+    return true;
+  };
+  if (plan.hasRows &&
+      splitIfNoDivisor(
+          plan.rowDim, maxRegisterRows(registerColumns, config),
+          registerRowsFor(extents[plan.rowDim], registerColumns, config)))
+    return true;
+  if (isDepthBlocked(op, extents, plan, config) &&
+      splitIfNoDivisor(
+          plan.depthDim, config.cacheDepth,
+          largestDivisorAtMost(extents[plan.depthDim], config.cacheDepth),
+          /*fraction=*/4))
+    return true;
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (isReduction(op, dim) && dim != plan.depthDim &&
+        extents[dim] > config.maxWholeOtherReduction &&
+        splitIfNoDivisor(
+            dim, config.otherReductionBlock,
+            largestDivisorAtMost(extents[dim], config.otherReductionBlock)))
+      return true;
+  return false;
 }
 
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
@@ -207,9 +270,9 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // columns) stays in L2; a panel that fits whole (TCCG intensli0: 312 x 24
   // doubles) is not, so that each register tile holds its whole reduction
   // and starts from zeros (no fill of the result, no second pass over it).
-  int64_t depth = extents[plan.depthDim];
-  if (depth * columns * elementBytes(op) > config.wholeDepthPanelBytes)
-    cacheTile(plan.depthDim, largestDivisorAtMost(depth, config.cacheDepth));
+  if (isDepthBlocked(op, extents, plan, config))
+    cacheTile(plan.depthDim,
+              largestDivisorAtMost(extents[plan.depthDim], config.cacheDepth));
   // The other reductions in blocks as well: each register tile otherwise
   // runs through all of them, over operand slices that leave L2 (TCCG
   // ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s blocked).
@@ -344,10 +407,12 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
       return refuse("no register width for " + Twine(columns) +
                     " columns, and no split of them into parts of " +
                     Twine(unit));
-    plan.columnSplit = columns - columns % unit;
+    plan.splitDim = plan.columnDim;
+    plan.splitAt = columns - columns % unit;
     return plan;
   }
-  planTiles(op, extents, registerColumns, config, plan);
+  if (!planSplit(op, extents, registerColumns, config, plan))
+    planTiles(op, extents, registerColumns, config, plan);
   return plan;
 }
 
@@ -375,5 +440,9 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
   printDims(cacheOrder);
   os << " register-order=";
   printDims(registerOrder);
-  os << " split=" << columnSplit;
+  os << " split=";
+  if (splitAt)
+    os << 'd' << splitDim << '@' << splitAt;
+  else
+    os << "none";
 }

@@ -55,6 +55,10 @@ struct FallbackRemarks : RewriterBase::Listener {
   bool emit;
 };
 
+/// Rounds of splits before tiling: the columns (up to three), the rows, the
+/// depth and the other reductions each split once at most.
+constexpr unsigned kMaxSplitRounds = 10;
+
 struct PlannedContraction {
   linalg::GenericOp op;
   ContractionTilingPlan plan;
@@ -126,10 +130,12 @@ struct TileContractionsPass
   void tileOne(RewriterBase &rewriter, const PlannedContraction &planned,
                const TileContractionsConfig &config) {
     auto [op, plan] = planned;
-    if (plan.columnSplit) {
+    if (plan.splitAt) {
       // Still to split after the last round: the scalar loops stay.
       ++numFallbacks;
-      (void)rewriter.notifyMatchFailure(op, "columns still to split");
+      (void)rewriter.notifyMatchFailure(op, "still to split after " +
+                                                Twine(kMaxSplitRounds) +
+                                                " rounds");
       return;
     }
     remarkPlan(op, plan);
@@ -179,18 +185,18 @@ struct TileContractionsPass
 
     FallbackRemarks fallbacks(emitRemarks);
     IRRewriter rewriter(&getContext(), &fallbacks);
-    // A remainder may need a split of its own (13 = 8 + 5 = 8 + 4 + 1):
-    // each round halves the width, so a few rounds finish. Every
-    // contraction, parts included, is planned again after each.
-    for (unsigned round = 0; round < 4; ++round) {
+    // Each round cuts every contraction that needs it along one loop; the
+    // parts are planned again after each. A contraction splits at most once
+    // per dimension, the columns a few times (13 = 8 + 5 = 8 + 4 + 1).
+    for (unsigned round = 0; round < kMaxSplitRounds; ++round) {
       bool split = false;
       for (auto &[op, plan] : work) {
-        if (!plan.columnSplit)
+        if (!plan.splitAt)
           continue;
         remarkPlan(op, plan);
         rewriter.setInsertionPoint(op);
         transposeForColumns(rewriter, op, plan.columnDim);
-        if (succeeded(splitContractionColumns(rewriter, op, plan))) {
+        if (succeeded(splitContraction(rewriter, op, plan))) {
           ++numSplit;
           split = true;
         }

@@ -15,8 +15,8 @@
 // Extents that divide: 8 x 16 register tiles (on AVX2, 8 x 8), cache tiles of
 // 64 rows; all 256 columns and the whole depth (64 x 256 doubles, 128 KiB)
 // in one cache tile.
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<128x64xf64>, tensor<64x256xf64>) outs(%c : tensor<128x256xf64>) {
@@ -28,17 +28,27 @@ func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x2
   return %r : tensor<128x256xf64>
 }
 
-// 71 x 23 x 37, all prime: the columns split into 32 and 5 (on AVX2, 32, then
-// 5 = 4 + 1), each part planned again; 71 rows have no divisor up to 8, so
-// the register tiles are one row deep.
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] register=[] cache-order=[] register-order=[] split=32
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[1,0,0] register=[1,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[1,0,0] register=[1,1,5] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
-// AVX2: remark: tiling plan: {{.*}} split=32
-// AVX2: remark: tiling plan: {{.*}} split=4
-// AVX2: remark: tiling plan: {{.*}} register=[1,1,8] {{.*}} split=0
-// AVX2: remark: tiling plan: {{.*}} register=[1,1,4] {{.*}} split=0
-// AVX2: remark: tiling plan: {{.*}} register=[1,1,1] {{.*}} split=0
+// 71 x 23 x 37, all prime: the columns split at 32, then 5 (on AVX2, at 32,
+// then 4 and 1); 71 rows have no divisor up to 8, so they are cut at 64,
+// which gives the bulk register tiles of 8 rows and the remainder one of 7
+// (rather than every register tile one row deep). Each part is planned
+// again after each cut.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] register=[] cache-order=[] register-order=[] split=d2@32
+// AVX512: remark: tiling plan: {{.*}} split=d0@64
+// AVX512: remark: tiling plan: {{.*}} split=d0@64
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX512: remark: tiling plan: {{.*}} register=[7,1,16] {{.*}} split=none
+// AVX512: remark: tiling plan: {{.*}} register=[8,1,5] {{.*}} split=none
+// AVX512: remark: tiling plan: {{.*}} register=[7,1,5] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} split=d2@32
+// AVX2: remark: tiling plan: {{.*}} split=d0@64
+// AVX2: remark: tiling plan: {{.*}} split=d2@4
+// AVX2: remark: tiling plan: {{.*}} register=[8,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[7,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[8,1,4] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[7,1,4] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[8,1,1] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[7,1,1] {{.*}} split=none
 func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf64> {
   %zero = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<71x37xf64>
@@ -55,8 +65,8 @@ func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf
 
 // 72 columns: three AVX-512 registers (24) divide them, in tiles at most 6
 // rows deep; AVX2's two registers (8) divide them already.
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[6,1,24] {{.*}} split=0
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,8] {{.*}} split=0
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[6,1,24] {{.*}} split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,8] {{.*}} split=none
 func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: tensor<24x72xf64>) -> tensor<24x72xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<24x32xf64>, tensor<32x72xf64>) outs(%c : tensor<24x72xf64>) {
@@ -70,7 +80,7 @@ func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: ten
 
 // f32 with 16 lanes: register tiles two registers (32 floats) wide; the
 // depth panel (512 x 128 floats, 256 KiB) still fits whole.
-// F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<96x128xf32>) -> tensor<96x128xf32> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<96x512xf32>, tensor<512x128xf32>) outs(%c : tensor<96x128xf32>) {
@@ -124,7 +134,7 @@ func.func @strided_columns(%a: tensor<4x16xf64>, %b: tensor<4096x16xf64>, %c: te
 // The same B used 32 times per element: it is copied with the columns last
 // (a copy read 32 times costs little next to the untiled loop nest, 5-15x
 // slower), and the contraction is tiled.
-// AVX512: remarks.mlir:[[@LINE+2]]:8: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,256] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=0
+// AVX512: remarks.mlir:[[@LINE+2]]:8: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,256] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 func.func @strided_columns_reused(%a: tensor<32x16xf64>, %b: tensor<4096x16xf64>, %c: tensor<32x4096xf64>) -> tensor<32x4096xf64> {
   %r = linalg.generic {indexing_maps = [#a, affine_map<(i, k, j) -> (j, k)>, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<32x16xf64>, tensor<4096x16xf64>) outs(%c : tensor<32x4096xf64>) {

@@ -1,4 +1,4 @@
-//===- ColumnSplit.cpp - Contractions split along their columns -----------===//
+//===- SplitContraction.cpp - Contractions cut in two along a loop --------===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Columns without a power-of-two register width (p = 11) are split first:
-// one vector's width of columns per step of a loop whose last, partial step
-// is peeled off, so that both parts have static widths (8, then 3). Each
+// Tiles are chosen to divide the extents, so that every tile is static and
+// needs no mask. Where nothing near the preferred size divides an extent
+// (p = 11 columns, 71 rows, a depth of 311), the loop is cut first: a loop
+// of tiles of the bulk's size whose last, partial step is peeled off, so
+// that both parts have static sizes (64 and 7) and are planned again. Each
 // part needs its own accumulator for that, which CSE may have shared.
 //
 //===----------------------------------------------------------------------===//
@@ -61,23 +63,23 @@ LogicalResult tensorlang::unshareAccumulatorFill(RewriterBase &rewriter,
   return success(changed);
 }
 
-LogicalResult
-tensorlang::splitContractionColumns(RewriterBase &rewriter,
-                                    linalg::GenericOp op,
-                                    const ContractionTilingPlan &plan) {
-  if (plan.columnSplit <= 0)
-    return rewriter.notifyMatchFailure(op, "the plan splits no columns");
+LogicalResult tensorlang::splitContraction(RewriterBase &rewriter,
+                                           linalg::GenericOp op,
+                                           const ContractionTilingPlan &plan) {
+  if (plan.splitAt <= 0)
+    return rewriter.notifyMatchFailure(op, "the plan splits nothing");
   SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-  sizes[plan.columnDim] = plan.columnSplit;
+  sizes[plan.splitDim] = plan.splitAt;
   Operation *loop;
   // The fill goes into the loop with the parts, so that they can each
-  // fill per tile in turn (canFillPerTile).
+  // fill per tile in turn (canFillPerTile: not across a split reduction,
+  // whose second part sums into the first's result).
   if (canFillPerTile(op, sizes)) {
     FailureOr<scf::SCFTileAndFuseResult> fused =
         tileAndFuseFill(rewriter, op, sizes, {});
     if (failed(fused) || fused->loops.size() != 1)
-      return rewriter.notifyMatchFailure(op, "tiling the columns with the "
-                                             "fill of the accumulator failed");
+      return rewriter.notifyMatchFailure(op, "splitting with the fill of the "
+                                             "accumulator failed");
     loop = fused->loops.front();
   } else {
     scf::SCFTilingOptions tiling;
@@ -85,7 +87,7 @@ tensorlang::splitContractionColumns(RewriterBase &rewriter,
     FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(op.getOperation()), tiling);
     if (failed(tiled) || tiled->loops.size() != 1)
-      return rewriter.notifyMatchFailure(op, "tiling the columns failed");
+      return rewriter.notifyMatchFailure(op, "splitting failed");
     rewriter.replaceOp(op, tiled->replacements);
     loop = tiled->loops.front();
   }
@@ -93,8 +95,7 @@ tensorlang::splitContractionColumns(RewriterBase &rewriter,
   if (failed(scf::peelForLoopAndSimplifyBounds(
           rewriter, cast<scf::ForOp>(loop), partial)))
     return rewriter.notifyMatchFailure(loop->getLoc(),
-                                       "peeling the partial column tile "
-                                       "failed");
+                                       "peeling the partial tile failed");
   return success();
 }
 
