@@ -22,6 +22,10 @@ its memory overhead; --odd uses extents that are not multiples of the
 vector width; --threads N adds the JIT on N threads; --unoptimized adds the
 JIT with --no-optimize (the program as written).
 
+`--kernels TCCG` runs the whole TCCG suite instead (bench/tccg.py: 48
+contractions against NumPy, Eigen and PyTorch, with --suite-sizes,
+--odd-sizes, --prime-sizes and --only).
+
 Run it with OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 for one-thread figures.
 """
 
@@ -510,13 +514,31 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
+def tccg_arguments(argv):
+    """The arguments for bench/tccg.py when `--kernels TCCG` asks for the
+    TCCG suite (which has its own table and flags), else None."""
+    for i, arg in enumerate(argv):
+        if arg == "--kernels=TCCG":
+            return argv[:i] + argv[i + 1:]
+        if arg == "--kernels" and argv[i + 1:i + 2] == ["TCCG"]:
+            return argv[:i] + argv[i + 2:]
+    return None
+
+
 def main():
+    forwarded = tccg_arguments(sys.argv[1:])
+    if forwarded is not None:
+        import tccg
+        return tccg.main(forwarded)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--kernels", default="K1,K2,K3,K4,F1,K5,K5H,K5HB,G1,C3,K6,CT",
-                        help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time")
+                        help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time; "
+                             "TCCG alone runs the TCCG suite (bench/tccg.py, "
+                             "with its flags: --suite-sizes, --odd-sizes, "
+                             "--prime-sizes, --only)")
     parser.add_argument("--peers", default="all",
                         help="comma-separated, from %s (default all)" % ",".join(PEERS))
     parser.add_argument("--peer-dir", default=None,

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The whole TCCG suite (springer13/tccg @4ce1be9, benchmark/benchmark.py
 with its full benchmark: 48 contractions) against numpy.einsum
-(optimize=True, OpenBLAS) in the same run, one thread, f64.
+(optimize=True, OpenBLAS), Eigen's Tensor contract + shuffle and PyTorch's
+einsum in the same run, one thread, f64.
 
 The extents follow TCCG's own rule for 8-byte elements: the largest tensor
 holds about 200 MiB (--max-mib); an index that is the first (stride-1)
@@ -9,14 +10,18 @@ index of a tensor, in TCCG's column-major spec, is a multiple of 24, the
 others the nearest multiple of 4; `j` of the intensli cases is 24. As in
 shared/peers/README.md, every index string is reversed for our row-major
 arrays (the same memory layout). --odd-sizes makes every extent one smaller
-(71 instead of 72): sizes that divide nothing.
+(71 instead of 72): sizes that divide nothing; --prime-sizes makes each the
+largest prime at most TCCG's.
 
-Prints, per case, the two medians, tensorlang's GFLOP/s and the ratio
-numpy / tensorlang (above 1: tensorlang faster), then the geometric mean,
-the count of wins and the worst five. Results are checked against NumPy.
+Prints, per case, the medians, tensorlang's GFLOP/s, the ratio numpy /
+tensorlang and the ratio best peer / tensorlang (above 1: tensorlang
+faster), then the geometric means, the counts of wins and the worst five.
+Every result is checked against NumPy's. `bench/run.py --kernels TCCG`
+runs this with the same flags.
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/tccg.py
-        [--odd-sizes] [--only abc-bda-dc,3,...] [--max-mib 16] [--reps 3]
+        [--suite-sizes | --odd-sizes | --prime-sizes] [--only abc-bda-dc,3,...]
+        [--max-mib 16] [--peers numpy,eigen,torch] [--reps 3]
         [--timeout 600] [--build build]
 """
 
@@ -142,41 +147,158 @@ def median_time(function, reps):
     return statistics.median(times[1:]), result
 
 
-def main():
+def largest_prime_at_most(n):
+    def prime(k):
+        return k > 1 and all(k % d for d in range(2, int(k ** 0.5) + 1))
+    while n > 2 and not prime(n):
+        n -= 1
+    return max(n, 1)
+
+
+def eigen_arguments(spec):
+    """(rank A, rank B, pairs, "a0,b0;...", "s0,s1,...") for the Eigen peer:
+    A.contract(B, pairs) gives A's free indices then B's; the shuffle puts
+    them in the result's order."""
+    a, rest = spec.split(",")
+    b, c = rest.split("->")
+    pairs = [(a.index(i), b.index(i)) for i in a if i in b]
+    free = [i for i in a if i not in b] + [i for i in b if i not in a]
+    return (len(a), len(b), len(pairs),
+            ";".join("%d,%d" % p for p in pairs),
+            ",".join(str(free.index(i)) for i in c))
+
+
+def eigen_ranks():
+    """X(rank A, rank B, pairs) for every case of the suite: what the Eigen
+    peer instantiates (one build serves every size)."""
+    combos = set()
+    for name, _ in suite():
+        c, a, b = name.split("-")
+        combos.add((len(a), len(b), len(set(a) & set(b))))
+    return " ".join("X(%d,%d,%d)" % combo for combo in sorted(combos))
+
+
+class EigenPeer:
+    """bench/peers/eigen_tccg.cpp, built once into the peer directory."""
+
+    def __init__(self, peer_dir, budget):
+        from run import CXX, EIGEN_HEADER, PEER_SRC, Peers
+        self.runner = Peers(peer_dir, budget)
+        self.path, self.why = None, None
+        source = os.path.join(PEER_SRC, "eigen_tccg.cpp")
+        if not os.path.exists(EIGEN_HEADER):
+            self.why = "no Eigen headers (apt-get install libeigen3-dev)"
+        elif not os.path.exists(CXX):
+            self.why = "no " + CXX
+        else:
+            self.path, self.why = self.runner._cached_build(
+                "eigen_tccg", [source, os.path.join(PEER_SRC, "peers.h")],
+                [[CXX, "-O3", "-march=native", "-std=c++17", "-w",
+                  "-I/usr/include/eigen3", "-DTCCG_RANKS=" + eigen_ranks(),
+                  source, "-o", "{out}"]])
+
+    def time(self, spec, paths, reps, expected, timeout):
+        if not self.path:
+            return None
+        out = paths["C"] + ".eigen"
+        ra, rb, k, pairs, shuffle = eigen_arguments(spec)
+        try:
+            result = subprocess.run(
+                [self.path, str(ra), str(rb), str(k), pairs, shuffle,
+                 str(reps), out, paths["A"], paths["B"]],
+                capture_output=True, text=True, timeout=timeout,
+                env=dict(os.environ, PEER_BUDGET_S=str(self.runner.budget)))
+        except subprocess.TimeoutExpired:
+            return None
+        match = re.search(r"median_s=(\S+)", result.stdout)
+        if result.returncode != 0 or not match:
+            sys.exit("the Eigen peer failed on %s:\n%s" % (spec, result.stderr))
+        check(np.fromfile(out).reshape(expected.shape), expected, "Eigen", spec)
+        os.remove(out)
+        return float(match.group(1))
+
+
+def torch_einsum():
+    """PyTorch's einsum on one thread, or None with why not."""
+    try:
+        import torch
+    except ImportError:
+        return None, "no PyTorch (apt-get install python3-torch)"
+    torch.set_num_threads(1)
+    return torch, None
+
+
+def check(result, expected, who, what):
+    scale_ = max(float(np.max(np.abs(expected))), 1e-300)
+    if float(np.max(np.abs(result - expected))) / scale_ > 1e-10:
+        sys.exit("%s: %s and NumPy disagree" % (what, who))
+
+
+def geometric_mean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
-    parser.add_argument("--odd-sizes", action="store_true",
-                        help="every extent one smaller")
-    parser.add_argument("--suite-sizes", action="store_true",
-                        help="TCCG's extents (the default)")
+    sizes_group = parser.add_mutually_exclusive_group()
+    sizes_group.add_argument("--suite-sizes", action="store_true",
+                             help="TCCG's extents (the default)")
+    sizes_group.add_argument("--odd-sizes", action="store_true",
+                             help="every extent one smaller")
+    sizes_group.add_argument("--prime-sizes", action="store_true",
+                             help="every extent the largest prime at most "
+                                  "TCCG's (72 -> 71, 16 -> 13, 296 -> 293)")
     parser.add_argument("--only", default="",
                         help="cases by name (abc-bda-dc) or number (1-48)")
     parser.add_argument("--max-mib", type=float, default=None,
                         help="shrink every case's extents until its largest "
                              "tensor holds at most this many MiB (a quick "
                              "run; the suite's own extents by default)")
+    parser.add_argument("--peers", default="numpy,eigen,torch",
+                        help="numpy (always: the baseline and the oracle), "
+                             "eigen, torch")
+    parser.add_argument("--peer-dir", default=None,
+                        help="where the Eigen peer is built (default "
+                             "BUILD/bench-peers)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     cases = list(enumerate(suite(), 1))
     if args.only:
         wanted = set(args.only.split(","))
         cases = [(n, c) for n, c in cases if str(n) in wanted or c[0] in wanted]
-    rng = np.random.default_rng(0)
+    peers = args.peers.split(",")
+    eigen = torch = None
+    notes = []
+    if "eigen" in peers:
+        eigen = EigenPeer(args.peer_dir or os.path.join(args.build, "bench-peers"),
+                          budget=60.0)
+        if eigen.why:
+            notes.append("Eigen: n/a, " + eigen.why)
+    if "torch" in peers:
+        torch, why = torch_einsum()
+        if why:
+            notes.append("PyTorch: n/a, " + why)
+    kind = ("odd (TCCG's - 1)" if args.odd_sizes else
+            "prime (at most TCCG's)" if args.prime_sizes else "TCCG's")
     print("CPU: %s; one thread; f64; %s sizes%s"
-          % (cpu_name(), "odd (TCCG's - 1)" if args.odd_sizes else "TCCG's",
-             ", shrunk to at most %g MiB a tensor" % args.max_mib
-             if args.max_mib else ""))
-    print("%3s %-18s %-44s %10s %10s %8s %7s" % (
-        "#", "case", "extents", "numpy s", "tl s", "GFLOP/s", "ratio"))
-    ratios = []
+          % (cpu_name(), kind, ", shrunk to at most %g MiB a tensor" %
+             args.max_mib if args.max_mib else ""))
+    print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s" % (
+        "#", "case", "extents", "numpy s", "eigen s", "torch s", "tl s",
+        "GFLOP/s", "numpy/", "best/"))
+    rng = np.random.default_rng(0)
+    rows = []  # (ratio to numpy, ratio to the best peer, number, name)
     with tempfile.TemporaryDirectory() as directory:
         for number, (name, sizes) in cases:
             if args.max_mib:
                 sizes = scale(sizes, name, args.max_mib * 2 ** 20)
             if args.odd_sizes:
                 sizes = {i: max(1, v - 1) for i, v in sizes.items()}
+            if args.prime_sizes:
+                sizes = {i: largest_prime_at_most(v) for i, v in sizes.items()}
             source, spec = program(name, sizes)
             a_spec, b_spec = spec.split("->")[0].split(",")
             A = rng.standard_normal([sizes[i] for i in a_spec])
@@ -186,9 +308,21 @@ def main():
             paths = {n: os.path.join(directory, n + ".npy") for n in "ABC"}
             np.save(paths["A"], A)
             np.save(paths["B"], B)
+            times = {"numpy": numpy_time}
+            if torch is not None:
+                At, Bt = torch.from_numpy(A), torch.from_numpy(B)
+                times["torch"], result = median_time(
+                    lambda: torch.einsum(spec, At, Bt), args.reps)
+                check(result.numpy(), expected, "PyTorch", name)
+            if eigen is not None:
+                eigen_time = eigen.time(spec, paths, args.reps, expected,
+                                        args.timeout)
+                if eigen_time is not None:
+                    times["eigen"] = eigen_time
             with open(os.path.join(directory, "p.tl"), "w") as f:
                 f.write(source)
             extents = ",".join("%s=%d" % kv for kv in sorted(sizes.items()))
+            cell = lambda key: ("%9.4f" % times[key]) if key in times else "%9s" % "-"
             try:
                 result = subprocess.run(
                     [tl_run, os.path.join(directory, "p.tl"),
@@ -196,32 +330,37 @@ def main():
                      "--in", "B=" + paths["B"], "--out", "C=" + paths["C"]],
                     capture_output=True, text=True, timeout=args.timeout)
             except subprocess.TimeoutExpired:
-                print("%3d %-18s %-44s %10.4f %10s" % (
-                    number, name, extents, numpy_time, "timeout"))
-                ratios.append((0.0, number, name))
+                print("%3d %-18s %-40s %s %s %s %9s" % (
+                    number, name, extents, cell("numpy"), cell("eigen"),
+                    cell("torch"), "timeout"))
+                rows.append((0.0, 0.0, number, name))
                 continue
             if result.returncode != 0:
                 sys.exit("tl-run failed on %s:\n%s" % (name, result.stderr))
             tl_time = float(re.search(r"kernel median: (\S+) s",
                                       result.stderr).group(1))
-            output = np.load(paths["C"])
-            scale_ = max(float(np.max(np.abs(expected))), 1e-300)
-            if float(np.max(np.abs(output - expected))) / scale_ > 1e-10:
-                sys.exit("%s: tensorlang and NumPy disagree" % name)
+            check(np.load(paths["C"]), expected, "tensorlang", name)
             flops = 2.0 * math.prod(sizes.values())
-            ratio = numpy_time / tl_time
-            ratios.append((ratio, number, name))
-            print("%3d %-18s %-44s %10.4f %10.4f %8.1f %7.2f" % (
-                number, name, extents, numpy_time, tl_time, flops / tl_time / 1e9,
-                ratio))
+            best = min(times.values())
+            rows.append((numpy_time / tl_time, best / tl_time, number, name))
+            print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f" % (
+                number, name, extents, cell("numpy"), cell("eigen"),
+                cell("torch"), tl_time, flops / tl_time / 1e9,
+                numpy_time / tl_time, best / tl_time))
             sys.stdout.flush()
-    measured = [r for r, _, _ in ratios if r > 0]
+    for note in notes:
+        print(note)
+    measured = [row for row in rows if row[0] > 0]
     if measured:
-        print("geometric mean numpy / tensorlang: %.2f; tensorlang faster on %d of %d"
-              % (math.exp(sum(map(math.log, measured)) / len(measured)),
-                 sum(r > 1 for r in measured), len(ratios)))
-        print("worst five: " + ", ".join(
-            "#%d %s %.2f" % (n, c, r) for r, n, c in sorted(ratios)[:5]))
+        print("geometric mean numpy / tensorlang: %.2f; tensorlang faster on "
+              "%d of %d" % (geometric_mean([r[0] for r in measured]),
+                            sum(r[0] > 1 for r in measured), len(rows)))
+        print("geometric mean best peer / tensorlang: %.2f; tensorlang "
+              "faster than every peer on %d of %d"
+              % (geometric_mean([r[1] for r in measured]),
+                 sum(r[1] > 1 for r in measured), len(rows)))
+        print("worst five against numpy: " + ", ".join(
+            "#%d %s %.2f" % (n, c, r) for r, _, n, c in sorted(rows)[:5]))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,51 @@ func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<
   return %r : tensor<96x128xf32>
 }
 
+// A depth blocked for the caches (its panel, 311 x 128 doubles, exceeds
+// 256 KiB) with no divisor near 256: cut at 256, the bulk and the 55 left
+// each taken whole. A depth of 5041 = 71 x 71 is blocked by 71 instead
+// (a quarter of 256 is enough), not cut.
+// AVX512: remark: tiling plan: {{.*}} split=d1@256
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] {{.*}} split=none
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] {{.*}} split=none
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,71,0] register=[8,1,16] {{.*}} split=none
+func.func @prime_depth(%a: tensor<32x311xf64>, %b: tensor<311x128xf64>, %c: tensor<32x128xf64>) -> tensor<32x128xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<32x311xf64>, tensor<311x128xf64>) outs(%c : tensor<32x128xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<32x128xf64>
+  return %r : tensor<32x128xf64>
+}
+func.func @square_depth(%a: tensor<8x5041xf64>, %b: tensor<5041x16xf64>, %c: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<8x5041xf64>, tensor<5041x16xf64>) outs(%c : tensor<8x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x16xf64>
+  return %r : tensor<8x16xf64>
+}
+
+// A second reduction (l, 19 steps) above 16 with no divisor up to 8 is cut
+// at 16, which is short enough to be taken whole, as are the 3 left.
+// AVX512: remark: tiling plan: {{.*}} split=d3@16
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0,0] register=[8,1,16,1] {{.*}} split=none
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0,0] register=[8,1,16,1] {{.*}} split=none
+func.func @prime_second_reduction(%a: tensor<16x40x19xf64>, %b: tensor<40x19x32xf64>, %c: tensor<16x32xf64>) -> tensor<16x32xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k, j, l) -> (i, k, l)>, affine_map<(i, k, j, l) -> (k, l, j)>, affine_map<(i, k, j, l) -> (i, j)>], iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x40x19xf64>, tensor<40x19x32xf64>) outs(%c : tensor<16x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<16x32xf64>
+  return %r : tensor<16x32xf64>
+}
+
 // Refused: a reduction that does not multiply and add.
 // AVX512: remark: not tiled: the body is not a multiply-accumulate (out + in0 * in1)
 func.func @row_max(%a: tensor<16x32xf64>, %c: tensor<16xf64>) -> tensor<16xf64> {
