@@ -62,6 +62,10 @@ blockStridedSum(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
 mlir::LogicalResult unshareAccumulatorFill(mlir::RewriterBase &rewriter,
                                            mlir::linalg::FillOp fill);
 
+/// The elements of the inputs of `op` that transposeForColumns copies.
+int64_t elementsCopiedForColumns(mlir::linalg::GenericOp op,
+                                 unsigned columnDim);
+
 /// Copies each input of `op` that uses `columnDim` other than as its last
 /// dimension into a transposed tensor where it is last, and reads that
 /// instead (the plan admits only small or much reused ones).
@@ -69,12 +73,15 @@ void transposeForColumns(mlir::RewriterBase &rewriter,
                          mlir::linalg::GenericOp op, unsigned columnDim);
 
 /// Splits loop dimension `plan.splitDim` of `op` at `plan.splitAt` into two
-/// contractions (a loop of tiles whose last, partial step is peeled). A
-/// split reduction gives two contractions in sequence, the second summing
-/// into the first's result.
+/// contractions (a loop of tiles whose last, partial step is peeled), inside
+/// loops of single steps over the dimensions that the register tiles do not
+/// span (an scf.forall with `config.parallel`), which the parts share,
+/// where it sums few terms per element. A split reduction gives two
+/// contractions in sequence, the second summing into the first's result.
 mlir::LogicalResult splitContraction(mlir::RewriterBase &rewriter,
                                      mlir::linalg::GenericOp op,
-                                     const ContractionTilingPlan &plan);
+                                     const ContractionTilingPlan &plan,
+                                     const TileContractionsConfig &config);
 
 /// What tileAndVectorizeContraction made.
 struct TiledContraction {

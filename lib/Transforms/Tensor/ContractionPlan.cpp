@@ -207,36 +207,41 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
                       int64_t registerColumns,
                       const TileContractionsConfig &config,
                       ContractionTilingPlan &plan) {
-  // Splits `dim` if its best divisor up to `preferred` is below
-  // `preferred / fraction`; the extent is then above `preferred` and no
-  // multiple of it. A depth block only needs to be long next to the
-  // register tile's loads (a quarter: 5041 = 71 x 71 stays whole in
-  // blocks of 71); rows and reduction blocks lose half of their reuse.
+  // Splits `dim` if its best divisor up to `preferred` is below `minimum`;
+  // the extent is then above `preferred` and no multiple of it. Register
+  // rows below half of the most lose half of the FMAs per load (at 15, 5
+  // rows stay: 8 + 7 made TCCG's ccsd_t cases 30% slower); a depth block only
+  // needs to be long next to the register tile's loads (a quarter: 5041 =
+  // 71 x 71 stays whole in blocks of 71); reduction blocks lose half of
+  // their reuse below half.
   auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred,
-                              int64_t divisor, int64_t fraction = 2) {
-    if (divisor * fraction >= preferred || extents[dim] <= preferred)
+                              int64_t divisor, int64_t minimum) {
+    if (divisor >= minimum || extents[dim] <= preferred)
       return false;
     plan.splitDim = dim;
     plan.splitAt = extents[dim] - extents[dim] % preferred;
     return true;
   };
+  int64_t maxRows = maxRegisterRows(registerColumns, config);
   if (plan.hasRows &&
       splitIfNoDivisor(
-          plan.rowDim, maxRegisterRows(registerColumns, config),
-          registerRowsFor(extents[plan.rowDim], registerColumns, config)))
+          plan.rowDim, maxRows,
+          registerRowsFor(extents[plan.rowDim], registerColumns, config),
+          std::max<int64_t>(2, maxRows / 2)))
     return true;
   if (isDepthBlocked(op, extents, plan, config) &&
       splitIfNoDivisor(
           plan.depthDim, config.cacheDepth,
           largestDivisorAtMost(extents[plan.depthDim], config.cacheDepth),
-          /*fraction=*/4))
+          config.cacheDepth / 4))
     return true;
   for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
     if (isReduction(op, dim) && dim != plan.depthDim &&
         extents[dim] > config.maxWholeOtherReduction &&
         splitIfNoDivisor(
             dim, config.otherReductionBlock,
-            largestDivisorAtMost(extents[dim], config.otherReductionBlock)))
+            largestDivisorAtMost(extents[dim], config.otherReductionBlock),
+            std::max<int64_t>(2, config.otherReductionBlock / 2)))
       return true;
   return false;
 }

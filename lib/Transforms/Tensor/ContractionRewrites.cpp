@@ -85,11 +85,37 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   rewriter.cloneRegionBefore(contraction.getRegion(), folded.getRegion(),
                              folded.getRegion().end());
   std::string whyNot;
-  if (failed(planContractionTiling(folded, config, &whyNot))) {
+  FailureOr<ContractionTilingPlan> foldedPlan =
+      planContractionTiling(folded, config, &whyNot);
+  if (failed(foldedPlan)) {
     rewriter.eraseOp(folded);
     rewriter.eraseOp(init);
     return rewriter.notifyMatchFailure(
         copy, "the transposed contraction would not tile: " + whyNot);
+  }
+  // Folding saves the copy of the result, but the new columns may be
+  // elsewhere than last in a large operand, which is then copied instead:
+  // where that copy is the larger, the contraction keeps its own order and
+  // the result is transposed after it (TTGT; TCCG abcd-ebad-ce: a 203 MB
+  // operand against a 66 MB result).
+  FailureOr<ContractionTilingPlan> ownPlan =
+      planContractionTiling(contraction, config);
+  if (succeeded(ownPlan)) {
+    int64_t foldedCopies =
+        elementsCopiedForColumns(folded, foldedPlan->columnDim);
+    int64_t ownCopies =
+        elementsCopiedForColumns(contraction, ownPlan->columnDim) +
+        cast<RankedTensorType>(copy->getResult(0).getType()).getNumElements();
+    if (foldedCopies > ownCopies) {
+      rewriter.eraseOp(folded);
+      rewriter.eraseOp(init);
+      return rewriter.notifyMatchFailure(
+          copy, "the transposed contraction would copy " +
+                    Twine(foldedCopies) +
+                    " operand elements for its columns, more than "
+                    "transposing the result after it (" +
+                    Twine(ownCopies) + ")");
+    }
   }
   rewriter.replaceOp(copy, folded->getResults());
   rewriter.eraseOp(contraction);
@@ -126,6 +152,19 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
   rewriter.modifyOpInPlace(op, [&] { input->set(copy); });
   maps[input->getOperandNumber()] =
       AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+}
+
+int64_t tensorlang::elementsCopiedForColumns(linalg::GenericOp op,
+                                             unsigned columnDim) {
+  int64_t elements = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(columnDim) &&
+        map.getDimPosition(map.getNumResults() - 1) != columnDim)
+      elements +=
+          cast<RankedTensorType>(input->get().getType()).getNumElements();
+  }
+  return elements;
 }
 
 void tensorlang::transposeForColumns(RewriterBase &rewriter,

@@ -64,7 +64,9 @@ bool canFillPerTile(mlir::linalg::GenericOp op, llvm::ArrayRef<int64_t> sizes);
 /// tile loops (canFillPerTile must hold).
 mlir::FailureOr<mlir::scf::SCFTileAndFuseResult>
 tileAndFuseFill(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
-                llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order);
+                llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order,
+                mlir::scf::SCFTilingOptions::LoopType loopType =
+                    mlir::scf::SCFTilingOptions::LoopType::ForOp);
 
 /// Makes `op` read `input` through a copy with its dimensions permuted
 /// (dimension i of the copy is dimension perm[i] of the operand), and

@@ -58,8 +58,10 @@ bool tensorlang::canFillPerTile(linalg::GenericOp op, ArrayRef<int64_t> sizes) {
 // reading its zeros back from memory (TCCG ccsd_t0: a 302 MB result).
 FailureOr<scf::SCFTileAndFuseResult>
 tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
-                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> order) {
+                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
+                            scf::SCFTilingOptions::LoopType loopType) {
   scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setLoopType(loopType);
   options.tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   options.tilingOptions.setInterchange(order);

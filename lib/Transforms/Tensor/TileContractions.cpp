@@ -196,7 +196,7 @@ struct TileContractionsPass
         remarkPlan(op, plan);
         rewriter.setInsertionPoint(op);
         transposeForColumns(rewriter, op, plan.columnDim);
-        if (succeeded(splitContraction(rewriter, op, plan))) {
+        if (succeeded(splitContraction(rewriter, op, plan, config))) {
           ++numSplit;
           split = true;
         }

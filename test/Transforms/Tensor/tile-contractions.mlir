@@ -379,6 +379,41 @@ func.func @transposed_long_product(%a: tensor<32x512xf64>, %b: tensor<512x16xf64
 
 // -----
 
+#ta = affine_map<(i, k, j) -> (i, k)>
+#tb = affine_map<(i, k, j) -> (k, j)>
+#tc = affine_map<(i, k, j) -> (i, j)>
+#swap = affine_map<(p, q) -> (q, p)>
+#same = affine_map<(p, q) -> (p, q)>
+
+// Few terms again (k = 8), but computed into the transposed layout the
+// columns would be i, which A has first: A (512 elements) would be copied
+// for them, more than transposing the 128-element result after the product
+// in its own layout (TTGT). So the transposition stays a loop nest of its
+// own.
+// CHECK-LABEL: func.func @transposed_product_of_a_large_operand
+// CHECK: vector.contract {{.*}} : vector<{{[0-9]+}}x1xf64>, vector<1x2xf64> into vector<{{[0-9]+}}x2xf64>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]}
+func.func @transposed_product_of_a_large_operand(%a: tensor<64x8xf64>, %b: tensor<8x2xf64>, %out: tensor<2x64xf64>) -> tensor<2x64xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<64x2xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<64x2xf64>) -> tensor<64x2xf64>
+  %p = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<64x8xf64>, tensor<8x2xf64>) outs(%acc : tensor<64x2xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<64x2xf64>
+  %t = linalg.generic {indexing_maps = [#swap, #same], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x2xf64>) outs(%out : tensor<2x64xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<2x64xf64>
+  return %t : tensor<2x64xf64>
+}
+
+// -----
+
 #fa = affine_map<(i, k, j) -> (i, k)>
 #fb = affine_map<(i, k, j) -> (k, j)>
 #fc = affine_map<(i, k, j) -> (i, j)>
