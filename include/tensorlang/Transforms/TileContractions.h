@@ -42,6 +42,10 @@ foldTranspositionIntoContraction(mlir::RewriterBase &rewriter,
                                  mlir::linalg::GenericOp copy,
                                  const TileContractionsConfig &config);
 
+/// The contraction that `copy` transposes, where `copy` is a permutation
+/// copy and its only user; null otherwise.
+mlir::linalg::GenericOp getTransposedContraction(mlir::linalg::GenericOp copy);
+
 /// Collapses the consecutive reductions of a contraction whose operands
 /// each are used many times per element into one, after copying the
 /// operands so that the reductions are adjacent. Returns the contraction

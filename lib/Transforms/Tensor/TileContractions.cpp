@@ -59,6 +59,18 @@ struct FallbackRemarks : RewriterBase::Listener {
 /// depth and the other reductions each split once at most.
 constexpr unsigned kMaxSplitRounds = 10;
 
+/// Keeps the reason of the last failed step.
+struct ReasonRecorder : RewriterBase::Listener {
+  explicit ReasonRecorder(std::string &reason) : reason(reason) {}
+  void notifyMatchFailure(
+      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diagnostic(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diagnostic);
+    reason = diagnostic.str();
+  }
+  std::string &reason;
+};
+
 struct PlannedContraction {
   linalg::GenericOp op;
   ContractionTilingPlan plan;
@@ -119,6 +131,34 @@ struct TileContractionsPass
     return runPipeline(pipeline, getOperation());
   }
 
+  /// Folds each transposition of a contraction into it where that pays
+  /// (foldTranspositionIntoContraction); with `emit-remarks`, says which
+  /// were folded and why the others were not (the choice between
+  /// computing into the transposed layout and TTGT).
+  void foldTranspositions(const TileContractionsConfig &config) {
+    SmallVector<linalg::GenericOp> copies;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (getTransposedContraction(op))
+        copies.push_back(op);
+    });
+    for (linalg::GenericOp copy : copies) {
+      std::string reason;
+      ReasonRecorder recorder(reason);
+      IRRewriter rewriter(&getContext(), &recorder);
+      rewriter.setInsertionPoint(copy);
+      Location loc = copy.getLoc();
+      bool folded =
+          succeeded(foldTranspositionIntoContraction(rewriter, copy, config));
+      if (!emitRemarks)
+        continue;
+      if (folded)
+        emitRemark(loc) << "transposition folded into its contraction";
+      else
+        emitRemark(loc) << "transposition kept after its contraction: "
+                        << reason;
+    }
+  }
+
   /// Applies the patterns that `populate` adds in one walk of the function.
   template <typename PopulateFn>
   void walkAndApply(PopulateFn populate) {
@@ -167,9 +207,7 @@ struct TileContractionsPass
     }
     // Each rewrite in a walk of its own, in this order: a transposition
     // folds only into a contraction whose reductions are not collapsed yet.
-    walkAndApply([&](RewritePatternSet &patterns) {
-      populateFoldTranspositionIntoContractionPatterns(patterns, config);
-    });
+    foldTranspositions(config);
     walkAndApply([&](RewritePatternSet &patterns) {
       populateCollapseContractionReductionsPatterns(patterns, config);
     });

@@ -137,6 +137,55 @@ func.func @prime_second_reduction(%a: tensor<16x40x19xf64>, %b: tensor<40x19x32x
   return %r : tensor<16x32xf64>
 }
 
+// A transposition of a product of few terms is folded into it where the
+// folded product copies no more than the result for its columns; here
+// the folded product's columns (i) are A's first dimension, and A (512
+// elements) is larger than the result (128): TTGT, the product in its own
+// layout, then the transposition.
+// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 512 operand elements for its columns, more than transposing the result after it (128)
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=none
+func.func @transposed_product_ttgt(%a: tensor<64x8xf64>, %b: tensor<8x2xf64>, %out: tensor<2x64xf64>) -> tensor<2x64xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<64x2xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<64x2xf64>) -> tensor<64x2xf64>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<64x8xf64>, tensor<8x2xf64>) outs(%acc : tensor<64x2xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<64x2xf64>
+  %t = linalg.generic {indexing_maps = [affine_map<(p, q) -> (q, p)>, affine_map<(p, q) -> (p, q)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x2xf64>) outs(%out : tensor<2x64xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<2x64xf64>
+  return %t : tensor<2x64xf64>
+}
+
+// The same with a wide B (2 x 64 both ways): folded, computed straight into
+// the transposed layout (A, 512 elements, copied for the columns, against
+// a 4096-element result).
+// AVX512: remark: transposition folded into its contraction
+func.func @transposed_product_folded(%a: tensor<64x8xf64>, %b: tensor<8x64xf64>, %out: tensor<64x64xf64>) -> tensor<64x64xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<64x64xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<64x64xf64>) -> tensor<64x64xf64>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<64x8xf64>, tensor<8x64xf64>) outs(%acc : tensor<64x64xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<64x64xf64>
+  %t = linalg.generic {indexing_maps = [affine_map<(p, q) -> (q, p)>, affine_map<(p, q) -> (p, q)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x64xf64>) outs(%out : tensor<64x64xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<64x64xf64>
+  return %t : tensor<64x64xf64>
+}
+
 // Refused: a reduction that does not multiply and add.
 // AVX512: remark: not tiled: the body is not a multiply-accumulate (out + in0 * in1)
 func.func @row_max(%a: tensor<16x32xf64>, %c: tensor<16xf64>) -> tensor<16xf64> {
