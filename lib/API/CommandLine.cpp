@@ -82,8 +82,9 @@ struct ProgramCLOptions {
             cl::value_desc("N"), cl::init(kStreamingMinBytes),
             cl::cat(category)),
         remarks("remarks",
-                cl::desc("Print each contraction's tiling plan, or why it "
-                         "is not tiled, as a remark on stderr"),
+                cl::desc("Print each contraction's tiling plan (or why it "
+                         "is not tiled), and whether a transposition of it "
+                         "is folded into it, as remarks on stderr"),
                 cl::init(false), cl::cat(category)),
         warningsAreErrors(
             "Werror",
