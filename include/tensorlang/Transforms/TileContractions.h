@@ -1,4 +1,5 @@
-//===- TileContractions.h - The rewrites of tl-tile-contractions -*- C++ -*-===//
+//===- TileContractions.h - The rewrites of tl-tile-contractions -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

@@ -45,8 +45,7 @@ static bool isPermutationCopy(linalg::GenericOp op) {
 // transposing the 302 MB temporary took three times as long as the sums
 // (0.31 s; folded 0.09 s). With many terms per element (ccsd6: 5184) the
 // transposition costs nothing next to the sums, and the layout is kept.
-linalg::GenericOp
-tensorlang::getTransposedContraction(linalg::GenericOp copy) {
+linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
   if (!isPermutationCopy(copy))
     return nullptr;
   auto contraction =
@@ -118,8 +117,7 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
       rewriter.eraseOp(folded);
       rewriter.eraseOp(init);
       return rewriter.notifyMatchFailure(
-          copy, "the transposed contraction would copy " +
-                    Twine(foldedCopies) +
+          copy, "the transposed contraction would copy " + Twine(foldedCopies) +
                     " operand elements for its columns, more than "
                     "transposing the result after it (" +
                     Twine(ownCopies) + ")");

@@ -50,9 +50,8 @@ LogicalResult tensorlang::unshareAccumulatorFill(RewriterBase &rewriter,
     Operation *copy = rewriter.clone(*fill);
     if (fresh) {
       rewriter.setInsertionPoint(copy);
-      Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
-                                            type.getShape(),
-                                            type.getElementType());
+      Value empty = tensor::EmptyOp::create(
+          rewriter, fill.getLoc(), type.getShape(), type.getElementType());
       rewriter.modifyOpInPlace(copy, [&] {
         cast<linalg::FillOp>(copy).getDpsInitOperand(0)->set(empty);
       });
@@ -109,10 +108,10 @@ enterOuterLoops(RewriterBase &rewriter, linalg::GenericOp op,
   return inner;
 }
 
-LogicalResult tensorlang::splitContraction(RewriterBase &rewriter,
-                                           linalg::GenericOp op,
-                                           const ContractionTilingPlan &plan,
-                                           const TileContractionsConfig &config) {
+LogicalResult
+tensorlang::splitContraction(RewriterBase &rewriter, linalg::GenericOp op,
+                             const ContractionTilingPlan &plan,
+                             const TileContractionsConfig &config) {
   if (plan.splitAt <= 0)
     return rewriter.notifyMatchFailure(op, "the plan splits nothing");
   FailureOr<linalg::GenericOp> inner =
@@ -146,8 +145,8 @@ LogicalResult tensorlang::splitContraction(RewriterBase &rewriter,
     loop = tiled->loops.front();
   }
   scf::ForOp partial;
-  if (failed(scf::peelForLoopAndSimplifyBounds(
-          rewriter, cast<scf::ForOp>(loop), partial)))
+  if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, cast<scf::ForOp>(loop),
+                                               partial)))
     return rewriter.notifyMatchFailure(loop->getLoc(),
                                        "peeling the partial tile failed");
   return success();

@@ -62,8 +62,9 @@ constexpr unsigned kMaxSplitRounds = 10;
 /// Keeps the reason of the last failed step.
 struct ReasonRecorder : RewriterBase::Listener {
   explicit ReasonRecorder(std::string &reason) : reason(reason) {}
-  void notifyMatchFailure(
-      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
     Diagnostic diagnostic(loc, DiagnosticSeverity::Remark);
     reasonCallback(diagnostic);
     reason = diagnostic.str();
@@ -173,9 +174,8 @@ struct TileContractionsPass
     if (plan.splitAt) {
       // Still to split after the last round: the scalar loops stay.
       ++numFallbacks;
-      (void)rewriter.notifyMatchFailure(op, "still to split after " +
-                                                Twine(kMaxSplitRounds) +
-                                                " rounds");
+      (void)rewriter.notifyMatchFailure(
+          op, "still to split after " + Twine(kMaxSplitRounds) + " rounds");
       return;
     }
     remarkPlan(op, plan);
