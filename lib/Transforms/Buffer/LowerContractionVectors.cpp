@@ -173,8 +173,9 @@ struct ForwardedFills {
 static std::optional<ForwardedFills::Box>
 boxWithinFill(linalg::FillOp fill, vector::TransferReadOp read) {
   auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+  AffineMap map = read.getPermutationMap();
   if (!subview || subview.getSource() != read.getBase() || read.getMask() ||
-      !read.getPermutationMap().isMinorIdentity() ||
+      !map.isProjectedPermutation() ||
       !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
     return std::nullopt;
   ArrayRef<int64_t> shape = read.getVectorType().getShape();
@@ -184,10 +185,20 @@ boxWithinFill(linalg::FillOp fill, vector::TransferReadOp read) {
   if (offsets.size() != read.getIndices().size() ||
       offsets.size() < shape.size())
     return std::nullopt;
+  // Elements read along each dimension of the buffer: the vector's
+  // dimensions where the map reads them, in order (a tile whose rows and
+  // columns are not adjacent in the result, TCCG abcdef-degc-gfab: rows at
+  // dimension 3, columns at 5), one elsewhere.
+  SmallVector<int64_t> readSizes(offsets.size(), 1);
+  for (auto [i, result] : llvm::enumerate(map.getResults())) {
+    unsigned dim = cast<AffineDimExpr>(result).getPosition();
+    if (i > 0 && dim <= cast<AffineDimExpr>(map.getResult(i - 1)).getPosition())
+      return std::nullopt;
+    readSizes[dim] = shape[i];
+  }
   ForwardedFills::Box box;
-  size_t leading = offsets.size() - shape.size();
   for (size_t i = 0; i < offsets.size(); ++i) {
-    int64_t size = i < leading ? 1 : shape[i - leading];
+    int64_t size = readSizes[i];
     std::optional<int64_t> fillSize = getConstantIntValue(sizes[i]);
     Value index = read.getIndices()[i];
     FailureOr<int64_t> delta = failure();

@@ -68,6 +68,13 @@ tileAndFuseFill(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                 mlir::scf::SCFTilingOptions::LoopType loopType =
                     mlir::scf::SCFTilingOptions::LoopType::ForOp);
 
+/// tileAndFuseFill, returning the tiled op inside the loops.
+mlir::FailureOr<mlir::linalg::GenericOp>
+tileFillingPerTile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                   llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order,
+                   mlir::scf::SCFTilingOptions::LoopType loopType =
+                       mlir::scf::SCFTilingOptions::LoopType::ForOp);
+
 /// Makes `op` read `input` through a copy with its dimensions permuted
 /// (dimension i of the copy is dimension perm[i] of the operand), and
 /// updates its indexing map in `maps` (set on `op` by the caller).

@@ -98,14 +98,7 @@ enterOuterLoops(RewriterBase &rewriter, linalg::GenericOp op,
                            : scf::SCFTilingOptions::LoopType::ForOp;
   if (!canFillPerTile(op, sizes))
     return tile(rewriter, op, sizes, {}, loopType);
-  FailureOr<scf::SCFTileAndFuseResult> fused =
-      tileAndFuseFill(rewriter, op, sizes, {}, loopType);
-  if (failed(fused))
-    return failure();
-  auto inner = dyn_cast<linalg::GenericOp>(fused->tiledAndFusedOps.front());
-  if (!inner)
-    return failure();
-  return inner;
+  return tileFillingPerTile(rewriter, op, sizes, {}, loopType);
 }
 
 LogicalResult

@@ -85,11 +85,13 @@ tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
   return fused;
 }
 
-static FailureOr<linalg::GenericOp>
-tileFillingPerTile(RewriterBase &rewriter, linalg::GenericOp op,
-                   ArrayRef<int64_t> sizes, ArrayRef<int64_t> order) {
+FailureOr<linalg::GenericOp>
+tensorlang::tileFillingPerTile(RewriterBase &rewriter, linalg::GenericOp op,
+                               ArrayRef<int64_t> sizes,
+                               ArrayRef<int64_t> order,
+                               scf::SCFTilingOptions::LoopType loopType) {
   FailureOr<scf::SCFTileAndFuseResult> fused =
-      tileAndFuseFill(rewriter, op, sizes, order);
+      tileAndFuseFill(rewriter, op, sizes, order, loopType);
   if (failed(fused))
     return failure();
   auto tiled = dyn_cast<linalg::GenericOp>(fused->tiledAndFusedOps.front());
