@@ -29,8 +29,6 @@
 #include "Divisors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -86,46 +84,8 @@ int64_t tensorlang::productOfExtents(linalg::GenericOp op,
 }
 
 int64_t tensorlang::usesPerElement(int64_t iterations, OpOperand *input) {
-  // An operand defined outside the loops around the op (a batch loop of
-  // tl-fuse-batches, the shared loops of a split) is used again in each of
-  // their iterations, and a copy of it is made outside them, once
-  // (readPermutedCopy): TCCG abcd-eafd-fbec at 71 computes in 71 batch
-  // slices, each using its 25M-element operand 71 times.
-  Value value = input->get();
-  for (Operation *parent = input->getOwner()->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    if (!isa<scf::ForOp, scf::ForallOp>(parent))
-      continue;
-    if (parent->isAncestor(value.getParentBlock()->getParentOp()))
-      break;
-    std::optional<SmallVector<int64_t>> tripCounts;
-    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      std::optional<APInt> count = loop.getStaticTripCount();
-      if (count)
-        tripCounts = SmallVector<int64_t>{count->getSExtValue()};
-    } else if (auto loop = dyn_cast<scf::ForallOp>(parent)) {
-      SmallVector<int64_t> counts;
-      for (auto [lower, upper, step] :
-           llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
-                     loop.getMixedStep())) {
-        std::optional<int64_t> l = getConstantIntValue(lower),
-                               u = getConstantIntValue(upper),
-                               st = getConstantIntValue(step);
-        if (!l || !u || !st || *st <= 0)
-          break;
-        counts.push_back(llvm::divideCeil(*u - *l, *st));
-      }
-      if (counts.size() == loop.getRank())
-        tripCounts = counts;
-    }
-    if (!tripCounts)
-      break;
-    for (int64_t count : *tripCounts)
-      if (llvm::MulOverflow(iterations, std::max<int64_t>(1, count),
-                            iterations))
-        iterations = std::numeric_limits<int64_t>::max();
-  }
-  int64_t elements = cast<RankedTensorType>(value.getType()).getNumElements();
+  int64_t elements =
+      cast<RankedTensorType>(input->get().getType()).getNumElements();
   return iterations / std::max<int64_t>(1, elements);
 }
 
@@ -254,8 +214,8 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // needs to be long next to the register tile's loads (a quarter: 5041 =
   // 71 x 71 stays whole in blocks of 71); reduction blocks lose half of
   // their reuse below half.
-  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred, int64_t divisor,
-                              int64_t minimum) {
+  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred,
+                              int64_t divisor, int64_t minimum) {
     if (divisor >= minimum || extents[dim] <= preferred)
       return false;
     plan.splitDim = dim;
@@ -263,10 +223,11 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
     return true;
   };
   int64_t maxRows = maxRegisterRows(registerColumns, config);
-  if (plan.hasRows && splitIfNoDivisor(plan.rowDim, maxRows,
-                                       registerRowsFor(extents[plan.rowDim],
-                                                       registerColumns, config),
-                                       std::max<int64_t>(2, maxRows / 2)))
+  if (plan.hasRows &&
+      splitIfNoDivisor(
+          plan.rowDim, maxRows,
+          registerRowsFor(extents[plan.rowDim], registerColumns, config),
+          std::max<int64_t>(2, maxRows / 2)))
     return true;
   if (isDepthBlocked(op, extents, plan, config) &&
       splitIfNoDivisor(

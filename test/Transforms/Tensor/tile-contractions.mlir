@@ -504,37 +504,3 @@ func.func @trace_of_product(%a: tensor<32x32xf64>, %b: tensor<32x32xf64>, %s: te
   } -> tensor<f64>
   return %r : tensor<f64>
 }
-
-// -----
-
-// Reductions collapse where every operand is used at least 256 times per
-// element: B here only 8 times per call, but the loop around the call
-// (a batch loop of tl-fuse-batches) uses it 64 times over, and a copy of
-// it would be made outside the loop, once.
-// CHECK-LABEL: func.func @invariant_operand_in_a_loop
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<8x16x16xf64> into tensor<8x256xf64>
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<16x16x256xf64> into tensor<256x256xf64>
-#a = affine_map<(i, k, l, j) -> (i, k, l)>
-#b = affine_map<(i, k, l, j) -> (k, l, j)>
-#c = affine_map<(i, k, l, j) -> (i, j)>
-func.func @invariant_operand_in_a_loop(%a: tensor<64x8x16x16xf64>, %b: tensor<16x16x256xf64>, %out: tensor<64x8x256xf64>) -> tensor<64x8x256xf64> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %zero = arith.constant 0.0 : f64
-  %r = scf.for %e = %c0 to %c64 step %c1 iter_args(%acc = %out) -> (tensor<64x8x256xf64>) {
-    %as = tensor.extract_slice %a[%e, 0, 0, 0] [1, 8, 16, 16] [1, 1, 1, 1] : tensor<64x8x16x16xf64> to tensor<8x16x16xf64>
-    %empty = tensor.empty() : tensor<8x256xf64>
-    %init = linalg.fill ins(%zero : f64) outs(%empty : tensor<8x256xf64>) -> tensor<8x256xf64>
-    %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
-        ins(%as, %b : tensor<8x16x16xf64>, tensor<16x16x256xf64>) outs(%init : tensor<8x256xf64>) {
-    ^bb0(%x: f64, %y: f64, %s: f64):
-      %m = arith.mulf %x, %y : f64
-      %t = arith.addf %s, %m : f64
-      linalg.yield %t : f64
-    } -> tensor<8x256xf64>
-    %ins = tensor.insert_slice %p into %acc[%e, 0, 0] [1, 8, 256] [1, 1, 1] : tensor<8x256xf64> into tensor<64x8x256xf64>
-    scf.yield %ins : tensor<64x8x256xf64>
-  }
-  return %r : tensor<64x8x256xf64>
-}
