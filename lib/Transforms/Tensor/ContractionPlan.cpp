@@ -214,8 +214,8 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // needs to be long next to the register tile's loads (a quarter: 5041 =
   // 71 x 71 stays whole in blocks of 71); reduction blocks lose half of
   // their reuse below half.
-  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred,
-                              int64_t divisor, int64_t minimum) {
+  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred, int64_t divisor,
+                              int64_t minimum) {
     if (divisor >= minimum || extents[dim] <= preferred)
       return false;
     plan.splitDim = dim;
@@ -223,11 +223,10 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
     return true;
   };
   int64_t maxRows = maxRegisterRows(registerColumns, config);
-  if (plan.hasRows &&
-      splitIfNoDivisor(
-          plan.rowDim, maxRows,
-          registerRowsFor(extents[plan.rowDim], registerColumns, config),
-          std::max<int64_t>(2, maxRows / 2)))
+  if (plan.hasRows && splitIfNoDivisor(plan.rowDim, maxRows,
+                                       registerRowsFor(extents[plan.rowDim],
+                                                       registerColumns, config),
+                                       std::max<int64_t>(2, maxRows / 2)))
     return true;
   if (isDepthBlocked(op, extents, plan, config) &&
       splitIfNoDivisor(
