@@ -102,9 +102,12 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   }
   // Folding saves the copy of the result, but the new columns may be
   // elsewhere than last in a large operand, which is then copied instead:
-  // where that copy is the larger, the contraction keeps its own order and
-  // the result is transposed after it (TTGT; TCCG abcd-ebad-ce: a 203 MB
-  // operand against a 66 MB result).
+  // where that copy is more than twice the result, the contraction keeps
+  // its own order and the result is transposed after it (TTGT; TCCG
+  // abcd-ebad-ce: a 203 MB operand against a 66 MB result, 0.058 s to
+  // 0.028 s). The result goes through a temporary, written and read once
+  // more: at 75M against 57M elements (abcde-efcad-bf) folding is faster
+  // (0.20 s against 0.26 s).
   FailureOr<ContractionTilingPlan> ownPlan =
       planContractionTiling(contraction, config);
   if (succeeded(ownPlan)) {
@@ -113,13 +116,13 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     int64_t ownCopies =
         elementsCopiedForColumns(contraction, ownPlan->columnDim) +
         cast<RankedTensorType>(copy->getResult(0).getType()).getNumElements();
-    if (foldedCopies > ownCopies) {
+    if (foldedCopies > 2 * ownCopies) {
       rewriter.eraseOp(folded);
       rewriter.eraseOp(init);
       return rewriter.notifyMatchFailure(
           copy, "the transposed contraction would copy " + Twine(foldedCopies) +
-                    " operand elements for its columns, more than "
-                    "transposing the result after it (" +
+                    " operand elements for its columns, more than twice "
+                    "what transposing the result after it would (" +
                     Twine(ownCopies) + ")");
     }
   }

@@ -138,11 +138,11 @@ func.func @prime_second_reduction(%a: tensor<16x40x19xf64>, %b: tensor<40x19x32x
 }
 
 // A transposition of a product of few terms is folded into it where the
-// folded product copies no more than the result for its columns; here
+// folded product copies at most twice the result for its columns; here
 // the folded product's columns (i) are A's first dimension, and A (512
-// elements) is larger than the result (128): TTGT, the product in its own
+// elements) is more than twice the result (128): TTGT, the product in its own
 // layout, then the transposition.
-// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 512 operand elements for its columns, more than transposing the result after it (128)
+// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 512 operand elements for its columns, more than twice what transposing the result after it would (128)
 // AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=none
 func.func @transposed_product_ttgt(%a: tensor<64x8xf64>, %b: tensor<8x2xf64>, %out: tensor<2x64xf64>) -> tensor<2x64xf64> {
   %zero = arith.constant 0.0 : f64

@@ -387,7 +387,7 @@ func.func @transposed_long_product(%a: tensor<32x512xf64>, %b: tensor<512x16xf64
 
 // Few terms again (k = 8), but computed into the transposed layout the
 // columns would be i, which A has first: A (512 elements) would be copied
-// for them, more than transposing the 128-element result after the product
+// for them, more than twice the 128-element result transposed after the product
 // in its own layout (TTGT). So the transposition stays a loop nest of its
 // own.
 // CHECK-LABEL: func.func @transposed_product_of_a_large_operand
