@@ -87,8 +87,7 @@ tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
 
 FailureOr<linalg::GenericOp>
 tensorlang::tileFillingPerTile(RewriterBase &rewriter, linalg::GenericOp op,
-                               ArrayRef<int64_t> sizes,
-                               ArrayRef<int64_t> order,
+                               ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
                                scf::SCFTilingOptions::LoopType loopType) {
   FailureOr<scf::SCFTileAndFuseResult> fused =
       tileAndFuseFill(rewriter, op, sizes, order, loopType);
