@@ -504,3 +504,31 @@ func.func @trace_of_product(%a: tensor<32x32xf64>, %b: tensor<32x32xf64>, %s: te
   } -> tensor<f64>
   return %r : tensor<f64>
 }
+
+// -----
+
+// A split contraction of few terms per element (4) computes both parts of
+// its 11 = 8 + 3 columns in each step of a shared loop over e, the
+// dimension its register tiles do not span, rather than one part over all
+// of e, then the other.
+// CHECK-LABEL: func.func @split_parts_share_loops
+// CHECK: %[[E:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: vector.contract {{.*}} into vector<4x8xf64>
+// CHECK: vector.contract {{.*}} into vector<4x3xf64>
+// CHECK: return %[[E]]
+#u = affine_map<(e, i, k, j) -> (e, i, k)>
+#m = affine_map<(e, i, k, j) -> (k, j)>
+#v = affine_map<(e, i, k, j) -> (e, i, j)>
+func.func @split_parts_share_loops(%u: tensor<3x8x4xf64>, %m: tensor<4x11xf64>) -> tensor<3x8x11xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<3x8x11xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<3x8x11xf64>) -> tensor<3x8x11xf64>
+  %r = linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<3x8x4xf64>, tensor<4x11xf64>) outs(%acc : tensor<3x8x11xf64>) {
+  ^bb0(%x: f64, %y: f64, %a: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %a, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<3x8x11xf64>
+  return %r : tensor<3x8x11xf64>
+}
