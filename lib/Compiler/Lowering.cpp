@@ -17,43 +17,9 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace tensorlang;
-
-unsigned tensorlang::getHostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx"))
-    return 256;
-  return 128;
-}
-
-unsigned tensorlang::getTargetVectorBits(StringRef cpu) {
-  if (cpu == "host")
-    return getHostVectorBits();
-  llvm::InitializeNativeTarget();
-  std::string error;
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return 0;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, cpu, ""));
-  if (!subtarget || !subtarget->isCPUStringValid(cpu))
-    return 0;
-  if (subtarget->checkFeatures("+avx512f"))
-    return 512;
-  if (subtarget->checkFeatures("+avx"))
-    return 256;
-  return 128;
-}
 
 /// A module holding a clone of `program`, in a context that knows every
 /// dialect and interface model the lowering goes through.
@@ -70,22 +36,18 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
   return module;
 }
 
-/// Elements per vector: the target's vector width over the element width.
-static unsigned vectorLanes(tl::ProgramOp program,
-                            const CompileOptions &options) {
-  unsigned bits = options.vectorBits ? options.vectorBits
-                                     : getTargetVectorBits(options.cpu);
-  if (!bits)
-    bits = 128;
-  return bits / program.getElementType().getWidth();
-}
 
 /// The pass pipelines' options for compiling `program` with `options`
 /// (pipeline options cannot be copied, so they are filled in place).
 static void setLoweringOptions(LoweringOptions &lowering,
                                tl::ProgramOp program,
                                const CompileOptions &options) {
-  lowering.vectorLanes = vectorLanes(program, options);
+  TargetDescription target = describeTarget(options);
+  lowering.vectorLanes =
+      target.lanes(program.getElementType().getWidth() / 8);
+  lowering.vectorRegisters = target.vectorRegisters;
+  lowering.l1CacheBytes = target.l1CacheBytes;
+  lowering.l2CacheBytes = target.l2CacheBytes;
   lowering.optimize = options.optimize;
   lowering.tileContractions = options.tileContractions;
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;

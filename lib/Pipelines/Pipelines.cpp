@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -83,12 +84,19 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
     return;
   FuseBatchesOptions fusion;
   fusion.minIntermediateBytes = options.fuseBatchesMinBytes;
+  // A batch tile's intermediates fit L1 (a power of two of it: 32 KiB of
+  // 48).
+  fusion.tileBytes = int64_t(1) << llvm::Log2_64(
+                         uint64_t(std::max<int64_t>(1, options.l1CacheBytes)));
   fusion.threads = options.threads;
   pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
   addPipeline(pm, "canonicalize,cse");
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
   tiling.vectorLanes = options.vectorLanes;
+  tiling.vectorRegisters = options.vectorRegisters;
+  tiling.l1CacheBytes = options.l1CacheBytes;
+  tiling.l2CacheBytes = options.l2CacheBytes;
   tiling.emitRemarks = options.remarks;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   // No CSE until bufferization: it would merge the accumulator fills that

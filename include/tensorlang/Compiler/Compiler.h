@@ -27,6 +27,7 @@
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Support/Store.h"
 #include "tensorlang/Transforms/Defaults.h"
+#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -49,8 +50,13 @@ struct CompileOptions {
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel = 3;
   /// The CPU to generate code for: "host", or an LLVM CPU name such as
-  /// "x86-64-v3" (the JIT then runs code for that CPU on this one).
+  /// "x86-64-v3" (the JIT then runs code for that CPU on this one). Its
+  /// vector width and register count drive the tiling (describeTarget).
   std::string cpu = "host";
+  /// Bytes of one core's L1 data and L2 caches for the tiling decisions;
+  /// 0: the host's (the code runs here, or on a machine like it).
+  int64_t l1CacheBytes = 0;
+  int64_t l2CacheBytes = 0;
   /// Run the tl-level optimizations (contraction order) before lowering.
   bool optimize = true;
   /// Tile contractions for caches and registers and vectorize them into
@@ -87,6 +93,18 @@ unsigned getHostVectorBits();
 /// The widest vector registers of `cpu` ("host" or an LLVM CPU name), in
 /// bits, from LLVM's subtarget description; 0 for a CPU LLVM does not know.
 unsigned getTargetVectorBits(llvm::StringRef cpu);
+/// The vector registers of that width `cpu` has (x86-64: 32 with AVX-512,
+/// else 16; AArch64: 32); 0 for a CPU LLVM does not know.
+unsigned getTargetVectorRegisters(llvm::StringRef cpu);
+/// Bytes of the host's data cache of `level` (1: L1 data, 2: L2) per core,
+/// from Linux's sysfs; nullopt where it does not say.
+std::optional<int64_t> getHostCacheBytes(unsigned level);
+/// What the tiling decisions are derived from when compiling with
+/// `options`: the vector width (options.vectorBits, or the widest of
+/// options.cpu) and register count of the CPU, and the caches given in the
+/// options or else the host's (TargetDescription's defaults where the host
+/// does not say).
+TargetDescription describeTarget(const CompileOptions &options);
 
 /// A compiled program in the LLVM dialect, with what is known about it.
 struct LoweredProgram {

@@ -30,6 +30,21 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Elements per vector for the vectorizer "
                      "(0: do not vectorize)"),
       llvm::cl::init(8)};
+  Option<int64_t> vectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("Vector registers of the target (tl-tile-contractions)"),
+      llvm::cl::init(32)};
+  Option<int64_t> l1CacheBytes{
+      *this, "l1-cache-bytes",
+      llvm::cl::desc("Bytes of the target's L1 data cache, per core: the "
+                     "tiles are derived from it (tl-tile-contractions, "
+                     "tl-fuse-batches)"),
+      llvm::cl::init(int64_t(48) << 10)};
+  Option<int64_t> l2CacheBytes{
+      *this, "l2-cache-bytes",
+      llvm::cl::desc("Bytes of the target's L2 cache, per core "
+                     "(tl-tile-contractions)"),
+      llvm::cl::init(int64_t(1) << 20)};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads for the outermost parallel loops (OpenMP; "

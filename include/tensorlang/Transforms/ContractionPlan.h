@@ -18,6 +18,7 @@
 #define TENSORLANG_TRANSFORMS_CONTRACTIONPLAN_H
 
 #include "tensorlang/Transforms/Defaults.h"
+#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallVector.h"
@@ -27,14 +28,20 @@
 
 namespace tensorlang {
 
-/// The target and the thresholds of the cost model. The tile sizes are
-/// tl-tile-contractions' options (with the same defaults); the thresholds
-/// below them were tuned on the TCCG and CFD kernels (docs/compiler.md) on
-/// x86-64 server cores with an L2 of at least 1 MiB.
+/// The target and the thresholds of the cost model. The sizes down to
+/// `wholeDepthPanelBytes`, and `maxTransposedElements`, are derived from a
+/// TargetDescription (deriveTileContractionsConfig; the defaults here are
+/// what it derives for f64 on its default target, an AVX-512 core with a
+/// 48 KiB L1 and a 1 MiB L2). The other thresholds count uses and terms,
+/// which no cache size changes; they were tuned on the TCCG and CFD
+/// kernels (docs/compiler.md).
 struct TileContractionsConfig {
   /// Elements per vector register (0: unknown). Where `registerColumns` is
   /// two registers and does not divide the columns, three may.
   int64_t vectorLanes = 0;
+  /// Vector registers: bounds the rows of a register tile (its accumulators,
+  /// plus a vector of each operand, must fit).
+  int64_t vectorRegisters = 32;
   /// Result rows x columns per register tile (columns: a multiple of the
   /// vector width).
   int64_t registerRows = 8;
@@ -50,6 +57,11 @@ struct TileContractionsConfig {
   int64_t wholeDepthPanelBytes = kWholeDepthPanelBytes;
   /// Distribute the outermost parallel loop of cache tiles over threads.
   bool parallel = false;
+
+  /// Independent FMAs the core keeps in flight (FMA latency x FMA ports:
+  /// 4 x 2 on the x86-64 cores of the last decade): a register tile with
+  /// no more accumulators than this leaves the FMA units waiting.
+  int64_t fmasInFlight = 8;
 
   /// Reductions other than the depth longer than this are blocked for the
   /// caches, in blocks of at most `otherReductionBlock` steps (TCCG ccsd6 at
@@ -131,6 +143,22 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
   plan.print(os);
   return os;
 }
+
+/// The tiles and byte thresholds for elements of `elementBytes` bytes on
+/// `target` (docs/compiler.md, "The target description"):
+/// - register tile: two vectors of columns, and as many rows as leave a
+///   vector of each operand and two spare among the registers, at most 8
+///   (16 registers: 6 x 2 vectors; 32: 8 x 2);
+/// - depth block: the register tile's operand slivers over it (rows +
+///   columns elements per step) fit L1, rounded down to a power of two
+///   between 32 and 512;
+/// - cache columns: the columns' operand block (depth x columns) fits half
+///   of L2; cache rows: the rows' block fits an eighth of it;
+/// - the whole depth stays unblocked while its panel fits a quarter of L2,
+///   and operands of up to a quarter of L2 are always transposed.
+TileContractionsConfig
+deriveTileContractionsConfig(const TargetDescription &target,
+                             int64_t elementBytes);
 
 /// Whether the body of `op` is `out + in0 * in1`: what a vector contraction
 /// of a register tile computes.

@@ -127,11 +127,15 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     share it; reductions are never split, so results do not depend on the
     number of threads).
 
-    The plan (ContractionPlan.h) is computed apart from the rewrites
-    (TileContractions.h), from the options and the thresholds of
-    `tensorlang::TileContractionsConfig`; `emit-remarks` prints each plan
-    as a remark (`rows=d0 columns=d2 depth=d1 cache=[...] register=[...]
-    ... split=0`), and the reason for each contraction it does not tile.
+    The tile sizes are derived from a description of the target
+    (`vector-lanes`, `vector-registers`, `l1-cache-bytes`,
+    `l2-cache-bytes`; `tensorlang::deriveTileContractionsConfig`) and the
+    element type of the function's contractions; a nonzero size option
+    overrides its derived value. The plan (ContractionPlan.h) is computed
+    apart from the rewrites (TileContractions.h); `emit-remarks` prints the
+    target and the derived sizes once per function, each plan as a remark
+    (`rows=d0 columns=d2 depth=d1 cache=[...] register=[...] ...
+    split=none`), and the reason for each contraction it does not tile.
 
     Tile sizes divide the extents (a smaller divisor, or the whole extent,
     is taken where the preferred size does not; the columns are split
@@ -141,27 +145,33 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     FMAs.
   }];
   let options = [
-    Option<"registerRows", "register-rows", "int64_t", "8",
-           "Result rows per register tile">,
-    Option<"registerColumns", "register-columns", "int64_t", "16",
-           "Result columns per register tile (a multiple of the vector width)">,
-    Option<"cacheRows", "cache-rows", "int64_t", "64",
-           "Result rows per cache tile">,
-    Option<"cacheColumns", "cache-columns", "int64_t", "256",
-           "Result columns per cache tile">,
-    Option<"cacheDepth", "cache-depth", "int64_t", "256",
-           "Reduction steps per cache tile">,
-    Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t",
-           "::tensorlang::kWholeDepthPanelBytes",
+    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
+           "Elements per vector register (0: unknown; the tiles are those "
+           "of 512-bit vectors, never three vectors wide)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "32",
+           "Vector registers of the target">,
+    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", "49152",
+           "Bytes of the target's L1 data cache (one core)">,
+    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "1048576",
+           "Bytes of the target's L2 cache (one core)">,
+    Option<"registerRows", "register-rows", "int64_t", "0",
+           "Result rows per register tile (0: derived from the target)">,
+    Option<"registerColumns", "register-columns", "int64_t", "0",
+           "Result columns per register tile, a multiple of the vector "
+           "width (0: derived from the target)">,
+    Option<"cacheRows", "cache-rows", "int64_t", "0",
+           "Result rows per cache tile (0: derived from the target)">,
+    Option<"cacheColumns", "cache-columns", "int64_t", "0",
+           "Result columns per cache tile (0: derived from the target)">,
+    Option<"cacheDepth", "cache-depth", "int64_t", "0",
+           "Reduction steps per cache tile (0: derived from the target)">,
+    Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t", "0",
            "Leave the depth unblocked while the columns' operand panel over "
-           "all of it (depth x columns) takes at most this many bytes">,
+           "all of it (depth x columns) takes at most this many bytes (0: "
+           "a quarter of L2)">,
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost parallel loop of cache tiles over "
            "threads (an scf.forall)">,
-    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
-           "Elements per vector register: where `register-columns` is two "
-           "registers and does not divide the columns, three may (0: "
-           "unknown)">,
     Option<"emitRemarks", "emit-remarks", "bool", "false",
            "Remark the plan of every contraction tiled or split, why each "
            "other linalg.generic with a reduction is not, and every step "

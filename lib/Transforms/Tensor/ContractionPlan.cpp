@@ -33,10 +33,56 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
 using namespace tensorlang;
+
+/// The largest power of two at most `value` (1 for anything below 2).
+static int64_t powerOfTwoAtMost(int64_t value) {
+  return value < 2 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(value));
+}
+
+TileContractionsConfig
+tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
+                                         int64_t elementBytes) {
+  elementBytes = std::max<int64_t>(1, elementBytes);
+  TileContractionsConfig config;
+  config.vectorLanes = target.lanes(elementBytes);
+  config.vectorRegisters = target.vectorRegisters;
+  // Two vectors per row: each broadcast of the rows' operand feeds two
+  // FMAs. Rows: what the registers hold beside two vectors of the columns'
+  // operand and two spare (addresses, a broadcast in flight). Past 8 rows
+  // the loads per FMA barely fall (rows x 2 / (rows + 2): 1.6 at 8, 1.75 at
+  // 14), while fewer extents divide.
+  constexpr int64_t kMostRegisterRows = 8;
+  config.registerColumns = 2 * config.vectorLanes;
+  config.registerRows = std::clamp<int64_t>(
+      (target.vectorRegisters - 4) / 2, 1, kMostRegisterRows);
+  // The register tile reads a sliver of each operand per depth step: rows
+  // elements of one, columns of the other. Both slivers over a depth block
+  // stay in L1 while the tile runs.
+  config.cacheDepth = std::clamp<int64_t>(
+      powerOfTwoAtMost(target.l1CacheBytes /
+                       ((config.registerRows + config.registerColumns) *
+                        elementBytes)),
+      32, 512);
+  int64_t depthBytes = config.cacheDepth * elementBytes;
+  // The block of the columns' operand (depth x cache columns) stays in
+  // half of L2 while the row blocks go past it; the rows' block takes an
+  // eighth.
+  config.cacheColumns = std::max(
+      config.registerColumns,
+      powerOfTwoAtMost(target.l2CacheBytes / 2 / depthBytes));
+  config.cacheRows =
+      std::max(config.registerRows,
+               powerOfTwoAtMost(target.l2CacheBytes / 8 / depthBytes));
+  config.wholeDepthPanelBytes = target.l2CacheBytes / 4;
+  config.maxTransposedElements = target.l2CacheBytes / 4 / elementBytes;
+  config.cacheLineBytes = target.cacheLineBytes;
+  return config;
+}
 
 bool tensorlang::isMultiplyAccumulate(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
@@ -167,24 +213,47 @@ static llvm::SmallDenseSet<unsigned> rowCandidates(linalg::GenericOp op,
   return candidates;
 }
 
+/// Vector registers per row of a register tile `registerColumns` wide
+/// (lanes unknown: `config.registerColumns` is two).
+static int64_t registerVectors(int64_t registerColumns,
+                               const TileContractionsConfig &config) {
+  int64_t lanes = config.vectorLanes > 0
+                      ? config.vectorLanes
+                      : std::max<int64_t>(1, config.registerColumns / 2);
+  return std::max<int64_t>(1, llvm::divideCeil(registerColumns, lanes));
+}
+
+/// The most rows of a register tile `registerColumns` wide whose
+/// accumulators fit the vector registers beside one vector of the columns'
+/// operand per register of a row and one broadcast.
+static int64_t rowsInRegisters(int64_t registerColumns,
+                               const TileContractionsConfig &config) {
+  int64_t vectors = registerVectors(registerColumns, config);
+  return std::max<int64_t>(1, (config.vectorRegisters - vectors - 1) / vectors);
+}
+
 /// The most rows of a register tile `registerColumns` wide: rows of three
-/// vectors leave room for the broadcasts among AVX-512's 32 registers at
-/// three quarters of `registerRows`.
+/// vectors leave room for the broadcasts at three quarters of
+/// `registerRows` (6 of AVX-512's 32 registers, 4 of AVX2's 16).
 static int64_t maxRegisterRows(int64_t registerColumns,
                                const TileContractionsConfig &config) {
-  return registerColumns > config.registerColumns
-             ? std::max<int64_t>(1, config.registerRows * 3 / 4)
-             : config.registerRows;
+  int64_t rows = registerColumns > config.registerColumns
+                     ? std::max<int64_t>(1, config.registerRows * 3 / 4)
+                     : config.registerRows;
+  return std::min(rows, rowsInRegisters(registerColumns, config));
 }
 
 /// Register rows: a divisor of the extent, or all of a short odd extent
-/// (p = 11 rows of two vectors still fit AVX-512's 32 registers; rows of
-/// three vectors do not).
+/// while its accumulators fit the registers (p = 11 rows of two vectors
+/// fit AVX-512's 32; rows of three vectors, or AVX2's 16, do not).
 static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
                                const TileContractionsConfig &config) {
   int64_t maxRows = maxRegisterRows(registerColumns, config);
   bool threeVectors = registerColumns > config.registerColumns;
-  int64_t allRowsUpTo = threeVectors ? maxRows : maxRows * 3 / 2;
+  int64_t allRowsUpTo =
+      threeVectors ? maxRows
+                   : std::min(maxRows * 3 / 2,
+                              rowsInRegisters(registerColumns, config));
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
 }
 
@@ -209,8 +278,11 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
                       ContractionTilingPlan &plan) {
   // Splits `dim` if its best divisor up to `preferred` is below `minimum`;
   // the extent is then above `preferred` and no multiple of it. Register
-  // rows below half of the most lose half of the FMAs per load (at 15, 5
-  // rows stay: 8 + 7 made TCCG's ccsd_t cases 30% slower); a depth block only
+  // rows are too few when their accumulators (rows x vectors) do not
+  // outnumber the FMAs in flight: the FMA units then wait (AVX2's 6 x 2
+  // tiles at 1024 rows: 4 rows 0.062 s, 1020 + 4 rows 0.045 s); above that
+  // they stay (at 15, 5 rows of 2 vectors: 8 + 7 made TCCG's ccsd_t cases
+  // 30% slower). A depth block only
   // needs to be long next to the register tile's loads (a quarter: 5041 =
   // 71 x 71 stays whole in blocks of 71); reduction blocks lose half of
   // their reuse below half.
@@ -223,10 +295,16 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
     return true;
   };
   int64_t maxRows = maxRegisterRows(registerColumns, config);
-  if (plan.hasRows && splitIfNoDivisor(plan.rowDim, maxRows,
-                                       registerRowsFor(extents[plan.rowDim],
-                                                       registerColumns, config),
-                                       std::max<int64_t>(2, maxRows / 2)))
+  int64_t fewestRows = std::min(
+      maxRows, std::max<int64_t>(2, config.fmasInFlight /
+                                            registerVectors(registerColumns,
+                                                            config) +
+                                        1));
+  if (plan.hasRows &&
+      splitIfNoDivisor(
+          plan.rowDim, maxRows,
+          registerRowsFor(extents[plan.rowDim], registerColumns, config),
+          fewestRows))
     return true;
   if (isDepthBlocked(op, extents, plan, config) &&
       splitIfNoDivisor(

@@ -81,17 +81,71 @@ struct TileContractionsPass
     : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
   using Base::Base;
 
-  TileContractionsConfig getConfig() {
-    TileContractionsConfig config;
-    config.vectorLanes = vectorLanes;
-    config.registerRows = registerRows;
-    config.registerColumns = registerColumns;
-    config.cacheRows = cacheRows;
-    config.cacheColumns = cacheColumns;
-    config.cacheDepth = cacheDepth;
-    config.wholeDepthPanelBytes = wholeDepthPanelBytes;
+  /// The element width of the function's contractions (a program has
+  /// one element type): the first floating-point result of a
+  /// linalg.generic with a reduction; 8 bytes if there is none.
+  int64_t contractionElementBytes() {
+    int64_t bytes = 8;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+        return WalkResult::advance();
+      Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+        return WalkResult::advance();
+      bytes = element.getIntOrFloatBitWidth() / 8;
+      return WalkResult::interrupt();
+    });
+    return bytes;
+  }
+
+  TargetDescription getTarget(int64_t elementBytes) {
+    TargetDescription target;
+    if (vectorLanes > 0)
+      target.vectorBits = vectorLanes * elementBytes * 8;
+    target.vectorRegisters = vectorRegisters;
+    target.l1CacheBytes = l1CacheBytes;
+    target.l2CacheBytes = l2CacheBytes;
+    return target;
+  }
+
+  /// The derived configuration, with the nonzero size options over it.
+  TileContractionsConfig getConfig(const TargetDescription &target,
+                                   int64_t elementBytes) {
+    TileContractionsConfig config =
+        deriveTileContractionsConfig(target, elementBytes);
+    auto override = [](int64_t &size, int64_t option) {
+      if (option != 0)
+        size = option;
+    };
+    override(config.registerRows, registerRows);
+    override(config.registerColumns, registerColumns);
+    override(config.cacheRows, cacheRows);
+    override(config.cacheColumns, cacheColumns);
+    override(config.cacheDepth, cacheDepth);
+    override(config.wholeDepthPanelBytes, wholeDepthPanelBytes);
+    // Unknown lanes: no register tiles three vectors wide.
+    if (vectorLanes == 0)
+      config.vectorLanes = 0;
     config.parallel = parallel;
     return config;
+  }
+
+  /// With `emit-remarks`, the target and what the cost model derived from
+  /// it, once per function that has contractions to plan.
+  void remarkTarget(const TargetDescription &target,
+                    const TileContractionsConfig &config,
+                    int64_t elementBytes) {
+    if (!emitRemarks)
+      return;
+    std::string described;
+    llvm::raw_string_ostream(described) << target;
+    emitRemark(getOperation().getLoc())
+        << "target: " << described << "; for " << elementBytes * 8
+        << "-bit elements: " << config.vectorLanes << " lanes, register tile "
+        << config.registerRows << "x" << config.registerColumns
+        << ", cache tile " << config.cacheRows << "x" << config.cacheColumns
+        << "x" << config.cacheDepth << ", whole depth up to "
+        << config.wholeDepthPanelBytes << " B";
   }
 
   /// Plans every contraction of the function. With `remarkRefusals`, says
@@ -199,10 +253,13 @@ struct TileContractionsPass
   }
 
   void runOnOperation() override {
-    TileContractionsConfig config = getConfig();
-    if (!config.hasPositiveSizes()) {
-      getOperation().emitError("tl-tile-contractions: tile sizes must be "
-                               "positive");
+    int64_t elementBytes = contractionElementBytes();
+    TargetDescription target = getTarget(elementBytes);
+    TileContractionsConfig config = getConfig(target, elementBytes);
+    if (!target.isValid() || !config.hasPositiveSizes() ||
+        config.wholeDepthPanelBytes < 0) {
+      getOperation().emitError("tl-tile-contractions: the target's sizes "
+                               "and the tile sizes must be positive");
       return signalPassFailure();
     }
     // Each rewrite in a walk of its own, in this order: a transposition
@@ -219,6 +276,7 @@ struct TileContractionsPass
       planAll(config, /*remarkRefusals=*/true);
       return;
     }
+    remarkTarget(target, config, elementBytes);
     walkAndApply(populateUnshareAccumulatorFillPatterns);
 
     FallbackRemarks fallbacks(emitRemarks);

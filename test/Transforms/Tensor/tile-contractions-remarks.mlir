@@ -3,8 +3,12 @@
 // (8 doubles, 16 floats per register) and AVX2 (4 doubles), and why it
 // leaves other reductions alone.
 // RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
-// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 register-columns=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
-// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=16 register-columns=32 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=16 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+// A Haswell-like core (AVX2, L1 32 KiB, L2 256 KiB): the same register
+// tiles, smaller cache tiles (a 256-step depth block of 64 columns is half
+// of L2).
+// RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=262144 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HASWELL
 // Without emit-remarks, nothing is said.
 // RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8}))" -o /dev/null 2>&1 | count 0
 
@@ -16,7 +20,16 @@
 // 64 rows; all 256 columns and the whole depth (64 x 256 doubles, 128 KiB)
 // in one cache tile.
 // AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX2's 16 registers hold 6 rows of two vectors; 128 = 126 + 2 rows
+// (tiles of 4, 8 accumulators, would leave the FMA units waiting).
+// AVX512: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 8 lanes, register tile 8x16, cache tile 64x256x256, whole depth up to 262144 B
+// AVX2: remark: target: 256-bit vectors x 16, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 64x256x256, whole depth up to 262144 B
+// AVX2: remark: tiling plan: {{.*}} split=d0@126
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[42,0,0] register=[6,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[2,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// HASWELL: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 256 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 16x64x256, whole depth up to 65536 B
+// HASWELL: remark: tiling plan: {{.*}} split=d0@126
+// HASWELL: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[6,0,64] register=[6,1,8] {{.*}} split=none
 func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<128x64xf64>, tensor<64x256xf64>) outs(%c : tensor<128x256xf64>) {
@@ -41,14 +54,14 @@ func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x2
 // AVX512: remark: tiling plan: {{.*}} register=[8,1,5] {{.*}} split=none
 // AVX512: remark: tiling plan: {{.*}} register=[7,1,5] {{.*}} split=none
 // AVX2: remark: tiling plan: {{.*}} split=d2@32
-// AVX2: remark: tiling plan: {{.*}} split=d0@64
+// AVX2: remark: tiling plan: {{.*}} split=d0@66
 // AVX2: remark: tiling plan: {{.*}} split=d2@4
-// AVX2: remark: tiling plan: {{.*}} register=[8,1,8] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[7,1,8] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[8,1,4] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[7,1,4] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[8,1,1] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[7,1,1] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[6,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[5,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[6,1,4] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[5,1,4] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[6,1,1] {{.*}} split=none
+// AVX2: remark: tiling plan: {{.*}} register=[5,1,1] {{.*}} split=none
 func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf64> {
   %zero = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<71x37xf64>
@@ -66,7 +79,7 @@ func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf
 // 72 columns: three AVX-512 registers (24) divide them, in tiles at most 6
 // rows deep; AVX2's two registers (8) divide them already.
 // AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[6,1,24] {{.*}} split=none
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[6,1,8] {{.*}} split=none
 func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: tensor<24x72xf64>) -> tensor<24x72xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<24x32xf64>, tensor<32x72xf64>) outs(%c : tensor<24x72xf64>) {
@@ -78,9 +91,11 @@ func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: ten
   return %r : tensor<24x72xf64>
 }
 
-// f32 with 16 lanes: register tiles two registers (32 floats) wide; the
-// depth panel (512 x 128 floats, 256 KiB) still fits whole.
-// F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// f32 with 16 lanes: register tiles two registers (32 floats) wide, cache
+// tiles of 128 rows (of 256 steps of 4 bytes: an eighth of L2); the depth
+// panel (512 x 128 floats, 256 KiB) still fits whole.
+// F32: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 32-bit elements: 16 lanes, register tile 8x32, cache tile 128x512x256, whole depth up to 262144 B
+// F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<96x128xf32>) -> tensor<96x128xf32> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<96x512xf32>, tensor<512x128xf32>) outs(%c : tensor<96x128xf32>) {

@@ -1,5 +1,5 @@
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=0}))" | FileCheck %s
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=0 parallel=1}))" | FileCheck %s --check-prefix=PAR
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=1}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8 whole-depth-panel-bytes=1 parallel=1}))" | FileCheck %s --check-prefix=PAR
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{register-rows=4 register-columns=8 cache-rows=8 cache-columns=16 cache-depth=8}))" | FileCheck %s --check-prefix=WHOLE
 
 #a = affine_map<(i, k, j) -> (i, k)>
@@ -452,7 +452,7 @@ func.func @fill_per_tile(%a: tensor<8x6xf64>, %b: tensor<6x16xf64>) -> tensor<8x
 // A depth above cache-depth whose panel of the columns' operand (24 x 16
 // doubles) fits whole-depth-panel-bytes is not blocked: each register tile
 // holds its whole reduction and zeroes its own slice. Blocked (first RUN
-// line, whole-depth-panel-bytes=0) the tiles sum in three depth blocks
+// line, whole-depth-panel-bytes=1) the tiles sum in three depth blocks
 // into a result zeroed first.
 // WHOLE-LABEL: func.func @whole_depth
 // WHOLE-NOT: to %c24 step %c8
