@@ -2,6 +2,7 @@
 # lit configuration of the TensorLang test suite.
 
 import os
+import platform
 import shutil
 
 import lit.formats
@@ -13,6 +14,9 @@ config.suffixes = [".mlir", ".tl", ".cfd", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tensorlang_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# Tests that name x86-64 CPUs (--cpu=x86-64-v3) and read x86 assembly.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))

@@ -49,6 +49,10 @@ typedef struct {
   /* Every buffer holds its variable's elements in column-major (Fortran)
      order rather than row-major (--layout=col-major). */
   bool columnMajor;
+  /* Bytes of one core's L1 data and L2 caches the tiles are derived from
+     (0: this machine's; --l1-cache-bytes, --l2-cache-bytes). */
+  int64_t l1CacheBytes;
+  int64_t l2CacheBytes;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void

@@ -51,6 +51,16 @@ struct ProgramCLOptions {
             cl::desc("CPU to generate code for: host, or an LLVM CPU name "
                      "such as x86-64-v3"),
             cl::init(CompileOptions().cpu), cl::cat(category)),
+        l1CacheBytes(
+            "l1-cache-bytes",
+            cl::desc("Bytes of one core's L1 data cache of the machine the "
+                     "code will run on, for the tiles (0: this machine's)"),
+            cl::value_desc("N"), cl::init(0), cl::cat(category)),
+        l2CacheBytes(
+            "l2-cache-bytes",
+            cl::desc("Bytes of one core's L2 cache of the machine the code "
+                     "will run on, for the tiles (0: this machine's)"),
+            cl::value_desc("N"), cl::init(0), cl::cat(category)),
         vectorBits("vector-bits",
                    cl::desc("Vector width in bits (0: the CPU's widest)"),
                    cl::init(0), cl::cat(category)),
@@ -98,6 +108,8 @@ struct ProgramCLOptions {
   cl::list<std::string> sizes;
   cl::opt<std::string> distribute;
   cl::opt<std::string> cpu;
+  cl::opt<uint64_t> l1CacheBytes;
+  cl::opt<uint64_t> l2CacheBytes;
   cl::opt<unsigned> vectorBits;
   cl::opt<unsigned> optLevel;
   cl::opt<bool> noOptimize;
@@ -170,6 +182,8 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   compile.distribute = programFlags->distribute;
   compile.cpu = programFlags->cpu;
   compile.vectorBits = programFlags->vectorBits;
+  compile.l1CacheBytes = byteCount(programFlags->l1CacheBytes);
+  compile.l2CacheBytes = byteCount(programFlags->l2CacheBytes);
   compile.optLevel = programFlags->optLevel;
   compile.optimize = !programFlags->noOptimize;
   compile.tileContractions = !programFlags->noTile;

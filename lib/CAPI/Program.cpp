@@ -12,6 +12,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -76,6 +77,8 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->fuseBatchesMinBytes = defaults.compile.fuseBatchesMinBytes;
   options->streamingMinBytes = defaults.compile.streamingMinBytes;
   options->vectorBits = defaults.compile.vectorBits;
+  options->l1CacheBytes = defaults.compile.l1CacheBytes;
+  options->l2CacheBytes = defaults.compile.l2CacheBytes;
   options->optLevel = defaults.compile.optLevel;
   options->maxWork = defaults.interpreter.maxWork;
   options->warningsAreErrors = defaults.warningsAreErrors;
@@ -99,6 +102,8 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   options.compile.fuseBatchesMinBytes = c->fuseBatchesMinBytes;
   options.compile.streamingMinBytes = c->streamingMinBytes;
   options.compile.vectorBits = c->vectorBits;
+  options.compile.l1CacheBytes = std::max<int64_t>(0, c->l1CacheBytes);
+  options.compile.l2CacheBytes = std::max<int64_t>(0, c->l2CacheBytes);
   options.compile.optLevel = c->optLevel;
   options.interpreter.maxWork = c->maxWork;
   options.warningsAreErrors = c->warningsAreErrors;
