@@ -47,9 +47,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PEER_SRC = os.path.join(HERE, "peers")
 
 # --peers names, in table order, and their column titles.
-PEERS = ["numpy", "c", "stream", "openblas", "eigen", "mlir-plain"]
-TITLES = {"numpy": "NumPy", "c": "C loops", "stream": "memcpy / STREAM",
-          "openblas": "OpenBLAS", "eigen": "Eigen Tensor", "mlir-plain": "MLIR plain"}
+PEERS = ["numpy", "torch", "c", "stream", "openblas", "blis", "libxsmm", "eigen",
+         "mlir-plain", "mlir-tuned"]
+TITLES = {"numpy": "NumPy", "torch": "PyTorch einsum", "c": "C loops",
+          "stream": "memcpy / STREAM", "openblas": "OpenBLAS", "blis": "BLIS",
+          "libxsmm": "LIBXSMM", "eigen": "Eigen Tensor", "mlir-plain": "MLIR plain",
+          "mlir-tuned": "MLIR transform schedule"}
+# OpenBLAS's kernels for an LLVM CPU name (--cpu): OPENBLAS_CORETYPE, so
+# that the BLAS peers run the code they would run on that CPU.
+OPENBLAS_CORETYPES = {
+    "x86-64-v3": "Haswell", "haswell": "Haswell", "broadwell": "Haswell",
+    "skylake": "Haswell", "alderlake": "Haswell", "znver1": "Zen", "znver2": "Zen",
+    "znver3": "Zen", "x86-64-v4": "SkylakeX", "skylake-avx512": "SkylakeX",
+    "cascadelake": "SkylakeX", "icelake-server": "SkylakeX",
+    "sapphirerapids": "SapphireRapids", "znver4": "SkylakeX", "znver5": "SkylakeX",
+    "x86-64-v2": "Nehalem", "nehalem": "Nehalem", "x86-64": "Prescott",
+}
 CC = "/usr/bin/clang-22"
 CXX = "/usr/bin/clang++-22"
 MLIR_OPT = "/usr/bin/mlir-opt-22"
@@ -62,14 +75,18 @@ def rnd(shape, seed):
 
 
 def kernel(ident, description, source, inputs, output, numpy, unit, flops, nbytes,
-           peers, max_reps=None):
+           peers, max_reps=None, einsum=None, tl_flags=(), tolerance=1e-8):
     """A kernel: its tl program, inputs (in the order the peers take them),
     NumPy's computation (label, function), rate unit, flop and minimum byte
     counts (the roofline), and its peers: {peer: (binary, case, label)},
-    binary "c", "eigen", or ("mlir", template, substitutions)."""
+    binary "c", "blis", "libxsmm", "eigen", or ("mlir", template,
+    substitutions). `einsum` is (spec, input names) for PyTorch's einsum;
+    `tl_flags` are tl-run's extra flags (--element-type=f32); results
+    further than `tolerance` (relative) from NumPy's are marked WRONG."""
     return dict(id=ident, description=description, source=source, inputs=inputs,
                 output=output, numpy=numpy, unit=unit, flops=float(flops),
-                bytes=float(nbytes), peers=peers, max_reps=max_reps)
+                bytes=float(nbytes), peers=peers, max_reps=max_reps, einsum=einsum,
+                tl_flags=list(tl_flags), tolerance=tolerance)
 
 
 def kernels(small, odd):
@@ -93,8 +110,25 @@ def kernels(small, odd):
         2.0 * n1 ** 3, 24.0 * n1 * n1,
         {"c": ("c", "k1-loop", "i, k, j loop nest"),
          "openblas": ("c", "k1-blas", "cblas_dgemm"),
+         "blis": ("blis", "k1-blas", "cblas_dgemm"),
          "eigen": ("eigen", "k1", "contract"),
-         "mlir-plain": (("mlir", "k1", {"N": n1}), "k1", "linalg.matmul")}))
+         "mlir-plain": (("mlir", "k1", {"N": n1}), "k1", "linalg.matmul"),
+         "mlir-tuned": (("mlir-tuned", "k1", {"N": n1}), "k1",
+                        "linalg.matmul, tiled 64x128x256 / 8x16, FMAs")},
+        einsum=("ij,jk->ik", ["A", "B"])))
+
+    # K1 in single precision: twice the lanes per register.
+    A1f, B1f = A.astype(np.float32), B.astype(np.float32)
+    out.append(kernel(
+        "K1F", "matrix product in f32 n=%d" % n1,
+        "var input A : [{0} {0}]\nvar input B : [{0} {0}]\nvar output C : [{0} {0}]\n"
+        "C = A # B . [2 3]\n".format(n1),
+        {"A": A1f, "B": B1f}, "C", ("A @ B (sgemm)", lambda: A1f @ B1f), "GFLOP/s",
+        2.0 * n1 ** 3, 12.0 * n1 * n1,
+        {"openblas": ("c", "k1f-blas", "cblas_sgemm"),
+         "blis": ("blis", "k1f-blas", "cblas_sgemm")},
+        einsum=("ij,jk->ik", ["A", "B"]), tl_flags=["--element-type=f32"],
+        tolerance=1e-4))
 
     A2, B2 = rnd((n2, n2), 1), rnd((n2, n2), 2)
     out.append(kernel(
@@ -151,8 +185,10 @@ def kernels(small, odd):
         "GFLOP/s", 6.0 * e5 * p ** 4, 16.0 * e5 * p ** 3,
         {"c": ("c", "k5-fact", "hand-written factorized loops"),
          "openblas": ("c", "k5-blas", "3 GEMM stages"),
+         "libxsmm": ("libxsmm", "k5-xsmm", "3 small GEMMs per element"),
          "eigen": ("eigen", "k5", "3 contract + shuffle"),
-         "mlir-plain": (("mlir", "k5", {"E": e5, "P": p}), "k5", "3 linalg.generic stages")}))
+         "mlir-plain": (("mlir", "k5", {"E": e5, "P": p}), "k5", "3 linalg.generic stages")},
+        einsum=("elmn,il,jm,kn->eijk", ["u", "A", "A", "A"])))
 
     # Element-wise functions (language extensions): exp and log through
     # glibc's libmvec, sqrt, abs and max as vector instructions.
@@ -214,6 +250,7 @@ def kernels(small, odd):
             "GFLOP/s", 12.0 * e5 * p ** 4 + e5 * p ** 3, 24.0 * e5 * p ** 3,
             {"c": ("c", "k5h-fact", "hand-written factorized loops"),
              "openblas": ("c", "k5h-blas", "2 x 3 GEMM stages"),
+             "libxsmm": ("libxsmm", "k5h-xsmm", "2 x 3 small GEMMs per element"),
              "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
 
     # A chain of matrix products with very unequal extents: (A B) C is
@@ -230,6 +267,7 @@ def kernels(small, odd):
         "GFLOP/s", 4.0 * m7 * m7 * n7, 32.0 * m7 * n7,
         {"c": ("c", "c3-loop", "(A B) C, i, k, j loops"),
          "openblas": ("c", "c3-blas", "2 cblas_dgemm"),
+         "blis": ("blis", "c3-blas", "2 cblas_dgemm"),
          "eigen": ("eigen", "c3", "2 contract"),
          "mlir-plain": (("mlir", "c3", {"M": m7, "N": n7}), "c3", "2 linalg.matmul")}))
 
@@ -268,7 +306,8 @@ def kernels(small, odd):
              lambda spec=spec, At=At, Bt=Bt: np.ascontiguousarray(
                  np.einsum(spec, At, Bt, optimize=True))),
             "GFLOP/s", 2.0 * np.prod([float(v) for v in sizes.values()]),
-            8.0 * (At.size + Bt.size + np.prod(shape(res))), peers, max_reps))
+            8.0 * (At.size + Bt.size + np.prod(shape(res))), peers, max_reps,
+            einsum=(spec, ["A", "B"])))
     return out
 
 
@@ -339,7 +378,7 @@ def time_tl_run(tl_run, workdir, k, engine, reps, timeout, extra=()):
     prog = os.path.join(workdir, k["id"] + ".tl")
     with open(prog, "w") as f:
         f.write(k["source"])
-    args = [tl_run, prog, "--engine=" + engine, "--repeat=%d" % reps]
+    args = [tl_run, prog, "--engine=" + engine, "--repeat=%d" % reps] + k["tl_flags"]
     for name, path in input_paths(workdir, k):
         args += ["--in", "%s=%s" % (name, path)]
     out_path = os.path.join(workdir, "%s_%s_%s.npy" % (k["id"], k["output"], engine))
@@ -363,7 +402,11 @@ class Peers:
     """Builds the C/C++ peers (cached in `directory` by a hash of their
     sources and flags) and runs them."""
 
-    def __init__(self, directory, budget):
+    def __init__(self, directory, budget, march="native"):
+        self.march = march
+        # Binaries for another CPU go to a folder of their own.
+        if march != "native":
+            directory = os.path.join(directory, march)
         self.dir = os.path.abspath(directory)
         self.budget = budget
         self.built = {}     # key -> binary path or None
@@ -408,7 +451,7 @@ class Peers:
         header = os.path.join(PEER_SRC, "peers.h")
         if key in ("c", "openblas"):
             src = os.path.join(PEER_SRC, "c_peers.c")
-            base = [CC, "-O3", "-march=native", "-std=gnu11", src, "-o", "{out}"]
+            base = [CC, "-O3", "-march=" + self.march, "-std=gnu11", src, "-o", "{out}"]
             if not os.path.exists(CC):
                 why = "no " + CC
             else:
@@ -423,6 +466,27 @@ class Peers:
                     if not path:
                         self.why["c"] = why
                 return self.built[key]
+        elif key == "blis":
+            # c_peers' CBLAS cases, linked with BLIS's CBLAS instead.
+            src = os.path.join(PEER_SRC, "c_peers.c")
+            if not os.path.exists(CC):
+                why = "no " + CC
+            else:
+                path, why = self._cached_build(
+                    "blis_peers", [src, header],
+                    [[CC, "-O3", "-march=" + self.march, "-std=gnu11", "-DHAVE_CBLAS", src,
+                      "-o", "{out}", "-lblis", "-lm"]])
+                if why:
+                    why = "no BLIS (bench/install-peers.sh): " + why
+        elif key == "libxsmm":
+            src = os.path.join(PEER_SRC, "xsmm_peers.c")
+            if not os.path.exists("/usr/include/libxsmm.h"):
+                why = "no LIBXSMM (bench/install-peers.sh)"
+            else:
+                path, why = self._cached_build(
+                    "xsmm_peers", [src, header],
+                    [[CC, "-O3", "-march=" + self.march, "-std=gnu11", src, "-o", "{out}",
+                      "-lxsmm", "-lopenblas", "-lm", "-ldl", "-lpthread"]])
         elif key == "eigen":
             src = os.path.join(PEER_SRC, "eigen_peers.cpp")
             if not os.path.exists(EIGEN_HEADER):
@@ -432,7 +496,8 @@ class Peers:
             else:
                 path, why = self._cached_build(
                     "eigen_peers", [src, header],
-                    [[CXX, "-O3", "-march=native", "-std=c++17", "-w", "-I/usr/include/eigen3",
+                    [[CXX, "-O3", "-march=" + self.march, "-std=c++17", "-w",
+                      "-I/usr/include/eigen3",
                       src, "-o", "{out}"]])
         else:
             _, template, subs = key
@@ -452,10 +517,19 @@ class Peers:
                 except (OSError, ValueError, KeyError) as error:
                     why = "%s: %s" % (src, error)
                 if not why:
-                    script = os.path.join(PEER_SRC, "mlir", "build.sh")
-                    path, why = self._cached_build(
-                        name, [inst, script, os.path.join(PEER_SRC, "mlir", "driver.c"), header],
-                        [["sh", script, inst, "{out}"]])
+                    driver = os.path.join(PEER_SRC, "mlir", "driver.c")
+                    march = "MARCH=" + self.march
+                    if key[0] == "mlir-tuned":
+                        script = os.path.join(PEER_SRC, "mlir", "tuned.sh")
+                        schedule = os.path.join(PEER_SRC, "mlir", "sched_%s.mlir" % template)
+                        path, why = self._cached_build(
+                            name + "_tuned", [inst, script, schedule, driver, header],
+                            [["env", march, "sh", script, inst, schedule, "{out}"]])
+                    else:
+                        script = os.path.join(PEER_SRC, "mlir", "build.sh")
+                        path, why = self._cached_build(
+                            name, [inst, script, driver, header],
+                            [["env", march, "sh", script, inst, "{out}"]])
         self.built[key] = path
         if why:
             self.why[key] = why
@@ -553,10 +627,24 @@ def main():
                         help="also time the JIT with --pad=M")
     parser.add_argument("--threads", type=int, default=0,
                         help="also time the JIT with --threads=N (OpenMP)")
+    parser.add_argument("--cpu", default="host",
+                        help="an LLVM CPU name (x86-64-v3, skylake-avx512, ...): "
+                             "TensorLang compiles for it (tl-run --cpu), the C/C++/MLIR "
+                             "peers are built with -march=CPU, and OpenBLAS runs its "
+                             "kernels for it (OPENBLAS_CORETYPE)")
     parser.add_argument("--unoptimized", action="store_true",
                         help="also time the JIT with --no-optimize (the "
                              "program as written: contraction order etc.)")
     args = parser.parse_args()
+    if args.cpu != "host":
+        coretype = OPENBLAS_CORETYPES.get(args.cpu)
+        if coretype is None:
+            print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS and NumPy "
+                  "run this machine's kernels" % args.cpu, file=sys.stderr)
+        elif os.environ.get("OPENBLAS_CORETYPE") != coretype:
+            # NumPy loaded OpenBLAS already: start again with its core type set.
+            env = dict(os.environ, OPENBLAS_CORETYPE=coretype)
+            os.execve(sys.executable, [sys.executable] + sys.argv, env)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     tl_compile = os.path.join(args.build, "bin", "tl-compile")
     tl_opt = os.path.join(args.build, "bin", "tl-opt")
@@ -566,7 +654,18 @@ def main():
         if p not in PEERS:
             parser.error("unknown peer %r (known: %s)" % (p, ", ".join(PEERS)))
     peers = [p for p in PEERS if p in asked]
-    runner = Peers(args.peer_dir or os.path.join(args.build, "bench-peers"), args.peer_budget)
+    runner = Peers(args.peer_dir or os.path.join(args.build, "bench-peers"), args.peer_budget,
+                   "native" if args.cpu == "host" else args.cpu)
+    torch = None
+    if "torch" in peers:
+        try:
+            import torch
+            threads = int(os.environ.get("OMP_NUM_THREADS", "0") or 0)
+            if threads > 0:
+                torch.set_num_threads(threads)
+        except ImportError:
+            print("warning: no PyTorch (bench/install-peers.sh); its column stays empty",
+                  file=sys.stderr)
 
     # Extra tensorlang variants: (label, tl-run flags, reps).
     variants = []
@@ -599,6 +698,18 @@ def main():
             if "numpy" in peers:
                 res["numpy"] = Timing(np_time, np_reps, 0.0, capped=np_reps < args.reps)
                 labels["numpy"] = k["numpy"][0]
+            if args.cpu != "host":
+                k["tl_flags"].append("--cpu=" + args.cpu)
+            if torch is not None and k["einsum"]:
+                spec, names = k["einsum"]
+                operands = [torch.from_numpy(np.ascontiguousarray(k["inputs"][n]))
+                            for n in names]
+                t_time, t_reps, t_out = time_numpy(
+                    lambda: torch.einsum(spec, *operands).contiguous(), reps,
+                    args.peer_budget)
+                res["torch"] = Timing(t_time, t_reps, rel_diff(t_out.numpy(), expected),
+                                      capped=t_reps < args.reps)
+                labels["torch"] = "torch.einsum"
             out, error = time_tl_run(tl_run, workdir, k, "jit", reps, 3600)
             res["tl"] = Timing(out[0], out[1], rel_diff(out[2], expected), capped=reps < args.reps) \
                 if out else Timing(error=error)
@@ -624,8 +735,8 @@ def main():
                 binary, case, label = k["peers"][peer]
                 if binary == "c":
                     key = "openblas" if peer == "openblas" else "c"
-                elif binary == "eigen":
-                    key = "eigen"
+                elif binary in ("eigen", "blis", "libxsmm"):
+                    key = binary
                 else:
                     key = (binary[0], binary[1], tuple(sorted(binary[2].items())))
                 check = None if "no check" in label else expected
@@ -737,12 +848,14 @@ def report(rows, peers, variants, peak_flops, peak_what, peak_bw, args):
         text = fmt(timing.time) + mark(timing, k)
         if ratio and base is not None:
             text += " (%s)" % fmt(timing.time / base)
-        if timing.diff is not None and timing.diff > 1e-8:
+        if timing.diff is not None and timing.diff > k["tolerance"]:
             text += " WRONG %.1e" % timing.diff
         return text
 
     env = ", ".join("%s=%s" % (v, os.environ.get(v, "unset"))
-                    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"))
+                    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                              "OPENBLAS_CORETYPE"))
+    env += "; --cpu=%s" % args.cpu
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     print("%s, %d cores; %s; %s; commit %s%s" % (

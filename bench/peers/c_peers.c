@@ -9,6 +9,7 @@
  *   peak-fma, peak-triad                    no inputs, OUT is "-"; also print
  *                                           "INFO flops=... " / "INFO bytes=..."
  *   k1-loop k1-blas            A B          C = A B (i, k, j loops; cblas_dgemm)
+ *   k1f-blas                   A B          C = A B in float (cblas_sgemm)
  *   k2-loop k2-blas            A B          s = sum_ij A[i,j] B[j,i] (loops; n cblas_ddot)
  *   k3-loop k3-memcpy          u            v = u ^ [2 4] (loops; memcpy of u)
  *   k4-loop k4-stream          a b c d e    z = (a + b) * c - d / e; z = a+b+c+d+e
@@ -254,6 +255,22 @@ int main(int argc, char **argv) {
 #endif
     else NOBLAS;
     raw_save(out, C, (size_t)n * n);
+  } else if (!strcmp(cs, "k1f-blas")) {
+    NEED(2);
+#ifdef HAVE_CBLAS
+    int n = (int)in[0].shape[0];
+    size_t nn = (size_t)n * n;
+    float *A = malloc(nn * sizeof(float)), *B = malloc(nn * sizeof(float)),
+          *C = malloc(nn * sizeof(float));
+    double *out_c = pt_alloc(nn);
+    for (size_t i = 0; i < nn; ++i) A[i] = (float)in[0].data[i], B[i] = (float)in[1].data[i];
+    PT_TIME(cs, reps, cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                                  A, n, B, n, 0.0f, C, n));
+    for (size_t i = 0; i < nn; ++i) out_c[i] = C[i];
+    raw_save(out, out_c, nn);
+#else
+    NOBLAS;
+#endif
   } else if (!strncmp(cs, "k2-", 3)) {
     NEED(2);
     int n = (int)in[0].shape[0];

@@ -5,7 +5,7 @@
 # vectorization: clang -O3 does the rest) and link it with driver.c.
 # Usage: sh build.sh KERNEL.mlir OUT_BINARY
 # Tools: MLIR_OPT, MLIR_TRANSLATE, CC (default mlir-opt-22, mlir-translate-22,
-# clang-22 from /usr/bin). Pipeline from shared/peers/README.md ("Plain").
+# clang-22 from /usr/bin); MARCH (default native). Pipeline from shared/peers/README.md ("Plain").
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$1
@@ -13,6 +13,7 @@ BIN=$2
 MLIR_OPT=${MLIR_OPT:-/usr/bin/mlir-opt-22}
 MLIR_TRANSLATE=${MLIR_TRANSLATE:-/usr/bin/mlir-translate-22}
 CC=${CC:-/usr/bin/clang-22}
+MARCH=${MARCH:-native}
 "$MLIR_OPT" "$SRC" --eliminate-empty-tensors \
   "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
   --buffer-deallocation-pipeline --convert-linalg-to-loops \
@@ -21,5 +22,5 @@ CC=${CC:-/usr/bin/clang-22}
   --convert-func-to-llvm=use-bare-ptr-memref-call-conv=1 --reconcile-unrealized-casts \
   -o "$BIN.llvm.mlir"
 "$MLIR_TRANSLATE" --mlir-to-llvmir "$BIN.llvm.mlir" -o "$BIN.ll"
-"$CC" -O3 -march=native -Wno-override-module -c "$BIN.ll" -o "$BIN.o"
-"$CC" -O3 -march=native -I"$HERE/.." "$HERE/driver.c" "$BIN.o" -o "$BIN"
+"$CC" -O3 -march="$MARCH" -Wno-override-module -c "$BIN.ll" -o "$BIN.o"
+"$CC" -O3 -march="$MARCH" -I"$HERE/.." "$HERE/driver.c" "$BIN.o" -o "$BIN"
