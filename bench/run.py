@@ -70,6 +70,30 @@ MLIR_TRANSLATE = "/usr/bin/mlir-translate-22"
 EIGEN_HEADER = "/usr/include/eigen3/unsupported/Eigen/CXX11/Tensor"
 
 
+def set_openblas_environment(cpu):
+    """Makes OpenBLAS (NumPy's, the peers') run the kernels of `cpu`: its own
+    choice on the host, OPENBLAS_CORETYPE for another CPU. An environment
+    that sets OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE (some machines here set
+    Haswell and 512 for every process) would otherwise hand NumPy and
+    OpenBLAS AVX2 kernels on an AVX-512 machine. NumPy has loaded OpenBLAS
+    already, so a change starts this script again."""
+    env = dict(os.environ)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    if cpu == "host":
+        env.pop("OPENBLAS_CORETYPE", None)
+    else:
+        coretype = OPENBLAS_CORETYPES.get(cpu)
+        if coretype is None:
+            print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS and NumPy "
+                  "run this machine's kernels" % cpu, file=sys.stderr)
+            env.pop("OPENBLAS_CORETYPE", None)
+        else:
+            env["OPENBLAS_CORETYPE"] = coretype
+    if env != dict(os.environ):
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
 def rnd(shape, seed):
     return np.random.default_rng(seed).random(shape) - 0.5
 
@@ -608,7 +632,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K2,K3,K4,F1,K5,K5H,K5HB,G1,C3,K6,CT",
+    parser.add_argument("--kernels", default="K1,K1F,K2,K3,K4,F1,K5,K5H,K5HB,G1,C3,K6,CT",
                         help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time; "
                              "TCCG alone runs the TCCG suite (bench/tccg.py, "
                              "with its flags: --suite-sizes, --odd-sizes, "
@@ -636,15 +660,7 @@ def main():
                         help="also time the JIT with --no-optimize (the "
                              "program as written: contraction order etc.)")
     args = parser.parse_args()
-    if args.cpu != "host":
-        coretype = OPENBLAS_CORETYPES.get(args.cpu)
-        if coretype is None:
-            print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS and NumPy "
-                  "run this machine's kernels" % args.cpu, file=sys.stderr)
-        elif os.environ.get("OPENBLAS_CORETYPE") != coretype:
-            # NumPy loaded OpenBLAS already: start again with its core type set.
-            env = dict(os.environ, OPENBLAS_CORETYPE=coretype)
-            os.execve(sys.executable, [sys.executable] + sys.argv, env)
+    set_openblas_environment(args.cpu)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     tl_compile = os.path.join(args.build, "bin", "tl-compile")
     tl_opt = os.path.join(args.build, "bin", "tl-opt")

@@ -6,6 +6,8 @@ factors, and programs where the tiled result feeds later statements; on
 one thread and on two (the outer loop of cache tiles as an scf.forall)."""
 
 import os
+import platform
+import re
 import shutil
 import subprocess
 
@@ -177,16 +179,23 @@ SHARED_BY_THREADS = {
     "tccg-ccsd-t0-transposed-operand"}
 
 
-def _compile(tmp_path, source, extra):
+def _llvm_tool(name):
+    return shutil.which(name + "-22") or "/usr/lib/llvm-22/bin/" + name
+
+
+def _compile(tmp_path, source, extra, disassemble=False):
     program, obj = tmp_path / "p.tl", tmp_path / "p.o"
     program.write_text(source)
     result = subprocess.run(
         [os.path.join(BIN_DIR, "tl-compile"), str(program), "-o", str(obj),
          "--remarks"] + extra, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    nm = shutil.which("llvm-nm-22") or "/usr/lib/llvm-22/bin/llvm-nm"
-    symbols = subprocess.run([nm, str(obj)], capture_output=True,
-                             text=True).stdout
+    symbols = subprocess.run([_llvm_tool("llvm-nm"), str(obj)],
+                             capture_output=True, text=True).stdout
+    if disassemble:
+        code = subprocess.run([_llvm_tool("llvm-objdump"), "-d", str(obj)],
+                              capture_output=True, text=True).stdout
+        return result.stderr, symbols, code
     return result.stderr, symbols
 
 
@@ -205,6 +214,28 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:
         assert "__kmpc_fork_call" not in symbols, name
+
+
+# The register tiles reach the object as packed vector FMAs of the width
+# --cpu has: AVX2's ymm registers for x86-64-v3, AVX-512's zmm for
+# skylake-avx512. A tile left scalar, or one whose accumulators spill,
+# would show as scalar FMAs (vfmadd...sd) or none.
+FMA_WIDTH = {"x86-64-v3": "ymm", "skylake-avx512": "zmm"}
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPUs")
+@pytest.mark.parametrize("cpu", sorted(FMA_WIDTH))
+@pytest.mark.parametrize("name", ["matmul-large-blocks", "tccg-ccsd6-prime",
+                                  "fused-cfd-p13"])
+def test_register_tiles_are_vector_fmas_of_the_cpu(tmp_path, name, cpu):
+    remarks, _, code = _compile(tmp_path, CASES[name][0], ["--cpu=" + cpu],
+                                disassemble=True)
+    assert "left untiled" not in remarks, remarks
+    packed = re.findall(r"vfmadd\w*pd\s+[^\n]*%(xmm|ymm|zmm)", code)
+    widest = FMA_WIDTH[cpu]
+    assert packed.count(widest) >= 16, (cpu, packed[:20])
+    if cpu == "x86-64-v3":
+        assert "zmm" not in code
 
 
 # Cases whose extents divide nothing near the preferred tiles: the plan cuts

@@ -12,8 +12,10 @@
 //
 // They are sizes of the memory hierarchy of the x86-64 server cores the
 // code generator was tuned on (an L2 of at least 1 MiB, an L1 of 32-48 KiB,
-// 2 MiB huge pages); a target description that derives them from the CPU
-// is future work (docs/compiler.md).
+// 2 MiB huge pages). The compiler's pipelines derive the tile sizes, the
+// whole-depth panel and the batch tile from the target instead
+// (TargetDescription.h, docs/compiler.md "The target description"); these
+// are the passes' defaults when run on their own.
 //
 //===----------------------------------------------------------------------===//
 
