@@ -37,6 +37,12 @@ CASES = {
         "var input A : [520 300]\nvar input B : [300 272]\nvar output C : [520 272]\n"
         "C = A # B . [2 3]\n",
         {"A": (520, 300), "B": (300, 272)}, lambda v: v["A"] @ v["B"]),
+    # Rows of B 4 KiB apart: each block of B is copied contiguous first
+    # (copy=in1); 67 rows are cut 64 + 3.
+    "matmul-rows-4k-apart": (
+        "var input A : [67 96]\nvar input B : [96 512]\nvar output C : [67 512]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (67, 96), "B": (96, 512)}, lambda v: v["A"] @ v["B"]),
     "vector-times-matrix": (
         "var input x : [50]\nvar input A : [50 40]\nvar output y : [40]\n"
         "y = x # A . [1 2]\n",
@@ -170,6 +176,9 @@ def test_tiled_contractions_match(tl_run, name, tiling):
 # contraction is not tiled or a step fell back), except the trace, whose
 # scalar result has no columns (it is blocked by strided sums instead).
 NOT_TILED = {"trace-blocked": "not tiled: the result is a scalar"}
+# Cases whose columns' operand is copied block by block (its rows conflict
+# in the caches).
+COPIED_BLOCKS = {"matmul-rows-4k-apart"}
 # Cases built with a batch or several cache tiles of columns, which two
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
@@ -210,6 +219,8 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
     else:
         assert "tiling plan:" in remarks, remarks
         assert "not tiled" not in remarks, remarks
+    if name in COPIED_BLOCKS:
+        assert "copy=in1" in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:

@@ -130,11 +130,17 @@ struct ContractionTilingPlan {
   llvm::SmallVector<int64_t> cacheTiles, registerTiles;
   /// Loop order of each level, outermost first.
   llvm::SmallVector<int64_t> cacheOrder, registerOrder;
+  /// The input (operand number) whose block each cache tile reads is first
+  /// copied into a contiguous tensor, out of the row blocks' loops; -1:
+  /// none. It is the columns' operand where its rows conflict in the
+  /// caches (rowsConflictInCaches: a multiple of 4 KiB apart).
+  int copiedBlockInput = -1;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
   /// split=none` (tiles per loop dimension, 0: whole), or with
-  /// `split=d2@64` and no tiles.
+  /// `split=d2@64` and no tiles; ` copy=in1` after it where a block of
+  /// input 1 is copied.
   void print(llvm::raw_ostream &os) const;
 };
 
@@ -159,6 +165,13 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 TileContractionsConfig
 deriveTileContractionsConfig(const TargetDescription &target,
                              int64_t elementBytes);
+
+/// Whether rows `strideBytes` apart fall on few sets of L2: a multiple of
+/// 4 KiB apart, they take at most 16 offsets within the 64 KiB over which
+/// the sets of a 1 MiB, 16-way L2 repeat, so that a block of many such rows
+/// cannot stay in L2 (rows of 768 doubles, 6 KiB apart, take 32 offsets
+/// and are as fast copied or not; rows of 1024 take 8).
+bool rowsConflictInCaches(int64_t strideBytes);
 
 /// Whether the body of `op` is `out + in0 * in1`: what a vector contraction
 /// of a register tile computes.

@@ -21,6 +21,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
 
 using namespace mlir;
 using namespace tensorlang;
@@ -169,6 +172,33 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   return swapped;
 }
 
+/// Copies the block of input `plan.copiedBlockInput` that `cacheTile`
+/// reads into a contiguous tensor, and hoists the copy out of the loops it
+/// does not depend on (the row blocks): each element is copied once per
+/// block of columns and depth.
+static void copyBlockOfInput(RewriterBase &rewriter,
+                             linalg::GenericOp cacheTile,
+                             const ContractionTilingPlan &plan) {
+  if (plan.copiedBlockInput < 0)
+    return;
+  OpOperand &input = cacheTile->getOpOperand(plan.copiedBlockInput);
+  auto blockType = cast<RankedTensorType>(input.get().getType());
+  if (!blockType.hasStaticShape())
+    return;
+  Location loc = cacheTile.getLoc();
+  rewriter.setInsertionPoint(cacheTile);
+  Value block = tensor::EmptyOp::create(rewriter, loc, blockType.getShape(),
+                                        blockType.getElementType());
+  Value copy =
+      linalg::CopyOp::create(rewriter, loc, input.get(), block).getResult(0);
+  rewriter.modifyOpInPlace(cacheTile, [&] { input.set(copy); });
+  for (Operation *parent = cacheTile->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+      moveLoopInvariantCode(loop);
+}
+
 FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
     RewriterBase &rewriter, linalg::GenericOp op, ContractionTilingPlan plan,
     const TileContractionsConfig &config) {
@@ -209,6 +239,7 @@ FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
           : tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
   if (failed(cacheTile))
     return rewriter.notifyMatchFailure(loc, "cache tiling failed");
+  copyBlockOfInput(rewriter, *cacheTile, plan);
   rewriter.setInsertionPoint(*cacheTile);
   FailureOr<linalg::GenericOp> registerTile;
   if (fillsPerTile) {
