@@ -70,25 +70,37 @@ MLIR_TRANSLATE = "/usr/bin/mlir-translate-22"
 EIGEN_HEADER = "/usr/include/eigen3/unsupported/Eigen/CXX11/Tensor"
 
 
-def set_openblas_environment(cpu):
-    """Makes OpenBLAS (NumPy's, the peers') run the kernels of `cpu`: its own
-    choice on the host, OPENBLAS_CORETYPE for another CPU. An environment
-    that sets OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE (some machines here set
-    Haswell and 512 for every process) would otherwise hand NumPy and
-    OpenBLAS AVX2 kernels on an AVX-512 machine. NumPy has loaded OpenBLAS
-    already, so a change starts this script again."""
+# The runtime-dispatching peers' own names for a class of CPU, by OpenBLAS
+# core type: LIBXSMM_TARGET (LIBXSMM's JIT) and ATEN_CPU_CAPABILITY
+# (PyTorch's kernels).
+RUNTIME_TARGETS = {
+    "Haswell": ("hsw", "avx2"), "Zen": ("hsw", "avx2"),
+    "SkylakeX": ("skx", "avx512"), "SapphireRapids": ("cpx", "avx512"),
+    "Nehalem": ("wsm", "default"), "Prescott": ("sse3", "default"),
+}
+PEER_TARGET_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LIBXSMM_TARGET",
+                         "ATEN_CPU_CAPABILITY")
+
+
+def set_peer_environment(cpu):
+    """Makes the peers that choose their kernels when they run (OpenBLAS,
+    NumPy's too; LIBXSMM; PyTorch) run those of `cpu`: their own choice on
+    the host, the variables of RUNTIME_TARGETS for another CPU. An
+    environment that sets them (some machines here set OPENBLAS_CORETYPE=
+    Haswell and OPENBLAS_L2_SIZE=512 for every process) would otherwise
+    hand NumPy and OpenBLAS AVX2 kernels on an AVX-512 machine. NumPy has
+    loaded OpenBLAS already, so a change starts this script again."""
     env = dict(os.environ)
-    env.pop("OPENBLAS_L2_SIZE", None)
-    if cpu == "host":
-        env.pop("OPENBLAS_CORETYPE", None)
-    else:
+    for variable in PEER_TARGET_VARIABLES:
+        env.pop(variable, None)
+    if cpu != "host":
         coretype = OPENBLAS_CORETYPES.get(cpu)
         if coretype is None:
-            print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS and NumPy "
-                  "run this machine's kernels" % cpu, file=sys.stderr)
-            env.pop("OPENBLAS_CORETYPE", None)
+            print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS, NumPy, "
+                  "LIBXSMM and PyTorch run this machine's kernels" % cpu, file=sys.stderr)
         else:
             env["OPENBLAS_CORETYPE"] = coretype
+            env["LIBXSMM_TARGET"], env["ATEN_CPU_CAPABILITY"] = RUNTIME_TARGETS[coretype]
     if env != dict(os.environ):
         sys.stdout.flush()
         os.execve(sys.executable, [sys.executable] + sys.argv, env)
@@ -660,7 +672,7 @@ def main():
                         help="also time the JIT with --no-optimize (the "
                              "program as written: contraction order etc.)")
     args = parser.parse_args()
-    set_openblas_environment(args.cpu)
+    set_peer_environment(args.cpu)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     tl_compile = os.path.join(args.build, "bin", "tl-compile")
     tl_opt = os.path.join(args.build, "bin", "tl-opt")
@@ -869,8 +881,8 @@ def report(rows, peers, variants, peak_flops, peak_what, peak_bw, args):
         return text
 
     env = ", ".join("%s=%s" % (v, os.environ.get(v, "unset"))
-                    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                              "OPENBLAS_CORETYPE"))
+                    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+                    + PEER_TARGET_VARIABLES)
     env += "; --cpu=%s" % args.cpu
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()

@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-from run import cpu_name, set_openblas_environment
+from run import cpu_name, set_peer_environment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -264,7 +264,7 @@ def main(argv=None):
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
-    set_openblas_environment("host")
+    set_peer_environment("host")
     tl_run = os.path.join(args.build, "bin", "tl-run")
     cases = list(enumerate(suite(), 1))
     if args.only:
