@@ -114,7 +114,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
        of the result, `cache-depth` of the longest reduction, blocks of 8
        of any other reduction above 16), the column blocks outermost and
        the row blocks inside the reduction blocks, so that a block of the
-       operand without rows stays in cache while the rows go past it;
+       operand without rows stays in cache while the rows go past it
+       (copied into a contiguous tensor first, out of the row blocks'
+       loop, where that operand's rows are a multiple of 4 KiB apart and
+       would share few sets of L2);
     2. tiles each cache tile into register tiles of `register-rows` x
        `register-columns` result elements and one step of every reduction,
        the reductions innermost;
