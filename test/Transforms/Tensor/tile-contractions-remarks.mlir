@@ -136,6 +136,38 @@ func.func @square_depth(%a: tensor<8x5041xf64>, %b: tensor<5041x16xf64>, %c: ten
   return %r : tensor<8x16xf64>
 }
 
+// With a result larger than L2 (here 1 MiB beyond four whole-depth panels),
+// every depth block reads and writes it once more: blocks of 79 of 5135 =
+// 5 x 13 x 79 would double that traffic, so the depth is cut at 5120.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=d1@5120
+func.func @long_depth_large_result(%a: tensor<512x5135xf64>, %b: tensor<5135x512xf64>, %c: tensor<512x512xf64>) -> tensor<512x512xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<512x5135xf64>, tensor<5135x512xf64>) outs(%c : tensor<512x512xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<512x512xf64>
+  return %r : tensor<512x512xf64>
+}
+
+// Rows many times the tallest tile (645 = 3 x 5 x 43): the bulk gets tiles
+// of 8 rows, the 5 left one tile, rather than tiles of 5 throughout (which
+// would stay where the rows are few: 15 = 3 x 5 rows are tiles of 5).
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=d0@640
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} register=[8,1,16] {{.*}} split=none
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} register=[5,1,16] {{.*}} split=none
+func.func @many_rows(%a: tensor<645x64xf64>, %b: tensor<64x256xf64>, %c: tensor<645x256xf64>) -> tensor<645x256xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<645x64xf64>, tensor<64x256xf64>) outs(%c : tensor<645x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<645x256xf64>
+  return %r : tensor<645x256xf64>
+}
+
 // A second reduction (l, 19 steps) above 16 with no divisor up to 8 is cut
 // at 16, which is short enough to be taken whole, as are the 3 left.
 // AVX512: remark: tiling plan: {{.*}} split=d3@16
