@@ -4,10 +4,11 @@
 
 // With two threads the blocks of 256 columns of the matrix product are an
 // OpenMP work-sharing loop on two threads, and the register tiles inside
-// are still vectorized; with one thread there is no OpenMP at all.
+// are still vector FMAs (rows of 16 columns), each zeroing its own tile
+// inside the loop; with one thread there is no OpenMP at all.
 // CHECK: omp.parallel num_threads(%{{.*}} : i32)
 // CHECK: omp.wsloop
-// CHECK: vector<8xf64>
+// CHECK: llvm.intr.fmuladd({{.*}}) : (vector<16xf64>, vector<16xf64>, vector<16xf64>) -> vector<16xf64>
 // LLVMIR: call void (ptr, i32, ptr, ...) @__kmpc_fork_call
 // ONE-NOT: omp.
 tl.program @matmul {
