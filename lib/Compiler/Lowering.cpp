@@ -36,15 +36,13 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
   return module;
 }
 
-
 /// The pass pipelines' options for compiling `program` with `options`
 /// (pipeline options cannot be copied, so they are filled in place).
 static void setLoweringOptions(LoweringOptions &lowering,
                                tl::ProgramOp program,
                                const CompileOptions &options) {
   TargetDescription target = describeTarget(options);
-  lowering.vectorLanes =
-      target.lanes(program.getElementType().getWidth() / 8);
+  lowering.vectorLanes = target.lanes(program.getElementType().getWidth() / 8);
   lowering.vectorRegisters = target.vectorRegisters;
   lowering.l1CacheBytes = target.l1CacheBytes;
   lowering.l2CacheBytes = target.l2CacheBytes;

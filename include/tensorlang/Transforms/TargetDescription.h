@@ -1,4 +1,5 @@
-//===- TargetDescription.h - What the code generator knows of a CPU -*- C++ -*-===//
+//===- TargetDescription.h - What the code generator knows of a CPU -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

@@ -59,23 +59,23 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   // 14), while fewer extents divide.
   constexpr int64_t kMostRegisterRows = 8;
   config.registerColumns = 2 * config.vectorLanes;
-  config.registerRows = std::clamp<int64_t>(
-      (target.vectorRegisters - 4) / 2, 1, kMostRegisterRows);
+  config.registerRows = std::clamp<int64_t>((target.vectorRegisters - 4) / 2, 1,
+                                            kMostRegisterRows);
   // The register tile reads a sliver of each operand per depth step: rows
   // elements of one, columns of the other. Both slivers over a depth block
   // stay in L1 while the tile runs.
   config.cacheDepth = std::clamp<int64_t>(
-      powerOfTwoAtMost(target.l1CacheBytes /
-                       ((config.registerRows + config.registerColumns) *
-                        elementBytes)),
+      powerOfTwoAtMost(
+          target.l1CacheBytes /
+          ((config.registerRows + config.registerColumns) * elementBytes)),
       32, 512);
   int64_t depthBytes = config.cacheDepth * elementBytes;
   // The block of the columns' operand (depth x cache columns) stays in
   // half of L2 while the row blocks go past it; the rows' block takes an
   // eighth.
-  config.cacheColumns = std::max(
-      config.registerColumns,
-      powerOfTwoAtMost(target.l2CacheBytes / 2 / depthBytes));
+  config.cacheColumns =
+      std::max(config.registerColumns,
+               powerOfTwoAtMost(target.l2CacheBytes / 2 / depthBytes));
   config.cacheRows =
       std::max(config.registerRows,
                powerOfTwoAtMost(target.l2CacheBytes / 8 / depthBytes));
@@ -252,9 +252,9 @@ static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
   int64_t maxRows = maxRegisterRows(registerColumns, config);
   bool threeVectors = registerColumns > config.registerColumns;
   int64_t allRowsUpTo =
-      threeVectors ? maxRows
-                   : std::min(maxRows * 3 / 2,
-                              rowsInRegisters(registerColumns, config));
+      threeVectors
+          ? maxRows
+          : std::min(maxRows * 3 / 2, rowsInRegisters(registerColumns, config));
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
 }
 
@@ -297,21 +297,20 @@ static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
   };
   int64_t maxRows = maxRegisterRows(registerColumns, config);
   int64_t fewestRows = std::min(
-      maxRows, std::max<int64_t>(2, config.fmasInFlight /
-                                            registerVectors(registerColumns,
-                                                            config) +
-                                        1));
+      maxRows,
+      std::max<int64_t>(
+          2,
+          config.fmasInFlight / registerVectors(registerColumns, config) + 1));
   // Where the rows are many, the cut-off rest is a small part of them
   // however many it has, and every tile of the bulk is as tall as it can
   // be (5135 = 5 x 13 x 79 rows: 5128 + 7 rather than tiles of 5).
   constexpr int64_t kManyRowTiles = 16;
   if (plan.hasRows && extents[plan.rowDim] >= kManyRowTiles * maxRows)
     fewestRows = maxRows;
-  if (plan.hasRows &&
-      splitIfNoDivisor(
-          plan.rowDim, maxRows,
-          registerRowsFor(extents[plan.rowDim], registerColumns, config),
-          fewestRows))
+  if (plan.hasRows && splitIfNoDivisor(plan.rowDim, maxRows,
+                                       registerRowsFor(extents[plan.rowDim],
+                                                       registerColumns, config),
+                                       fewestRows))
     return true;
   // Every depth block reads and writes the result tile once more: where the
   // result is larger than L2, that traffic goes to memory, and blocks under
@@ -358,8 +357,9 @@ bool tensorlang::rowsConflictInCaches(int64_t strideBytes) {
 static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan) {
   constexpr int64_t kMinDepthSteps = 64;
-  int64_t depth = plan.cacheTiles[plan.depthDim] ? plan.cacheTiles[plan.depthDim]
-                                                 : extents[plan.depthDim];
+  int64_t depth = plan.cacheTiles[plan.depthDim]
+                      ? plan.cacheTiles[plan.depthDim]
+                      : extents[plan.depthDim];
   // The columns' operand has them last (transposed so if need be): its
   // rows are the whole columns extent apart.
   if (depth < kMinDepthSteps ||

@@ -24,7 +24,6 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
-
 using namespace mlir;
 using namespace tensorlang;
 
