@@ -226,6 +226,21 @@ def kernels(small, odd):
          "mlir-plain": (("mlir", "k5", {"E": e5, "P": p}), "k5", "3 linalg.generic stages")},
         einsum=("elmn,il,jm,kn->eijk", ["u", "A", "A", "A"])))
 
+    # K5 in single precision, against LIBXSMM's f32 kernels.
+    A5f, u5f = A5.astype(np.float32), u5.astype(np.float32)
+    out.append(kernel(
+        "K5F", "CFD interpolation in f32 E=%d p=%d" % (e5, p),
+        "var input u : [{0} {1} {1} {1}]\nvar input A : [{1} {1}]\n"
+        "var output v : [{0} {1} {1} {1}]\n"
+        "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n".format(e5, p),
+        {"u": u5f, "A": A5f}, "v",
+        ("einsum optimize=True",
+         lambda: np.einsum("elmn,il,jm,kn->eijk", u5f, A5f, A5f, A5f, optimize=True)),
+        "GFLOP/s", 6.0 * e5 * p ** 4, 8.0 * e5 * p ** 3,
+        {"libxsmm": ("libxsmm", "k5f-xsmm", "3 small f32 GEMMs per element")},
+        einsum=("elmn,il,jm,kn->eijk", ["u", "A", "A", "A"]),
+        tl_flags=["--element-type=f32"], tolerance=1e-4))
+
     # Element-wise functions (language extensions): exp and log through
     # glibc's libmvec, sqrt, abs and max as vector instructions.
     f = rnd((n4, n4), 12)
@@ -644,7 +659,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K1F,K2,K3,K4,F1,K5,K5H,K5HB,G1,C3,K6,CT",
+    parser.add_argument("--kernels", default="K1,K1F,K2,K3,K4,F1,K5,K5F,K5H,K5HB,G1,C3,K6,CT",
                         help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time; "
                              "TCCG alone runs the TCCG suite (bench/tccg.py, "
                              "with its flags: --suite-sizes, --odd-sizes, "

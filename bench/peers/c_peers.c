@@ -3,23 +3,22 @@
  * shared/peers/c_bench.c; sizes come from the input files here.
  *
  * Build (bench/run.py does this, into build/bench-peers/):
- *   clang-22 -O3 -march=native c_peers.c -o c_peers -lopenblas (-DHAVE_CBLAS)
+ *   clang-22 -O3 -march=native c_peers.c -o c_peers -lopenblas      (-DHAVE_CBLAS)
  * Run:   c_peers CASE REPS OUT.bin IN.npy...          (see peers.h)
  * Cases and inputs (in this order):
  *   peak-fma, peak-triad                    no inputs, OUT is "-"; also print
- *                                           "INFO flops=... " / "INFO
- * bytes=..." k1-loop k1-blas            A B          C = A B (i, k, j loops;
- * cblas_dgemm) k1f-blas                   A B          C = A B in float
- * (cblas_sgemm) k2-loop k2-blas            A B          s = sum_ij A[i,j]
- * B[j,i] (loops; n cblas_ddot) k3-loop k3-memcpy          u            v = u ^
- * [2 4] (loops; memcpy of u) k4-loop k4-stream          a b c d e    z = (a +
- * b) * c - d / e; z = a+b+c+d+e k5-fact k5-blas            u A          CFD
- * interpolation, factorized loops / 3 GEMM stages k5h-fact k5h-blas          S
- * D u        inverse Helmholtz, the same twice c3-loop c3-blas            A B C
- * D = (A B) C k6t2-loop                  A B          C[c,b,a] = sum_d A[a,d,b]
- * B[c,d] k6t3-loop                  A B          C[f,e,d,c,b,a] = sum_g
- * A[a,g,e,d] B[c,b,f,g] Single-threaded. The k*-blas cases follow
- * OPENBLAS_NUM_THREADS. */
+ *                                           "INFO flops=... " / "INFO bytes=..."
+ *   k1-loop k1-blas            A B          C = A B (i, k, j loops; cblas_dgemm)
+ *   k1f-blas                   A B          C = A B in float (cblas_sgemm)
+ *   k2-loop k2-blas            A B          s = sum_ij A[i,j] B[j,i] (loops; n cblas_ddot)
+ *   k3-loop k3-memcpy          u            v = u ^ [2 4] (loops; memcpy of u)
+ *   k4-loop k4-stream          a b c d e    z = (a + b) * c - d / e; z = a+b+c+d+e
+ *   k5-fact k5-blas            u A          CFD interpolation, factorized loops / 3 GEMM stages
+ *   k5h-fact k5h-blas          S D u        inverse Helmholtz, the same twice
+ *   c3-loop c3-blas            A B C        D = (A B) C
+ *   k6t2-loop                  A B          C[c,b,a] = sum_d A[a,d,b] B[c,d]
+ *   k6t3-loop                  A B          C[f,e,d,c,b,a] = sum_g A[a,g,e,d] B[c,b,f,g]
+ * Single-threaded. The k*-blas cases follow OPENBLAS_NUM_THREADS. */
 #include "peers.h"
 #ifdef HAVE_CBLAS
 #include <cblas.h>
@@ -264,13 +263,11 @@ int main(int argc, char **argv) {
     float *A = malloc(nn * sizeof(float)), *B = malloc(nn * sizeof(float)),
           *C = malloc(nn * sizeof(float));
     double *out_c = pt_alloc(nn);
-    for (size_t i = 0; i < nn; ++i)
-      A[i] = (float)in[0].data[i], B[i] = (float)in[1].data[i];
+    for (size_t i = 0; i < nn; ++i) A[i] = (float)in[0].data[i], B[i] = (float)in[1].data[i];
     PT_TIME(cs, reps,
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
-                        1.0f, A, n, B, n, 0.0f, C, n));
-    for (size_t i = 0; i < nn; ++i)
-      out_c[i] = C[i];
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B, n, 0.0f,
+                        C, n));
+    for (size_t i = 0; i < nn; ++i) out_c[i] = C[i];
     raw_save(out, out_c, nn);
 #else
     NOBLAS;

@@ -111,10 +111,8 @@ static inline npy_t npy_load(const char *path) {
   /* float32 files (the f32 kernels) are widened to doubles; a case that
      computes in float narrows them again. */
   int is_f32 = strstr(h, "'<f4'") != NULL;
-  if ((!strstr(h, "'<f8'") && !is_f32) ||
-      !strstr(h, "'fortran_order': False")) {
-    fprintf(stderr, "error: %s: need a C-order float64 or float32 array: %s\n",
-            path, h);
+  if ((!strstr(h, "'<f8'") && !is_f32) || !strstr(h, "'fortran_order': False")) {
+    fprintf(stderr, "error: %s: need a C-order float64 or float32 array: %s\n", path, h);
     exit(1);
   }
   const char *s = strstr(h, "'shape': (");
@@ -137,8 +135,7 @@ static inline npy_t npy_load(const char *path) {
     exit(1);
   }
   if (is_f32) /* backwards: each double takes the place of two floats */
-    for (size_t i = a.size; i-- > 0;)
-      a.data[i] = ((const float *)a.data)[i];
+    for (size_t i = a.size; i-- > 0;) a.data[i] = ((const float *)a.data)[i];
   fclose(f);
   return a;
 }
