@@ -106,3 +106,40 @@ func.func @two_uses(%a: tensor<4x4x4xf64>, %out: tensor<4x4x4xf64>) -> (tensor<4
 }
 
 // ERR: error: tl-fuse-batches: tile-bytes must be positive
+
+// -----
+
+#a = affine_map<(b, i, k, l, j) -> (b, i, k, l)>
+#w = affine_map<(b, i, k, l, j) -> (k, l, j)>
+#t = affine_map<(b, i, k, l, j) -> (b, i, j)>
+#in = affine_map<(b, i, j) -> (b, i, j)>
+#out = affine_map<(b, i, j) -> (b, j, i)>
+
+// A contraction of 16 x 16 = 256 terms per element chained to a
+// transposition: it is bound by its FMAs, so the chain is left whole (a
+// slice per batch index would hide its two reductions from
+// tl-tile-contractions, which collapses them into one depth).
+// CHECK-LABEL: func.func @many_terms_per_element
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+func.func @many_terms_per_element(%a: tensor<4x8x16x16xf64>, %w: tensor<16x16x8xf64>) -> tensor<4x8x8xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4x8x8xf64>
+  %z = linalg.fill ins(%zero : f64) outs(%e : tensor<4x8x8xf64>) -> tensor<4x8x8xf64>
+  %t = linalg.generic {indexing_maps = [#a, #w, #t], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %w : tensor<4x8x16x16xf64>, tensor<16x16x8xf64>) outs(%z : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x8x8xf64>
+  %o = tensor.empty() : tensor<4x8x8xf64>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<4x8x8xf64>) outs(%o : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<4x8x8xf64>
+  return %r : tensor<4x8x8xf64>
+}
