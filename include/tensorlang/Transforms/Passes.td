@@ -59,7 +59,9 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     (the leading dimension, tiled; all others whole). Chains whose
     intermediates total less than `min-intermediate-bytes` are left alone:
     they stay in cache anyway, and the contraction tiler does better on
-    whole operands. With `threads` above 1, an `scf.forall` over one share
+    whole operands; so are chains with a contraction of 256 or more terms
+    per element (bound by its FMAs; whole, its reductions can be collapsed
+    into one depth). With `threads` above 1, an `scf.forall` over one share
     of the batches per thread comes first, the batch loop inside it.
 
     A generic whose leading dimension has a run-time extent (a program's
