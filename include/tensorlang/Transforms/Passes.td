@@ -60,8 +60,8 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     intermediates total less than `min-intermediate-bytes` are left alone:
     they stay in cache anyway, and the contraction tiler does better on
     whole operands; so are chains with a contraction of 256 or more terms
-    per element (bound by its FMAs; whole, its reductions can be collapsed
-    into one depth). With `threads` above 1, an `scf.forall` over one share
+    per element over several reductions (bound by its FMAs; whole, its
+    reductions can be collapsed into one depth). With `threads` above 1, an `scf.forall` over one share
     of the batches per thread comes first, the batch loop inside it.
 
     A generic whose leading dimension has a run-time extent (a program's
