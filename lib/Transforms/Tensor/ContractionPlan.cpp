@@ -130,6 +130,13 @@ int64_t tensorlang::productOfExtents(linalg::GenericOp op,
   return product;
 }
 
+bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
+                                                    int64_t manyTerms) {
+  std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
+  return extents && op.getNumReductionLoops() >= 2 &&
+         productOfExtents(op, *extents, /*reductionsOnly=*/true) >= manyTerms;
+}
+
 int64_t tensorlang::usesPerElement(int64_t iterations, OpOperand *input) {
   int64_t elements =
       cast<RankedTensorType>(input->get().getType()).getNumElements();

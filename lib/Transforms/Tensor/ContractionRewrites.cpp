@@ -213,22 +213,21 @@ void tensorlang::transposeForColumns(RewriterBase &rewriter,
 FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     RewriterBase &rewriter, linalg::GenericOp op,
     const TileContractionsConfig &config) {
-  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() < 2 ||
-      op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      !isMultiplyAccumulate(op))
+    return rewriter.notifyMatchFailure(op, "not a multiply-accumulate");
+  if (!sumsManyTermsOverSeveralReductions(op, config.manyUses))
     return rewriter.notifyMatchFailure(
-        op, "not a multiply-accumulate over several reductions");
+        op, "not static, or too few terms per element over several "
+            "reductions");
   std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
-  if (!extents)
-    return rewriter.notifyMatchFailure(op, "not static");
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
-  int64_t summands = productOfExtents(op, *extents, /*reductionsOnly=*/true);
   bool consecutive = true;
   for (size_t i = 1; i < reductions.size(); ++i)
     consecutive &= reductions[i] == reductions[i - 1] + 1;
-  if (!consecutive || summands < config.manyUses)
-    return rewriter.notifyMatchFailure(
-        op, "reductions not consecutive, or too few terms per element");
+  if (!consecutive)
+    return rewriter.notifyMatchFailure(op, "reductions not consecutive");
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (result.getNumResults() == 0)
     return rewriter.notifyMatchFailure(op, "the result is a scalar");

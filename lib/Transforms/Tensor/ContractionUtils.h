@@ -44,6 +44,12 @@ staticLoopExtents(mlir::linalg::GenericOp op);
 int64_t productOfExtents(mlir::linalg::GenericOp op,
                          llvm::ArrayRef<int64_t> extents, bool reductionsOnly);
 
+/// Whether `op` sums at least `manyTerms` terms into each element over
+/// several reductions: the contractions whose reductions
+/// collapseContractionReductions merges into one depth.
+bool sumsManyTermsOverSeveralReductions(mlir::linalg::GenericOp op,
+                                        int64_t manyTerms);
+
 /// How many times `op` uses each element of `input`, on average.
 int64_t usesPerElement(int64_t iterations, mlir::OpOperand *input);
 

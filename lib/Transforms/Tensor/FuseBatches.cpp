@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Transforms/ContractionPlan.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "ContractionUtils.h"
@@ -188,13 +189,9 @@ struct FuseBatchesPass
   /// result: 3.80 s fused, 2.23 s not). A single reduction stays fused
   /// (abc-adc-bd, 296 terms: 0.15 s fused, 0.39 s not).
   static bool collapsesManyTermsPerElement(linalg::GenericOp op) {
-    constexpr int64_t kManyTermsPerElement = 256;
-    std::optional<SmallVector<int64_t>> extents =
-        tensorlang::staticLoopExtents(op);
-    return extents && op.getNumReductionLoops() >= 2 &&
-           tensorlang::productOfExtents(op, *extents,
-                                        /*reductionsOnly=*/true) >=
-               kManyTermsPerElement;
+    // TileContractionsConfig::manyUses, the collapse's own threshold.
+    return tensorlang::sumsManyTermsOverSeveralReductions(
+        op, tensorlang::TileContractionsConfig().manyUses);
   }
 
   static bool isFusedIntoItsUser(linalg::GenericOp op) {
