@@ -99,6 +99,14 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   tiling.l2CacheBytes = options.l2CacheBytes;
   tiling.emitRemarks = options.remarks;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
+  // After the contractions: their tiling folds some transpositions into
+  // them and adds others (operands copied into the layout the register
+  // tiles want).
+  TileTranspositionsOptions transpositions;
+  transpositions.vectorLanes = options.vectorLanes;
+  transpositions.parallel = options.threads > 1;
+  transpositions.emitRemarks = options.remarks;
+  pm.addNestedPass<func::FuncOp>(createTileTranspositions(transpositions));
   // No CSE until bufferization: it would merge the accumulator fills that
   // tl-tile-contractions gave each contraction.
   addPipeline(pm, "canonicalize");

@@ -146,6 +146,20 @@ CASES = {
         "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
         {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
         lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+    # Transpositions that move the contiguous dimension are copied in
+    # squares of vectors (tl-tile-transpositions), masked at the ends of
+    # prime extents: a transposition on its own, and the operand of TCCG
+    # abcde-ecbfa-fd (the result's last index first in A) at prime extents.
+    "transposition-prime": (
+        "var input A : [13 11 7]\nvar output C : [7 11 13]\n"
+        "C = A ^ [[1 3]]\n",
+        {"A": (13, 11, 7)}, lambda v: np.transpose(v["A"], (2, 1, 0))),
+    "tccg-abcde-ecbfa-fd-prime": (
+        "var input A : [13 11 5 3 7]\nvar input B : [5 11]\n"
+        "var output C : [7 5 3 5 13]\n"
+        "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
+        {"A": (13, 11, 5, 3, 7), "B": (5, 11)},
+        lambda v: np.einsum("afbce,df->edcba", v["A"], v["B"])),
     "scaled-and-chained": (
         "var input s : []\nvar input A : [40 24]\nvar input B : [24 40]\n"
         "var output C : [40 40]\nvar T : [40 40]\n"
@@ -176,9 +190,13 @@ def test_tiled_contractions_match(tl_run, name, tiling):
 # contraction is not tiled or a step fell back), except the trace, whose
 # scalar result has no columns (it is blocked by strided sums instead).
 NOT_TILED = {"trace-blocked": "not tiled: the result is a scalar"}
+# Cases with no contraction to tile.
+NO_CONTRACTION = {"transposition-prime"}
 # Cases whose columns' operand is copied block by block (its rows conflict
 # in the caches).
 COPIED_BLOCKS = {"matmul-rows-4k-apart"}
+# Cases with a transposition copied in squares of vectors.
+TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime"}
 # Cases built with a batch or several cache tiles of columns, which two
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
@@ -214,8 +232,13 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
     remarks, symbols = _compile(tmp_path, CASES[name][0],
                                 ["--threads=%d" % threads])
     assert "left untiled" not in remarks, remarks
+    assert "transposition left scalar" not in remarks, remarks
+    if name in TRANSPOSED_IN_SQUARES:
+        assert "transposition copied in squares of 8x8" in remarks, remarks
     if name in NOT_TILED:
         assert NOT_TILED[name] in remarks, remarks
+    elif name in NO_CONTRACTION:
+        assert "tiling plan:" not in remarks, remarks
     else:
         assert "tiling plan:" in remarks, remarks
         assert "not tiled" not in remarks, remarks

@@ -197,6 +197,47 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> {
+  let summary = "Copy transposed tensors a square of vectors at a time";
+  let description = [{
+    A transposition that moves the contiguous dimension (`linalg.transpose`,
+    or a `linalg.generic` that copies its one input through permutations)
+    reads each element from another cache line than its neighbour in the
+    result: as scalar loops it runs at a load per element, and where the
+    input's rows are far apart (TCCG abcde-ecbfa-fd: 18 MB) every load can
+    miss the TLB. This pass tiles such a copy into squares of `vector-lanes`
+    x `vector-lanes` elements (the result's last dimension and the one that
+    is last in the input; every other dimension one at a time, the input's
+    last innermost) and vectorizes each square: a vector read per input
+    row, a transpose in registers, a vector write per result row. Squares
+    at the ends of extents that `vector-lanes` does not divide are masked
+    (a vector<8x8> transfer with a mask), not left scalar.
+
+    A transposition that keeps the last dimension copies contiguous rows,
+    which the loop vectorizer handles; it is left alone. With `parallel`,
+    the outermost loop is an `scf.forall` (unless one encloses the copy
+    already).
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "int64_t", "8",
+           "Elements per vector register: the side of the squares">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Distribute the outermost loop of squares over threads">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Report each tiled transposition as a remark">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Transpositions tiled into squares">,
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Transpositions whose squares were left scalar">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Buffer/: linalg and vectors on buffers
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,118 @@
+// A copy that moves the contiguous dimension is copied in squares of
+// vector-lanes x vector-lanes: a vector read per input row, a
+// vector.transpose, a vector write per result row; masked where the lanes
+// do not divide an extent. Copies that keep the last dimension are left to
+// the loop vectorizer.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 parallel}))" | FileCheck %s --check-prefix=PARALLEL
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A matrix transposed: the squares along the result's rows (the input's
+// columns) innermost, so that each input row is read on from where the
+// last square left it; the read is of the input's rows (no permutation
+// map), the transpose in registers.
+// CHECK-LABEL: func.func @matrix
+// CHECK:       scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
+// CHECK-COUNT-8:   vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
+// CHECK:           %[[T:.*]] = vector.transpose %{{.*}}, [1, 0] : vector<8x8xf64> to vector<8x8xf64>
+// CHECK:           %[[ROW:.*]] = vector.extract %[[T]][0] : vector<8xf64> from vector<8x8xf64>
+// CHECK:           vector.transfer_write %[[ROW]], {{.*}} {in_bounds = [true]} : vector<8xf64>, tensor<8x8xf64>
+// CHECK-COUNT-7:   vector.transfer_write
+// CHECK-NOT:   linalg.transpose
+// PARALLEL-LABEL: func.func @matrix
+// PARALLEL:       scf.forall
+// PARALLEL:         scf.for
+// PARALLEL:           vector.transpose
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0
+func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
+  %init = tensor.empty() : tensor<64x32xf64>
+  %t = linalg.transpose ins(%a : tensor<32x64xf64>) outs(%init : tensor<64x32xf64>) permutation = [1, 0]
+  return %t : tensor<64x32xf64>
+}
+
+// -----
+
+// Extents of 13 and 11 (nothing divides them): the squares at their ends
+// are masked, not scalar.
+// CHECK-LABEL: func.func @prime_extents
+// CHECK:       scf.for
+// CHECK:         scf.for
+// A row past the end reads and writes nothing (a mask of no elements) at
+// row 0.
+// CHECK:           %[[ROWS:.*]] = tensor.dim %[[IN:.*]], %c0
+// CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWS]]
+// CHECK:           %[[COUNT:.*]] = arith.select %[[EXISTS]]
+// CHECK:           %[[ROW:.*]] = arith.select %[[EXISTS]]
+// CHECK:           %[[MASK:.*]] = vector.create_mask %[[COUNT]] : vector<8xi1>
+// CHECK:           vector.transfer_read %[[IN]][%[[ROW]], %{{.*}}], %{{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
+// CHECK:           vector.transpose
+// CHECK:           %[[WMASK:.*]] = vector.create_mask
+// CHECK:           vector.transfer_write {{.*}}, %[[WMASK]] {in_bounds = [true]} : vector<8xf64>, tensor<?x?xf64>
+// CHECK-NOT:   linalg.transpose
+// REMARK: remark: transposition copied in squares of 8x8
+func.func @prime_extents(%a: tensor<13x11xf64>) -> tensor<11x13xf64> {
+  %init = tensor.empty() : tensor<11x13xf64>
+  %t = linalg.transpose ins(%a : tensor<13x11xf64>) outs(%init : tensor<11x13xf64>) permutation = [1, 0]
+  return %t : tensor<11x13xf64>
+}
+
+// -----
+
+// Rank 5, as TCCG abcde-ecbfa-fd needs it (A[a,f,b,c,e] -> [f,b,c,e,a]):
+// every other dimension one at a time, outermost in the result's order;
+// the square spans e (the input's last) and a (the result's last).
+#in = affine_map<(d0, d1, d2, d3, d4) -> (d4, d0, d1, d2, d3)>
+#out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @rank5_generic
+// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c6 step %c1
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c4 step %c1
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c5 step %c1
+// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c16 step %c8
+// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
+// CHECK:                 tensor.extract_slice {{.*}} tensor<1x1x1x8x8xf64> to tensor<8x8xf64>
+// CHECK-COUNT-8:         vector.transfer_read {{.*}} : tensor<8x8xf64>, vector<8xf64>
+// CHECK:                 vector.transpose
+// CHECK-NOT:   linalg.generic
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d4 by input dimension d3
+func.func @rank5_generic(%a: tensor<16x6x4x5x24xf64>) -> tensor<6x4x5x24x16xf64> {
+  %init = tensor.empty() : tensor<6x4x5x24x16xf64>
+  %t = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%a : tensor<16x6x4x5x24xf64>) outs(%init : tensor<6x4x5x24x16xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<6x4x5x24x16xf64>
+  return %t : tensor<6x4x5x24x16xf64>
+}
+
+// -----
+
+// The last dimension stays last: rows are copied whole, left alone.
+// CHECK-LABEL: func.func @keeps_last_dimension
+// CHECK:       linalg.transpose
+// CHECK-NOT:   vector.transpose
+// REMARK-NOT: remark
+func.func @keeps_last_dimension(%a: tensor<8x16x32xf64>) -> tensor<16x8x32xf64> {
+  %init = tensor.empty() : tensor<16x8x32xf64>
+  %t = linalg.transpose ins(%a : tensor<8x16x32xf64>) outs(%init : tensor<16x8x32xf64>) permutation = [1, 0, 2]
+  return %t : tensor<16x8x32xf64>
+}
+
+// -----
+
+// A generic that computes rather than copies is not a transposition.
+#in2 = affine_map<(d0, d1) -> (d1, d0)>
+#out2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @not_a_copy
+// CHECK:       linalg.generic
+// CHECK-NOT:   vector.transpose
+func.func @not_a_copy(%a: tensor<16x16xf64>) -> tensor<16x16xf64> {
+  %init = tensor.empty() : tensor<16x16xf64>
+  %t = linalg.generic {indexing_maps = [#in2, #out2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x16xf64>) outs(%init : tensor<16x16xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    %n = arith.negf %x : f64
+    linalg.yield %n : f64
+  } -> tensor<16x16xf64>
+  return %t : tensor<16x16xf64>
+}
