@@ -160,6 +160,16 @@ CASES = {
         "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
         {"A": (13, 11, 5, 3, 7), "B": (5, 11)},
         lambda v: np.einsum("afbce,df->edcba", v["A"], v["B"])),
+    # The same with A too large to transpose whole (437,437 elements, 5
+    # uses each): each batch step packs its block of A with the columns
+    # last, the packed dimension (13 = 8 + 5) and the columns (23 = 16 + 7)
+    # cut where the lanes stop.
+    "tccg-abcde-ecbfa-fd-packed-prime": (
+        "var input A : [23 19 11 7 13]\nvar input B : [5 19]\n"
+        "var output C : [13 5 7 11 23]\n"
+        "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
+        {"A": (23, 19, 11, 7, 13), "B": (5, 19)},
+        lambda v: np.einsum("afbce,df->edcba", v["A"], v["B"])),
     "scaled-and-chained": (
         "var input s : []\nvar input A : [40 24]\nvar input B : [24 40]\n"
         "var output C : [40 40]\nvar T : [40 40]\n"
@@ -196,7 +206,11 @@ NO_CONTRACTION = {"transposition-prime"}
 # in the caches).
 COPIED_BLOCKS = {"matmul-rows-4k-apart"}
 # Cases with a transposition copied in squares of vectors.
-TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime"}
+TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime",
+                         "tccg-abcde-ecbfa-fd-packed-prime"}
+# Cases whose operand is packed block by block (pack=in0), not transposed
+# whole.
+PACKED = {"tccg-abcde-ecbfa-fd-packed-prime"}
 # Cases built with a batch or several cache tiles of columns, which two
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
@@ -244,6 +258,8 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "not tiled" not in remarks, remarks
     if name in COPIED_BLOCKS:
         assert "copy=in1" in remarks, remarks
+    if name in PACKED:
+        assert "pack=in0" in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:

@@ -135,12 +135,23 @@ struct ContractionTilingPlan {
   /// none. It is the columns' operand where its rows conflict in the
   /// caches (rowsConflictInCaches: a multiple of 4 KiB apart).
   int copiedBlockInput = -1;
+  /// The input (operand number) whose block each cache tile reads is
+  /// copied with the columns last, out of the register tiles' loops, where
+  /// it has them elsewhere and is too large to transpose whole: the GETT
+  /// packing (TCCG abcde-ecbfa-fd: A, 906 MB, has the columns first and a
+  /// batch dimension last). Its last dimension, `packedDim`, is a batch
+  /// dimension, cut into blocks of a vector's lanes (the squares in which
+  /// tl-tile-transpositions copies the block), every other batch
+  /// dimension into blocks of one; -1: none.
+  int packedInput = -1;
+  unsigned packedDim = 0;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
   /// split=none` (tiles per loop dimension, 0: whole), or with
   /// `split=d2@64` and no tiles; ` copy=in1` after it where a block of
-  /// input 1 is copied.
+  /// input 1 is copied, ` pack=in0` where input 0's blocks are copied with
+  /// the columns last.
   void print(llvm::raw_ostream &os) const;
 };
 

@@ -67,15 +67,18 @@ blockStridedSum(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
 mlir::LogicalResult unshareAccumulatorFill(mlir::RewriterBase &rewriter,
                                            mlir::linalg::FillOp fill);
 
-/// The elements of the inputs of `op` that transposeForColumns copies.
+/// The elements of the inputs of `op` that transposeForColumns copies
+/// whole for `plan` (all but its packed input).
 int64_t elementsCopiedForColumns(mlir::linalg::GenericOp op,
-                                 unsigned columnDim);
+                                 const ContractionTilingPlan &plan);
 
 /// Copies each input of `op` that uses `columnDim` other than as its last
 /// dimension into a transposed tensor where it is last, and reads that
-/// instead (the plan admits only small or much reused ones).
+/// instead (the plan admits only small or much reused ones); all but input
+/// `packedInput`, whose blocks the cache tiles copy (-1: none).
 void transposeForColumns(mlir::RewriterBase &rewriter,
-                         mlir::linalg::GenericOp op, unsigned columnDim);
+                         mlir::linalg::GenericOp op, unsigned columnDim,
+                         int packedInput = -1);
 
 /// Splits loop dimension `plan.splitDim` of `op` at `plan.splitAt` into two
 /// contractions (a loop of tiles whose last, partial step is peeled), inside

@@ -361,6 +361,62 @@ bool tensorlang::rowsConflictInCaches(int64_t strideBytes) {
 /// (K1 at 1024 on an AMD EPYC: AVX-512 114 -> 132 GFLOP/s, AVX2 47 -> 67;
 /// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
 /// depth steps fits the caches whatever its sets.
+/// The side of the squares in which a packed block is copied: a vector's
+/// lanes (half the register tile's columns where the lanes are unknown).
+static int64_t packingLanes(const TileContractionsConfig &config) {
+  return std::max<int64_t>(1, config.vectorLanes > 0
+                                  ? config.vectorLanes
+                                  : config.registerColumns / 2);
+}
+
+/// The cache tiles of a packed input's block (plan.packedInput): one step
+/// of every batch dimension but its last (packedDim), and as many of that
+/// one (a multiple of the lanes) and of the columns (of the register
+/// tile's width) as keep the block within half of L2, the longest runs of
+/// its last dimension first. Each cache tile copies the block with the
+/// columns last and its register tiles read it from L2; the copy reads
+/// each row of the input a run of its last dimension at a time (TCCG
+/// abcde-ecbfa-fd: runs of 48 doubles, 6 lines, rather than one line of
+/// each of 2304 rows per block, which no prefetcher follows).
+static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
+                            int64_t registerColumns,
+                            const TileContractionsConfig &config,
+                            ContractionTilingPlan &plan) {
+  unsigned numLoops = op.getNumLoops();
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (!isReduction(op, dim) && dim != plan.columnDim &&
+        !(plan.hasRows && dim == plan.rowDim) && dim != plan.packedDim)
+      plan.cacheTiles[dim] = extents[dim] == 1 ? 0 : 1;
+  AffineMap map =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(plan.packedInput));
+  // Bytes of the block per step of the packed dimension and per column.
+  int64_t unitBytes = elementBytes(op);
+  for (AffineExpr expr : map.getResults()) {
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    if (dim != plan.packedDim && dim != plan.columnDim)
+      unitBytes *= plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+  }
+  int64_t budget = 2 * config.wholeDepthPanelBytes;
+  int64_t lanes = packingLanes(config);
+  int64_t packed = extents[plan.packedDim];
+  int64_t columns = extents[plan.columnDim];
+  int64_t packedTile = std::min(packed, lanes);
+  int64_t columnTile = registerColumns;
+  for (int64_t tile = packed; tile >= lanes; --tile) {
+    if (packed % tile != 0 || tile % lanes != 0)
+      continue;
+    int64_t widest = budget / std::max<int64_t>(1, tile * unitBytes);
+    if (widest < registerColumns)
+      continue;
+    packedTile = tile;
+    columnTile = largestMultipleDividing(columns, registerColumns,
+                                         std::min(widest, config.cacheColumns));
+    break;
+  }
+  plan.cacheTiles[plan.packedDim] = packedTile == packed ? 0 : packedTile;
+  plan.cacheTiles[plan.columnDim] = columnTile == columns ? 0 : columnTile;
+}
+
 static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan) {
   constexpr int64_t kMinDepthSteps = 64;
@@ -422,6 +478,9 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
       cacheTile(dim,
                 largestDivisorAtMost(extents[dim], config.otherReductionBlock));
 
+  if (plan.packedInput >= 0)
+    planPackedBlock(op, extents, registerColumns, config, plan);
+
   // Cache level: other dimensions, column blocks, depth blocks, row blocks.
   // Register level: other dimensions, rows, columns, then the reductions,
   // innermost, so that the accumulator tile stays in registers.
@@ -447,7 +506,8 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
     if (isReduction(op, dim) && dim != plan.depthDim)
       plan.registerOrder.push_back(dim);
   plan.registerOrder.push_back(plan.depthDim);
-  plan.copiedBlockInput = copiedBlockInput(op, extents, plan);
+  if (plan.packedInput < 0)
+    plan.copiedBlockInput = copiedBlockInput(op, extents, plan);
 }
 
 FailureOr<ContractionTilingPlan>
@@ -477,29 +537,6 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
 
   ContractionTilingPlan plan;
   plan.columnDim = result.getDimPosition(resultRank - 1);
-  // Each operand reads a register tile's columns as one contiguous vector,
-  // or not at all (it is broadcast along them). An operand that has them
-  // elsewhere is transposed first where that is cheap: it is small (a
-  // matrix of the CFD kernels), or each of its elements is used often
-  // enough to repay the copy (TCCG ccsd_t0: a 1.7 MB operand used 4096
-  // times per element; abc-adec-ebd: 3 MB, 72 times).
-  int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    int64_t elements =
-        cast<RankedTensorType>(input->get().getType()).getNumElements();
-    if (map.isFunctionOfDim(plan.columnDim) &&
-        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim &&
-        elements > config.maxTransposedElements &&
-        usesPerElement(iterations, input) < config.minUsesToTransposeForColumns)
-      return refuse("no unit-stride column operand: input " +
-                    Twine(input->getOperandNumber()) +
-                    " has the columns (d" + Twine(plan.columnDim) +
-                    ") elsewhere than last and is too large (" +
-                    Twine(elements) + " elements) and too little reused (" +
-                    Twine(usesPerElement(iterations, input)) +
-                    " uses per element) to transpose");
-  }
   llvm::SmallDenseSet<unsigned> rows = rowCandidates(op, plan.columnDim);
   for (int position = resultRank - 2; position >= 0 && !plan.hasRows;
        --position) {
@@ -512,6 +549,44 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
   if (!plan.hasRows && resultRank >= 2) {
     plan.hasRows = true;
     plan.rowDim = result.getDimPosition(resultRank - 2);
+  }
+  // Each operand reads a register tile's columns as one contiguous vector,
+  // or not at all (it is broadcast along them). An operand that has them
+  // elsewhere is transposed first where that is cheap: it is small (a
+  // matrix of the CFD kernels), or each of its elements is used often
+  // enough to repay the copy (TCCG ccsd_t0: a 1.7 MB operand used 4096
+  // times per element; abc-adec-ebd: 3 MB, 72 times). A larger one whose
+  // last dimension is a batch is packed instead: each cache tile copies
+  // its block with the columns last (packedInput), so that the operand is
+  // read once and no transposed copy of it goes through memory.
+  int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    int64_t elements =
+        cast<RankedTensorType>(input->get().getType()).getNumElements();
+    if (!map.isFunctionOfDim(plan.columnDim) ||
+        map.getDimPosition(map.getNumResults() - 1) == plan.columnDim ||
+        elements <= config.maxTransposedElements)
+      continue;
+    unsigned last = map.getDimPosition(map.getNumResults() - 1);
+    // (An operand each of whose elements is used many times repays its
+    // transposition whole: TCCG ccsd_t0, 4096 uses.)
+    if (plan.packedInput < 0 && !isReduction(op, last) &&
+        result.isFunctionOfDim(last) &&
+        !(plan.hasRows && last == plan.rowDim) &&
+        usesPerElement(iterations, input) < config.manyUses) {
+      plan.packedInput = input->getOperandNumber();
+      plan.packedDim = last;
+      continue;
+    }
+    if (usesPerElement(iterations, input) < config.minUsesToTransposeForColumns)
+      return refuse("no unit-stride column operand: input " +
+                    Twine(input->getOperandNumber()) +
+                    " has the columns (d" + Twine(plan.columnDim) +
+                    ") elsewhere than last and is too large (" +
+                    Twine(elements) + " elements) and too little reused (" +
+                    Twine(usesPerElement(iterations, input)) +
+                    " uses per element) to transpose");
   }
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
@@ -552,6 +627,15 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
     plan.splitAt = columns - columns % unit;
     return plan;
   }
+  // A packed dimension that the lanes do not divide is cut where they stop
+  // (47 = 40 + 7): the bulk in whole squares, the rest in one block.
+  int64_t lanes = packingLanes(config);
+  if (plan.packedInput >= 0 && extents[plan.packedDim] > lanes &&
+      extents[plan.packedDim] % lanes != 0) {
+    plan.splitDim = plan.packedDim;
+    plan.splitAt = extents[plan.packedDim] - extents[plan.packedDim] % lanes;
+    return plan;
+  }
   if (!planSplit(op, extents, registerColumns, config, plan))
     planTiles(op, extents, registerColumns, config, plan);
   return plan;
@@ -588,4 +672,6 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
     os << "none";
   if (copiedBlockInput >= 0)
     os << " copy=in" << copiedBlockInput;
+  if (packedInput >= 0)
+    os << " pack=in" << packedInput;
 }

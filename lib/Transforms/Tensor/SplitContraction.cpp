@@ -86,8 +86,12 @@ enterOuterLoops(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<int64_t> sizes(op.getNumLoops(), 0);
   bool any = false;
   for (unsigned dim = 0; dim < op.getNumLoops(); ++dim) {
+    // A packed input's last dimension stays whole in each step: the parts
+    // pack runs of it (ContractionTilingPlan::packedInput), not a single
+    // element of each of its rows.
     if (isReduction(op, dim) || dim == plan.columnDim || dim == plan.splitDim ||
-        (plan.hasRows && dim == plan.rowDim) || extents[dim] == 1)
+        (plan.hasRows && dim == plan.rowDim) || extents[dim] == 1 ||
+        (plan.packedInput >= 0 && dim == plan.packedDim))
       continue;
     sizes[dim] = 1;
     any = true;

@@ -171,26 +171,58 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   return swapped;
 }
 
-/// Copies the block of input `plan.copiedBlockInput` that `cacheTile`
-/// reads into a contiguous tensor, and hoists the copy out of the loops it
-/// does not depend on (the row blocks): each element is copied once per
-/// block of columns and depth.
+/// Copies the block of input `plan.copiedBlockInput` (or
+/// `plan.packedInput`, with the columns moved last) that `cacheTile` reads
+/// into a contiguous tensor, and hoists the copy out of the loops it does
+/// not depend on (the row blocks): each element is copied once per block
+/// of columns and depth.
 static void copyBlockOfInput(RewriterBase &rewriter,
                              linalg::GenericOp cacheTile,
                              const ContractionTilingPlan &plan) {
-  if (plan.copiedBlockInput < 0)
+  int operand =
+      plan.packedInput >= 0 ? plan.packedInput : plan.copiedBlockInput;
+  if (operand < 0)
     return;
-  OpOperand &input = cacheTile->getOpOperand(plan.copiedBlockInput);
+  OpOperand &input = cacheTile->getOpOperand(operand);
   auto blockType = cast<RankedTensorType>(input.get().getType());
   if (!blockType.hasStaticShape())
     return;
+  // The block's dimensions in the input's order, the columns moved last.
+  AffineMap map = cacheTile.getMatchingIndexingMap(&input);
+  SmallVector<int64_t> permutation;
+  for (unsigned i = 0; i < map.getNumResults(); ++i)
+    if (map.getDimPosition(i) != plan.columnDim)
+      permutation.push_back(i);
+  if (permutation.size() + 1 == map.getNumResults())
+    for (unsigned i = 0; i < map.getNumResults(); ++i)
+      if (map.getDimPosition(i) == plan.columnDim)
+        permutation.push_back(i);
+  if (permutation.size() != map.getNumResults())
+    return;
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> results;
+  for (int64_t i : permutation) {
+    shape.push_back(blockType.getDimSize(i));
+    results.push_back(map.getResult(i));
+  }
   Location loc = cacheTile.getLoc();
   rewriter.setInsertionPoint(cacheTile);
-  Value block = tensor::EmptyOp::create(rewriter, loc, blockType.getShape(),
-                                        blockType.getElementType());
+  Value block =
+      tensor::EmptyOp::create(rewriter, loc, shape, blockType.getElementType());
   Value copy =
-      linalg::CopyOp::create(rewriter, loc, input.get(), block).getResult(0);
-  rewriter.modifyOpInPlace(cacheTile, [&] { input.set(copy); });
+      llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size()))
+          ? linalg::CopyOp::create(rewriter, loc, input.get(), block)
+                .getResult(0)
+          : linalg::TransposeOp::create(rewriter, loc, input.get(), block,
+                                        permutation)
+                ->getResult(0);
+  SmallVector<AffineMap> maps = cacheTile.getIndexingMapsArray();
+  maps[operand] =
+      AffineMap::get(map.getNumDims(), 0, results, cacheTile.getContext());
+  rewriter.modifyOpInPlace(cacheTile, [&] {
+    input.set(copy);
+    cacheTile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
   for (Operation *parent = cacheTile->getParentOp();
        parent && !isa<FunctionOpInterface>(parent);
        parent = parent->getParentOp())

@@ -234,7 +234,7 @@ struct TileContractionsPass
     }
     remarkPlan(op, plan);
     rewriter.setInsertionPoint(op);
-    transposeForColumns(rewriter, op, plan.columnDim);
+    transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
     FailureOr<TiledContraction> tiled =
         tileAndVectorizeContraction(rewriter, op, plan, config);
     if (failed(tiled)) {
@@ -291,7 +291,7 @@ struct TileContractionsPass
           continue;
         remarkPlan(op, plan);
         rewriter.setInsertionPoint(op);
-        transposeForColumns(rewriter, op, plan.columnDim);
+        transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
         if (succeeded(splitContraction(rewriter, op, plan, config))) {
           ++numSplit;
           split = true;
