@@ -104,7 +104,10 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     maps) and whose result's last dimension is also the last dimension of
     every input that uses it (so that a register tile reads contiguous
     vectors; an input that is small, or whose elements are each used at
-    least 256 times, is transposed to make it so), this pass
+    least 16 times, is transposed to make it so; a larger one used fewer
+    than 256 times whose last dimension is a batch is packed instead: each
+    cache tile, one step of the other batch dimensions, copies its block
+    with the columns last, `pack=inN` in the plan), this pass
 
     0. gives the contraction its own zero-filled accumulator, and splits
        column extents with no power-of-two register width (p = 11: 8, then
