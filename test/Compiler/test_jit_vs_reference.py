@@ -167,6 +167,28 @@ def test_statements_in_place_and_through_temporaries(tl_run):
     same(jit["A"], (a + b).T - (a + b))
 
 
+def test_deeply_shared_values(tl_run):
+    # tl-fuse-statements substitutes each statement into the next, so c is
+    # one expression that uses each level four times: the lowering computes
+    # each level once (written out as a tree it would be 4^12 terms and
+    # never finish compiling). x * x - x keeps values in (-1/4, 1/3).
+    c0 = rng.random((6, 7))
+    source = ("var input c0 : [6 7]\nvar output c : [6 7]\n"
+              "var input x : [5 5 5]\nvar output t : []\nvar r : [5]\n"
+              "c = c0 * c0 - c0\n" + "c = c * c - c + (c - c)\n" * 12 +
+              "r = x . [[2 3]]\nt = (r # r) . [[1 2]]\n")
+    x = rng.random((5, 5, 5))
+    jit, ref = both_engines(tl_run, source, {"c0": c0, "x": x}, ["c", "t"])
+    expected = c0 * c0 - c0
+    for _ in range(12):
+        expected = expected * expected - expected
+    same(jit["c"], expected)
+    same(ref["c"], expected)
+    r = np.einsum("ijj->i", x)
+    same(jit["t"], r @ r, rtol=1e-12)
+    same(ref["t"], r @ r, rtol=1e-12)
+
+
 def test_swaps_through_a_third_variable(tl_run):
     # Final values living in other variables' arguments are copied out
     # before any argument is written.

@@ -94,6 +94,13 @@ struct Group {
   SmallVector<Leaf> leaves;
   SmallVector<ScalarNode> nodes;
   int root = -1;
+  /// The node of each value collected so far, by the dimensions it was read
+  /// along and whether under arithmetic: a value shared in the statement's
+  /// expression (tl-fuse-statements substitutes one value for every use of
+  /// a variable) is computed once per element, not once per path to it,
+  /// which would grow exponentially with the depth of the sharing.
+  DenseMap<Value, SmallVector<std::tuple<SmallVector<unsigned>, bool, int>, 1>>
+      collected;
   /// The loop position of each dimension id, once the loop order is set.
   SmallVector<unsigned> positions;
 };
@@ -180,25 +187,37 @@ private:
   Group collectGroup(Value value);
   int collect(Group &group, Value value, ArrayRef<unsigned> dims,
               double requests, bool underArith);
+  int collectUnshared(Group &group, Value value, ArrayRef<unsigned> dims,
+                      double requests, bool underArith);
   int addNode(Group &group, ScalarNode node) {
     group.nodes.push_back(node);
     return group.nodes.size() - 1;
   }
   /// Adds a leaf read along `dims`, and along the group's batch dimension
   /// if it is `batched`.
+  /// A tensor read twice along the same dimensions is one leaf (one
+  /// operand of the linalg.generic), whichever use reads it.
   int addLeaf(Group &group, Value tensor, ArrayRef<unsigned> dims,
               bool batched) {
     SmallVector<unsigned> leafDims(dims);
     if (batched)
       leafDims = batch->insert(dims, group.numOutputDims);
-    group.leaves.push_back({tensor, std::move(leafDims)});
     ScalarNode node{ScalarNode::Kind::Leaf};
-    node.leaf = group.leaves.size() - 1;
+    const Leaf *same = llvm::find_if(group.leaves, [&](const Leaf &leaf) {
+      return leaf.tensor == tensor && leaf.dims == leafDims;
+    });
+    node.leaf = same - group.leaves.begin();
+    if (same == group.leaves.end())
+      group.leaves.push_back({tensor, std::move(leafDims)});
     return addNode(group, node);
   }
   Value emit(Group &group, Location loc, RankedTensorType type, Value init);
+  /// The scalar value of `node`, emitted once (`emitted`, by node index).
   Value emitScalar(OpBuilder &b, Location loc, const Group &group, int node,
-                   ValueRange leafValues);
+                   ValueRange leafValues, SmallVectorImpl<Value> &emitted);
+  Value emitScalarOnce(OpBuilder &b, Location loc, const Group &group,
+                       int node, ValueRange leafValues,
+                       SmallVectorImpl<Value> &emitted);
   /// The tensor of `zero`'s operand with its padding set to zero.
   Value zeroPaddingOf(tl::ZeroPaddingOp zero, Value tensor);
   /// The type of `value` as a tensor: with the batch dimension if batched.
@@ -209,6 +228,9 @@ private:
   const std::optional<Batch> &batch;
   const SizeValues &sizes;
   DenseMap<Value, bool> batched;
+  /// The temporaries already computed in this statement: a value that
+  /// tl-fuse-statements made shared (`x = e; y = x * x + x`) is stored once.
+  DenseMap<Value, Value> temporaries;
 };
 } // namespace
 
@@ -312,6 +334,23 @@ static bool joinsGroup(Value value, bool isContraction, double requests,
 int StatementLowering::collect(Group &group, Value value,
                                ArrayRef<unsigned> dims, double requests,
                                bool underArith) {
+  for (const auto &[seenDims, seenUnderArith, node] : group.collected[value])
+    if (ArrayRef<unsigned>(seenDims) == dims && seenUnderArith == underArith)
+      return node;
+  // A value whose sums joined the group is not shared: each of its paths
+  // sums over reduction dimensions of its own (the two factors of
+  // `(a . [[1]]) # (a . [[1]])` sum independently).
+  size_t numReductions = group.reductionDims.size();
+  int node = collectUnshared(group, value, dims, requests, underArith);
+  if (group.reductionDims.size() == numReductions)
+    group.collected[value].emplace_back(SmallVector<unsigned>(dims),
+                                        underArith, node);
+  return node;
+}
+
+int StatementLowering::collectUnshared(Group &group, Value value,
+                                       ArrayRef<unsigned> dims,
+                                       double requests, bool underArith) {
   Operation *op = value.getDefiningOp();
   if (auto use = dyn_cast<tl::UseOp>(op))
     return addLeaf(group, current.lookup(use.getVar()), dims, isBatched(value));
@@ -440,7 +479,17 @@ static Value emitUnary(OpBuilder &b, Location loc, tl::UnaryKind kind,
 
 Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
                                     const Group &group, int index,
-                                    ValueRange leafValues) {
+                                    ValueRange leafValues,
+                                    SmallVectorImpl<Value> &emitted) {
+  if (!emitted[index])
+    emitted[index] = emitScalarOnce(b, loc, group, index, leafValues, emitted);
+  return emitted[index];
+}
+
+Value StatementLowering::emitScalarOnce(OpBuilder &b, Location loc,
+                                        const Group &group, int index,
+                                        ValueRange leafValues,
+                                        SmallVectorImpl<Value> &emitted) {
   const ScalarNode &node = group.nodes[index];
   if (node.kind == ScalarNode::Kind::Leaf)
     return leafValues[node.leaf];
@@ -451,7 +500,7 @@ Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
     Value index = linalg::IndexOp::create(b, loc, group.positions[node.dim]);
     SmallVector<Value> values;
     for (int operand : node.operands)
-      values.push_back(emitScalar(b, loc, group, operand, leafValues));
+      values.push_back(emitScalar(b, loc, group, operand, leafValues, emitted));
     Value result = node.zeroBeyond
                        ? arith::ConstantOp::create(
                              b, loc, b.getFloatAttr(group.elementType, 0.0))
@@ -465,10 +514,10 @@ Value StatementLowering::emitScalar(OpBuilder &b, Location loc,
     }
     return result;
   }
-  Value lhs = emitScalar(b, loc, group, node.lhs, leafValues);
+  Value lhs = emitScalar(b, loc, group, node.lhs, leafValues, emitted);
   if (node.kind == ScalarNode::Kind::Unary)
     return emitUnary(b, loc, node.unary, lhs);
-  Value rhs = emitScalar(b, loc, group, node.rhs, leafValues);
+  Value rhs = emitScalar(b, loc, group, node.rhs, leafValues, emitted);
   if (node.kind == ScalarNode::Kind::Multiply)
     return arith::MulFOp::create(b, loc, lhs, rhs);
   switch (node.arith) {
@@ -554,8 +603,9 @@ Value StatementLowering::emit(Group &group, Location loc,
   auto generic = linalg::GenericOp::create(
       builder, loc, type, inputs, init, maps, iterators,
       [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-        Value value =
-            emitScalar(b, bodyLoc, group, group.root, args.drop_back());
+        SmallVector<Value> emitted(group.nodes.size());
+        Value value = emitScalar(b, bodyLoc, group, group.root,
+                                 args.drop_back(), emitted);
         if (group.isContraction)
           value = arith::AddFOp::create(b, bodyLoc, args.back(), value);
         linalg::YieldOp::create(b, bodyLoc, value);
@@ -633,8 +683,12 @@ Value StatementLowering::lower(Value value) {
                   "temporary, but ";
       })))
     exceededLimits = true;
+  if (Value temporary = temporaries.lookup(value))
+    return temporary;
   Group group = collectGroup(value);
-  return emit(group, value.getLoc(), type, Value());
+  Value temporary = emit(group, value.getLoc(), type, Value());
+  temporaries[value] = temporary;
+  return temporary;
 }
 
 /// Whether `group` may write into `target` (a tensor) while it runs: it

@@ -340,15 +340,16 @@ tl.program @swap {
 // Arithmetic under a contraction: the diagonal of x # x + x # x needs n of
 // its n^2 elements, so the sum is recomputed inside the contraction's body;
 // but a nested contraction beneath the sum is not flattened into the outer
-// one (the sum's other term would be added once per inner index).
+// one (the sum's other term would be added once per inner index). x, read
+// five times along the same index, is one operand.
 // CHECK-LABEL: func.func private @fused_arith.s0(
 // CHECK: %[[INNER:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %{{.*}} :
-// CHECK-NEXT: ^bb0(%[[X1:.*]]: f64, %[[X2:.*]]: f64, %[[X3:.*]]: f64, %[[X4:.*]]: f64, %[[I:.*]]: f64, %[[X5:.*]]: f64, %[[ACC:.*]]: f64):
-// CHECK-NEXT: %[[P1:.*]] = arith.mulf %[[X1]], %[[X2]] : f64
-// CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[X3]], %[[X4]] : f64
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%{{.*}}, %[[INNER]] :
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f64, %[[I:.*]]: f64, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[P1:.*]] = arith.mulf %[[X]], %[[X]] : f64
+// CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[X]], %[[X]] : f64
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[P1]], %[[P2]] : f64
-// CHECK-NEXT: %[[P3:.*]] = arith.mulf %[[I]], %[[X5]] : f64
+// CHECK-NEXT: %[[P3:.*]] = arith.mulf %[[I]], %[[X]] : f64
 // CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %[[P3]] : f64
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[ACC]], %[[T]] : f64
 tl.program @fused_arith {
@@ -377,7 +378,7 @@ tl.program @fused_arith {
 // here), it is computed once into its own tensor.
 // CHECK-LABEL: func.func private @stored_arith.s0(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf64>
-// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x4xf64>, tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<4x4xf64>) outs(%[[E]] : tensor<4x4xf64>)
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[SUM]], %{{.*}} : tensor<4x4xf64>, tensor<4x3xf64>)
 tl.program @stored_arith {
   tl.var @A : tensor<4x4xf64>
