@@ -215,9 +215,8 @@ private:
   /// The scalar value of `node`, emitted once (`emitted`, by node index).
   Value emitScalar(OpBuilder &b, Location loc, const Group &group, int node,
                    ValueRange leafValues, SmallVectorImpl<Value> &emitted);
-  Value emitScalarOnce(OpBuilder &b, Location loc, const Group &group,
-                       int node, ValueRange leafValues,
-                       SmallVectorImpl<Value> &emitted);
+  Value emitScalarOnce(OpBuilder &b, Location loc, const Group &group, int node,
+                       ValueRange leafValues, SmallVectorImpl<Value> &emitted);
   /// The tensor of `zero`'s operand with its padding set to zero.
   Value zeroPaddingOf(tl::ZeroPaddingOp zero, Value tensor);
   /// The type of `value` as a tensor: with the batch dimension if batched.
@@ -343,14 +342,14 @@ int StatementLowering::collect(Group &group, Value value,
   size_t numReductions = group.reductionDims.size();
   int node = collectUnshared(group, value, dims, requests, underArith);
   if (group.reductionDims.size() == numReductions)
-    group.collected[value].emplace_back(SmallVector<unsigned>(dims),
-                                        underArith, node);
+    group.collected[value].emplace_back(SmallVector<unsigned>(dims), underArith,
+                                        node);
   return node;
 }
 
 int StatementLowering::collectUnshared(Group &group, Value value,
-                                       ArrayRef<unsigned> dims,
-                                       double requests, bool underArith) {
+                                       ArrayRef<unsigned> dims, double requests,
+                                       bool underArith) {
   Operation *op = value.getDefiningOp();
   if (auto use = dyn_cast<tl::UseOp>(op))
     return addLeaf(group, current.lookup(use.getVar()), dims, isBatched(value));
