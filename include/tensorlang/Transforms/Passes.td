@@ -261,10 +261,7 @@ def LowerContractionVectors
     `vector.fma` per row; unrolls the tile's transfers into one per row
     (one loop-carried vector per row); and, for reduction loops of at
     least 32 steps, starts the rows from zeros and adds the result's rows
-    after the loop, prefetched before it. With `vector-lanes`, rows whose
-    width is not a power of two but whose next power of two fits a
-    register (7 of 8 lanes) are read and written as masked transfers of
-    that power of two (`vector.maskedload`, `vector.maskedstore`).
+    after the loop, prefetched before it.
 
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct
@@ -281,8 +278,7 @@ def LowerContractionVectors
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::affine::AffineDialect",
-                           "::mlir::ub::UBDialect"];
+                           "::mlir::affine::AffineDialect"];
 }
 
 def StridedCopiesToLoops

@@ -480,78 +480,6 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
   }
 }
 
-/// The width a row of `columns` elements is read and written at: the next
-/// power of two, where that is at most a register's `lanes` and `columns`
-/// is not one already; 0 for rows left as they are.
-static int64_t maskedRowWidth(int64_t columns, int64_t lanes) {
-  int64_t width = int64_t(llvm::PowerOf2Ceil(columns));
-  return columns > 1 && width != columns && width <= lanes ? width : 0;
-}
-
-/// Reads and writes every row of a register tile whose width is not a
-/// power of two (the last columns of an extent the register tiles do not
-/// divide: 71 = 64 + 7, p = 11 = 8 + 3) as one masked transfer of the next
-/// power of two, the lanes past the row masked off. LLVM otherwise splits
-/// a row of 7 doubles into loads of 4, 2 and 1 and assembles them with two
-/// shuffles, on every step of the reduction loop for the columns' operand
-/// (TCCG ccsd6 at 71: the 7-column part ran at 60% of the rate of the
-/// rest); a masked row is one `vmovupd` with a mask register. The rows'
-/// arithmetic stays as wide as the row: LLVM widens it to the register.
-static void maskOddWidthRows(RewriterBase &rewriter, func::FuncOp func,
-                             int64_t lanes) {
-  auto widenable = [&](VectorTransferOpInterface transfer,
-                       VectorType type) -> int64_t {
-    auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
-    if (!memref || type.getRank() != 1 || type.isScalable() ||
-        transfer.getMask() || !transfer.getPermutationMap().isMinorIdentity() ||
-        !transfer.isDimInBounds(0) || !memref.isLastDimUnitStride())
-      return 0;
-    return maskedRowWidth(type.getNumElements(), lanes);
-  };
-  auto maskOf = [&](Location loc, int64_t columns, int64_t width) {
-    return vector::ConstantMaskOp::create(
-        rewriter, loc, VectorType::get({width}, rewriter.getI1Type()),
-        ArrayRef<int64_t>{columns});
-  };
-  SmallVector<vector::TransferReadOp> reads;
-  SmallVector<vector::TransferWriteOp> writes;
-  func.walk([&](vector::TransferReadOp read) { reads.push_back(read); });
-  func.walk([&](vector::TransferWriteOp write) { writes.push_back(write); });
-  for (vector::TransferReadOp read : reads) {
-    VectorType type = read.getVectorType();
-    int64_t width = widenable(read, type);
-    if (!width)
-      continue;
-    Location loc = read.getLoc();
-    rewriter.setInsertionPoint(read);
-    auto wideType = VectorType::get({width}, type.getElementType());
-    Value padding =
-        vector::BroadcastOp::create(rewriter, loc, wideType, read.getPadding());
-    Value wide = vector::MaskedLoadOp::create(
-        rewriter, loc, wideType, read.getBase(), read.getIndices(),
-        maskOf(loc, type.getNumElements(), width), padding);
-    rewriter.replaceOpWithNewOp<vector::ExtractStridedSliceOp>(
-        read, wide, ArrayRef<int64_t>{0},
-        ArrayRef<int64_t>{type.getNumElements()}, ArrayRef<int64_t>{1});
-  }
-  for (vector::TransferWriteOp write : writes) {
-    VectorType type = write.getVectorType();
-    int64_t width = widenable(write, type);
-    if (!width || write->getNumResults() != 0)
-      continue;
-    Location loc = write.getLoc();
-    rewriter.setInsertionPoint(write);
-    auto wideType = VectorType::get({width}, type.getElementType());
-    Value wide = vector::InsertStridedSliceOp::create(
-        rewriter, loc, write.getVector(),
-        ub::PoisonOp::create(rewriter, loc, wideType), ArrayRef<int64_t>{0},
-        ArrayRef<int64_t>{1});
-    rewriter.replaceOpWithNewOp<vector::MaskedStoreOp>(
-        write, write.getBase(), write.getIndices(),
-        maskOf(loc, type.getNumElements(), width), wide);
-  }
-}
-
 namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
@@ -619,8 +547,6 @@ struct LowerContractionVectorsPass
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
     func.walk([&](scf::ForOp loop) { addTileAfterLoop(rewriter, loop); });
-    if (vectorLanes > 1)
-      maskOddWidthRows(rewriter, func, vectorLanes);
   }
 };
 } // namespace
