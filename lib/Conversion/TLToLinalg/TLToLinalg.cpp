@@ -333,9 +333,10 @@ static bool joinsGroup(Value value, bool isContraction, double requests,
 int StatementLowering::collect(Group &group, Value value,
                                ArrayRef<unsigned> dims, double requests,
                                bool underArith) {
-  for (const auto &[seenDims, seenUnderArith, node] : group.collected[value])
-    if (ArrayRef<unsigned>(seenDims) == dims && seenUnderArith == underArith)
-      return node;
+  if (auto seen = group.collected.find(value); seen != group.collected.end())
+    for (const auto &[seenDims, seenUnderArith, node] : seen->second)
+      if (ArrayRef<unsigned>(seenDims) == dims && seenUnderArith == underArith)
+        return node;
   // A value whose sums joined the group is not shared: each of its paths
   // sums over reduction dimensions of its own (the two factors of
   // `(a . [[1]]) # (a . [[1]])` sum independently).
