@@ -82,15 +82,22 @@ PEER_TARGET_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LIBXSMM_TARGE
                          "ATEN_CPU_CAPABILITY")
 
 
-def set_peer_environment(cpu):
+def set_peer_environment(cpu, one_thread=False):
     """Makes the peers that choose their kernels when they run (OpenBLAS,
     NumPy's too; LIBXSMM; PyTorch) run those of `cpu`: their own choice on
     the host, the variables of RUNTIME_TARGETS for another CPU. An
     environment that sets them (some machines here set OPENBLAS_CORETYPE=
     Haswell and OPENBLAS_L2_SIZE=512 for every process) would otherwise
     hand NumPy and OpenBLAS AVX2 kernels on an AVX-512 machine. NumPy has
-    loaded OpenBLAS already, so a change starts this script again."""
+    loaded OpenBLAS already, so a change starts this script again. With
+    `one_thread`, the thread counts of OpenBLAS, OpenMP and MKL default to
+    1 (a figure said to be of one thread is one, whatever the shell
+    exports)."""
     env = dict(os.environ)
+    if one_thread:
+        for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                         "MKL_NUM_THREADS"):
+            env.setdefault(variable, "1")
     for variable in PEER_TARGET_VARIABLES:
         env.pop(variable, None)
     if cpu != "host":

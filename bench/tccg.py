@@ -264,7 +264,7 @@ def main(argv=None):
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
-    set_peer_environment("host")
+    set_peer_environment("host", one_thread=True)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     cases = list(enumerate(suite(), 1))
     if args.only:

@@ -38,7 +38,7 @@ CASES = {
         "C = A # B . [2 3]\n",
         {"A": (520, 300), "B": (300, 272)}, lambda v: v["A"] @ v["B"]),
     # Rows of B 4 KiB apart: each block of B is copied contiguous first
-    # (copy=in1); 67 rows are cut 64 + 3.
+    # (copy=in1); 67 rows are register tiles of 8 and a rest of 3.
     "matmul-rows-4k-apart": (
         "var input A : [67 96]\nvar input B : [96 512]\nvar output C : [67 512]\n"
         "C = A # B . [2 3]\n",
@@ -128,10 +128,11 @@ CASES = {
         {"A": (16, 6, 5), "B": (6, 5, 24)},
         lambda v: np.einsum("iab,abj->ij", v["A"], v["B"])),
     # Prime extents: rows, depth and a second reduction with no divisor
-    # near their preferred tile are cut in two (71 rows = 64 + 7, a depth
-    # of 311 = 256 + 55, a reduction of 19 = 16 + 3), each part tiled on
-    # its own; a split reduction sums its second part into the first's
-    # result.
+    # near their preferred tile get tiles that do not divide them, the
+    # last, partial one peeled off into a tile of its own inside the same
+    # loops (71 rows = 8 x 8 + 7, a depth of 311 in blocks of 156 and 155,
+    # a reduction of 19 in blocks of 7, 7 and 5); a peeled depth block
+    # sums into what the blocks before it left.
     "matmul-prime-rows-and-depth": (
         "var input A : [23 311]\nvar input B : [311 128]\nvar output C : [23 128]\n"
         "C = A # B . [2 3]\n",
@@ -288,21 +289,24 @@ def test_register_tiles_are_vector_fmas_of_the_cpu(tmp_path, name, cpu):
         assert "zmm" not in code
 
 
-# Cases whose extents divide nothing near the preferred tiles: the plan cuts
-# them (split=d<dim>@<at>) until every part has register tiles both rows
-# and columns wide, rather than tiles of one row.
-SPLIT_FOR_ROWS = {"matmul-prime-rows-and-depth": 2, "matmul-prime-all": 3,
-                  "tccg-ccsd6-prime": 3}
+# Cases whose extents divide nothing near the preferred tiles: the plan
+# takes tiles that do not divide them and peels the rest off inside the
+# same loops (tl-tile-contractions), rather than splitting the rows into a
+# second contraction or taking tiles one row deep. (tile-contractions-
+# peel.mlir checks the IR of the peeled tiles.)
+PEELED = ["matmul-prime-rows-and-depth", "matmul-prime-all", "tccg-ccsd6-prime"]
 
 
-@pytest.mark.parametrize("name", sorted(SPLIT_FOR_ROWS))
-def test_prime_extents_are_split_not_tiled_one_row_deep(tmp_path, name):
+@pytest.mark.parametrize("name", PEELED)
+def test_prime_extents_are_peeled_not_split_or_tiled_one_row_deep(tmp_path,
+                                                                  name):
     remarks, _ = _compile(tmp_path, CASES[name][0], [])
     plans = [line for line in remarks.splitlines() if "tiling plan:" in line]
-    splits = [p for p in plans if "split=d" in p]
     tiled = [p for p in plans if "split=none" in p]
-    assert len(splits) >= SPLIT_FOR_ROWS[name], remarks
     assert tiled, remarks
+    for plan in plans:
+        rows = re.search(r"rows=(d\d+)", plan).group(1)
+        assert "split=%s@" % rows not in plan, plan
     for plan in tiled:
         register = plan.split("register=[")[1].split("]")[0].split(",")
         assert sum(int(size) > 1 for size in register) >= 2, plan

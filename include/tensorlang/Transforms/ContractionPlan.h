@@ -118,15 +118,18 @@ struct ContractionTilingPlan {
   unsigned rowDim = 0, columnDim = 0, depthDim = 0;
   bool hasRows = false;
   /// Where the loop dimension `splitDim` is cut in two contractions first
-  /// (`splitAt` 0: nothing is). The columns are split where their extent has
-  /// no power-of-two register width; the rows, the depth and the other
-  /// reductions where no tile size near the preferred one divides the
-  /// extent (71 = 64 + 7 rows rather than register tiles of one row). A
-  /// plan that splits has no tiles; each part is planned again, so that
-  /// the bulk gets the preferred tiles and the remainder tiles of its own.
+  /// (`splitAt` 0: nothing is): the columns, where the rest after their
+  /// register tiles is no whole vector (75 = 64 + 11), and a packed
+  /// input's last dimension where the lanes do not divide it. A plan that
+  /// splits has no tiles; each part is planned again. Other extents that no
+  /// tile size near the preferred one divides get tiles that do not divide
+  /// them, whose last, partial step peelPartialTiles makes a tile of its own
+  /// (71 = 8 x 8 + 7 rows).
   unsigned splitDim = 0;
   int64_t splitAt = 0;
-  /// Per loop dimension; 0 leaves the dimension untiled at that level.
+  /// Per loop dimension; 0 leaves the dimension untiled at that level. A
+  /// tile need not divide the extent (nor a register tile the cache
+  /// tile).
   llvm::SmallVector<int64_t> cacheTiles, registerTiles;
   /// Loop order of each level, outermost first.
   llvm::SmallVector<int64_t> cacheOrder, registerOrder;

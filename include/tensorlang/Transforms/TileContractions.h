@@ -15,9 +15,11 @@
 //      blockStridedSum: reshape contractions so that they tile well (or,
 //      for sums to a scalar, block them);
 //   2. unshareAccumulatorFill: one zero-filled accumulator per contraction;
-//   3. splitContraction where the plan says so, planning the parts
-//      again;
-//   4. tileAndVectorizeContraction.
+//   3. splitContraction where the plan says so (columns whose rest is no
+//      whole vector, or that threads share), planning the parts again;
+//   4. tileForCaches, peelPartialTiles; tileForRegisters, peelPartialTiles;
+//      vectorizeRegisterTile (each step on every contraction before the
+//      next, with the canonicalizer between them).
 //
 // Every function says why it fails through `RewriterBase::notifyMatchFailure`
 // (a listener on the rewriter hears it; tl-tile-contractions' `emit-remarks`
@@ -91,22 +93,50 @@ mlir::LogicalResult splitContraction(mlir::RewriterBase &rewriter,
                                      const ContractionTilingPlan &plan,
                                      const TileContractionsConfig &config);
 
-/// What tileAndVectorizeContraction made.
+/// The loops of cache tiles around `op` that `plan` asks for; with
+/// `config.parallel`, the outermost parallel one is an scf.forall (the plan
+/// then records that dimension as untiled). Returns the cache tile: a
+/// contraction whose sizes are dynamic where a tile does not divide its
+/// extent, until peelPartialTiles and the canonicalizer make the last,
+/// partial step a static tile of its own.
+mlir::FailureOr<mlir::linalg::GenericOp>
+tileForCaches(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+              ContractionTilingPlan &plan,
+              const TileContractionsConfig &config);
+
+/// The loops of register tiles inside a static cache tile (its block of the
+/// copied or packed input copied first, out of the loops it does not
+/// depend on). Returns the register tile, dynamic where a register tile
+/// does not divide the cache tile, as above.
+mlir::FailureOr<mlir::linalg::GenericOp>
+tileForRegisters(mlir::RewriterBase &rewriter,
+                 mlir::linalg::GenericOp cacheTile,
+                 const ContractionTilingPlan &plan);
+
+/// Peels the last, partial step off every loop under `root` whose constant
+/// range its step does not divide and that holds an op for which `isTile`
+/// holds, and off the copies of inner loops that peeling makes: the bulk
+/// keeps full tiles, and the rest of each extent becomes a smaller tile
+/// inside the same loops (71 = 8 x 8 + 7 rows), still reading the blocks
+/// of the operands the bulk has in cache. The canonicalizer then folds the
+/// peeled bounds into static sizes. Returns whether it peeled any loop.
+bool peelPartialTiles(mlir::RewriterBase &rewriter, mlir::Operation *root,
+                      llvm::function_ref<bool(mlir::Operation *)> isTile);
+
+/// What vectorizeRegisterTile made.
 struct TiledContraction {
   /// Whether the register tile became a vector contraction; where it did
   /// not, it stays a (correct) scalar linalg.generic.
   bool vectorized = false;
 };
 
-/// Cache tiles, register tiles and a vector contraction per register tile,
-/// as `plan` says; with `config.parallel`, the outermost parallel loop of
-/// cache tiles is an scf.forall. A failure of a tiling step leaves the
-/// steps before it done: correct loops, not the planned ones.
+/// A static register tile as a vector contraction (per reduction step one
+/// vector load per column vector, one broadcast per row, one FMA per row
+/// and vector, after tl-lower-contraction-vectors).
 mlir::FailureOr<TiledContraction>
-tileAndVectorizeContraction(mlir::RewriterBase &rewriter,
-                            mlir::linalg::GenericOp op,
-                            ContractionTilingPlan plan,
-                            const TileContractionsConfig &config);
+vectorizeRegisterTile(mlir::RewriterBase &rewriter,
+                      mlir::linalg::GenericOp registerTile,
+                      const ContractionTilingPlan &plan);
 
 /// Patterns of the rewrites that stand alone: each of these populates one,
 /// to be applied on its own (they interact: a transposition folds only into

@@ -17,9 +17,11 @@
 // dimension that only the other operand uses (else the result's
 // second-to-last); the "depth" the longest reduction. Every other result
 // dimension is a loop of single steps around the tiles. Tile sizes divide
-// the extents, so that every tile is static and needs no mask; where
-// nothing near the preferred size divides one (a prime), the contraction
-// is split in two along it first and each part planned again.
+// the extents where a divisor is near the preferred size; elsewhere (a
+// prime) they do not, and the rewrite peels the last, partial tile off
+// each loop into a static tile of its own (tileSize). Only columns whose
+// rest is no whole vector are split into two contractions first, each
+// part planned again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,7 +146,7 @@ int64_t tensorlang::usesPerElement(int64_t iterations, OpOperand *input) {
 }
 
 /// The largest multiple of `step` that divides `extent` and is at most
-/// `preferred` (at least `step`, which divides `extent`).
+/// `preferred`; `step` where none does.
 static int64_t largestMultipleDividing(int64_t extent, int64_t step,
                                        int64_t preferred) {
   int64_t best = step;
@@ -265,6 +267,18 @@ static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
 }
 
+/// Whether the loops of cache tiles start with a dimension other than the
+/// columns, rows and depth (a batch, another reduction): threads share that
+/// one rather than the column blocks.
+static bool hasBatchDims(linalg::GenericOp op,
+                         const ContractionTilingPlan &plan) {
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (dim != plan.columnDim && dim != plan.depthDim &&
+        !(plan.hasRows && dim == plan.rowDim))
+      return true;
+  return false;
+}
+
 /// Whether the depth is blocked for the caches: its panel of the columns'
 /// operand (depth x columns) does not fit `wholeDepthPanelBytes`.
 static bool isDepthBlocked(linalg::GenericOp op, ArrayRef<int64_t> extents,
@@ -274,78 +288,49 @@ static bool isDepthBlocked(linalg::GenericOp op, ArrayRef<int64_t> extents,
          config.wholeDepthPanelBytes;
 }
 
-/// Sets a split of `plan` where a tile size would otherwise fall far below
-/// the preferred one because nothing near it divides the extent (a prime):
-/// the bulk, a multiple of the preferred size, gets it, and the remainder
-/// is tiled on its own. Rows first (register tiles of one row are 5-8x
-/// slower), then the depth, then the other reductions. Returns whether it
-/// split.
-static bool planSplit(linalg::GenericOp op, ArrayRef<int64_t> extents,
-                      int64_t registerColumns,
-                      const TileContractionsConfig &config,
-                      ContractionTilingPlan &plan) {
-  // Splits `dim` if its best divisor up to `preferred` is below `minimum`;
-  // the extent is then above `preferred` and no multiple of it. Register
-  // rows are too few when their accumulators (rows x vectors) do not
-  // outnumber the FMAs in flight: the FMA units then wait (AVX2's 6 x 2
-  // tiles at 1024 rows: 4 rows 0.062 s, 1020 + 4 rows 0.045 s); above that
-  // they stay (at 15, 5 rows of 2 vectors: 8 + 7 made TCCG's ccsd_t cases
-  // 30% slower). A depth block only
-  // needs to be long next to the register tile's loads (a quarter: 5041 =
-  // 71 x 71 stays whole in blocks of 71); reduction blocks lose half of
-  // their reuse below half.
-  auto splitIfNoDivisor = [&](unsigned dim, int64_t preferred, int64_t divisor,
-                              int64_t minimum) {
-    if (divisor >= minimum || extents[dim] <= preferred)
-      return false;
-    plan.splitDim = dim;
-    plan.splitAt = extents[dim] - extents[dim] % preferred;
-    return true;
-  };
+/// The fewest register rows worth a tile of their own: fewer
+/// accumulators (rows x vectors) than the FMAs in flight leave the FMA
+/// units waiting (AVX2's 6 x 2 tiles at 1024 rows: tiles of 4 rows 0.062
+/// s, of 6 and a rest of 4 0.045 s); above that a divisor does as well
+/// as the most rows with a rest (at 15, 5 rows of 2 vectors: 8 + 7 made
+/// TCCG's ccsd_t cases 30% slower). Where the rows are many, the rest is a
+/// small part of them however many it has, and every tile of the bulk is
+/// as tall as it can be (5135 = 5 x 13 x 79 rows: tiles of 8 and a rest of
+/// 7, rather than tiles of 5).
+static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
+                                  const TileContractionsConfig &config) {
+  constexpr int64_t kManyRowTiles = 16;
   int64_t maxRows = maxRegisterRows(registerColumns, config);
-  int64_t fewestRows = std::min(
+  if (rows >= kManyRowTiles * maxRows)
+    return maxRows;
+  return std::min(
       maxRows,
       std::max<int64_t>(
           2,
           config.fmasInFlight / registerVectors(registerColumns, config) + 1));
-  // Where the rows are many, the cut-off rest is a small part of them
-  // however many it has, and every tile of the bulk is as tall as it can
-  // be (5135 = 5 x 13 x 79 rows: 5128 + 7 rather than tiles of 5).
-  constexpr int64_t kManyRowTiles = 16;
-  if (plan.hasRows && extents[plan.rowDim] >= kManyRowTiles * maxRows)
-    fewestRows = maxRows;
-  if (plan.hasRows && splitIfNoDivisor(plan.rowDim, maxRows,
-                                       registerRowsFor(extents[plan.rowDim],
-                                                       registerColumns, config),
-                                       fewestRows))
-    return true;
-  // Every depth block reads and writes the result tile once more: where the
-  // result is larger than L2, that traffic goes to memory, and blocks under
-  // half the preferred depth double it (TCCG ab-ac-cb at 5135: blocks of 79,
-  // 4.1 s against NumPy's 2.4 s).
-  int64_t resultBytes = elementBytes(op);
-  for (auto [dim, extent] : llvm::enumerate(extents))
-    if (!isReduction(op, dim) &&
-        llvm::MulOverflow(resultBytes, extent, resultBytes))
-      resultBytes = std::numeric_limits<int64_t>::max();
-  int64_t shortestDepthBlock = resultBytes > 4 * config.wholeDepthPanelBytes
-                                   ? config.cacheDepth / 2
-                                   : config.cacheDepth / 4;
-  if (isDepthBlocked(op, extents, plan, config) &&
-      splitIfNoDivisor(
-          plan.depthDim, config.cacheDepth,
-          largestDivisorAtMost(extents[plan.depthDim], config.cacheDepth),
-          shortestDepthBlock))
-    return true;
-  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
-    if (isReduction(op, dim) && dim != plan.depthDim &&
-        extents[dim] > config.maxWholeOtherReduction &&
-        splitIfNoDivisor(
-            dim, config.otherReductionBlock,
-            largestDivisorAtMost(extents[dim], config.otherReductionBlock),
-            std::max<int64_t>(2, config.otherReductionBlock / 2)))
-      return true;
-  return false;
+}
+
+/// A tile of `extent` of at most `preferred` (a multiple of `step`): all
+/// of an extent no longer; else the largest multiple of `step` that
+/// divides it, where that is at least half of `preferred` (TCCG ab-ac-cb
+/// at 5135 on an AMD EPYC Zen 4: depth blocks of 79, a divisor, 5.6 s;
+/// blocks of 126 and a peeled 95, 6.3 s); else the multiple of `step` that
+/// cuts the extent into equal blocks of at most `preferred` but the last,
+/// shorter one, which peelPartialTiles peels off into a tile of its own
+/// inside the same loops (311 depth steps in blocks of up to 256: 156 and
+/// 155).
+static int64_t tileSize(int64_t extent, int64_t step, int64_t preferred) {
+  step = std::max<int64_t>(1, step);
+  preferred = std::max(step, preferred / step * step);
+  if (extent <= preferred)
+    return extent;
+  int64_t dividing = largestMultipleDividing(extent, step, preferred);
+  if (extent % dividing == 0 && 2 * dividing >= preferred)
+    return dividing;
+  int64_t blocks = llvm::divideCeil(extent, preferred);
+  return std::min(
+      preferred,
+      int64_t(llvm::alignTo(llvm::divideCeil(extent, blocks), uint64_t(step))));
 }
 
 bool tensorlang::rowsConflictInCaches(int64_t strideBytes) {
@@ -409,8 +394,8 @@ static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
     if (widest < registerColumns)
       continue;
     packedTile = tile;
-    columnTile = largestMultipleDividing(columns, registerColumns,
-                                         std::min(widest, config.cacheColumns));
+    columnTile = tileSize(columns, registerColumns,
+                          std::min(widest, config.cacheColumns));
     break;
   }
   plan.cacheTiles[plan.packedDim] = packedTile == packed ? 0 : packedTile;
@@ -443,23 +428,38 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
                       const TileContractionsConfig &config,
                       ContractionTilingPlan &plan) {
   int64_t columns = extents[plan.columnDim];
-  int64_t registerRows =
-      plan.hasRows
-          ? registerRowsFor(extents[plan.rowDim], registerColumns, config)
-          : 1;
+  // Register rows that divide the rows where enough do; else the most
+  // rows, the rest peeled off (71 = 8 x 8 + 7).
+  int64_t registerRows = 1;
+  if (plan.hasRows) {
+    int64_t rows = extents[plan.rowDim];
+    registerRows = registerRowsFor(rows, registerColumns, config);
+    if (registerRows < fewestRegisterRows(rows, registerColumns, config))
+      registerRows = maxRegisterRows(registerColumns, config);
+  }
   unsigned numLoops = op.getNumLoops();
   plan.cacheTiles.assign(numLoops, 0);
   plan.registerTiles.assign(numLoops, 1);
   auto cacheTile = [&](unsigned dim, int64_t tile) {
     plan.cacheTiles[dim] = tile == extents[dim] ? 0 : tile;
   };
-  cacheTile(plan.columnDim, largestMultipleDividing(columns, registerColumns,
-                                                    config.cacheColumns));
+  // Threads share the column blocks where no batch dimension is theirs
+  // (tileForCaches): an scf.forall, whose last step cannot be peeled, so
+  // its blocks divide the columns where any can; where none can, the
+  // contraction runs on one thread. The register tiles and the blocks of
+  // the reductions are those of one thread either way, so that the sums,
+  // and the results, are the same bits on any number of threads.
+  int64_t dividingColumns =
+      largestMultipleDividing(columns, registerColumns, config.cacheColumns);
+  cacheTile(plan.columnDim,
+            config.parallel && !hasBatchDims(op, plan) &&
+                    columns % dividingColumns == 0
+                ? dividingColumns
+                : tileSize(columns, registerColumns, config.cacheColumns));
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
     cacheTile(plan.rowDim,
-              largestMultipleDividing(extents[plan.rowDim], registerRows,
-                                      config.cacheRows));
+              tileSize(extents[plan.rowDim], registerRows, config.cacheRows));
     plan.registerTiles[plan.rowDim] = registerRows;
   }
   // The depth is blocked so that the panel of the columns' operand (depth x
@@ -468,15 +468,14 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // and starts from zeros (no fill of the result, no second pass over it).
   if (isDepthBlocked(op, extents, plan, config))
     cacheTile(plan.depthDim,
-              largestDivisorAtMost(extents[plan.depthDim], config.cacheDepth));
+              tileSize(extents[plan.depthDim], 1, config.cacheDepth));
   // The other reductions in blocks as well: each register tile otherwise
   // runs through all of them, over operand slices that leave L2 (TCCG
   // ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s blocked).
   for (unsigned dim = 0; dim < numLoops; ++dim)
     if (isReduction(op, dim) && dim != plan.depthDim &&
         extents[dim] > config.maxWholeOtherReduction)
-      cacheTile(dim,
-                largestDivisorAtMost(extents[dim], config.otherReductionBlock));
+      cacheTile(dim, tileSize(extents[dim], 1, config.otherReductionBlock));
 
   if (plan.packedInput >= 0)
     planPackedBlock(op, extents, registerColumns, config, plan);
@@ -596,48 +595,39 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
   int64_t columns = extents[plan.columnDim];
   int64_t registerColumns =
       columnWidth(columns, config.registerColumns, config.vectorLanes);
-  // Splitting off the remainder reads the operands without the columns a
-  // second time. That pays where each of their elements is used many
-  // times (TCCG ccsd6: 1600), not where the contraction streams them
-  // (intensli0: 24 uses of a 240 MB operand, 25% slower split); there a
-  // narrower width that divides is kept.
-  int64_t half = config.registerColumns / 2;
-  if (registerColumns == 0 && columns > config.registerColumns &&
-      half >= 2 && columns % half == 0 && (half & (half - 1)) == 0) {
-    int64_t largestInput = 1;
-    for (OpOperand *input : op.getDpsInputOperands())
-      largestInput = std::max<int64_t>(
-          largestInput,
-          cast<RankedTensorType>(input->get().getType()).getNumElements());
-    if (iterations / largestInput < config.manyUses)
-      registerColumns = half;
-  }
+  int64_t lanes = packingLanes(config);
   if (registerColumns == 0) {
-    // p = 11: 8 columns, then 3. A vector of 11 (or 13, ...) would be
-    // widened to 16 lanes by LLVM, and every load, store and loop-carried
-    // copy of it assembled lane by lane.
+    // The preferred width (half of it for fewer columns), the rest peeled
+    // off inside the same loops (71 = 4 x 16 + 7, 15 = 8 + 7), where the
+    // rest is one vector or whole vectors. A vector of 11 (or 13, ...)
+    // would be widened to 16 lanes by LLVM, and every load, store and
+    // loop-carried copy of it assembled lane by lane: 75 columns are split
+    // into two contractions first (64, and 11 = 8 + 3).
     int64_t unit = columns > config.registerColumns
                        ? config.registerColumns
                        : config.registerColumns / 2;
-    if (unit < 2 || columns % unit == columns)
+    int64_t rest = columns % unit;
+    if (unit < 2 || rest == columns)
       return refuse("no register width for " + Twine(columns) +
                     " columns, and no split of them into parts of " +
                     Twine(unit));
-    plan.splitDim = plan.columnDim;
-    plan.splitAt = columns - columns % unit;
-    return plan;
+    if (rest <= lanes || rest % lanes == 0) {
+      registerColumns = unit;
+    } else {
+      plan.splitDim = plan.columnDim;
+      plan.splitAt = columns - rest;
+      return plan;
+    }
   }
   // A packed dimension that the lanes do not divide is cut where they stop
   // (47 = 40 + 7): the bulk in whole squares, the rest in one block.
-  int64_t lanes = packingLanes(config);
   if (plan.packedInput >= 0 && extents[plan.packedDim] > lanes &&
       extents[plan.packedDim] % lanes != 0) {
     plan.splitDim = plan.packedDim;
     plan.splitAt = extents[plan.packedDim] - extents[plan.packedDim] % lanes;
     return plan;
   }
-  if (!planSplit(op, extents, registerColumns, config, plan))
-    planTiles(op, extents, registerColumns, config, plan);
+  planTiles(op, extents, registerColumns, config, plan);
   return plan;
 }
 

@@ -20,7 +20,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -230,19 +232,22 @@ static void copyBlockOfInput(RewriterBase &rewriter,
       moveLoopInvariantCode(loop);
 }
 
-FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
-    RewriterBase &rewriter, linalg::GenericOp op, ContractionTilingPlan plan,
-    const TileContractionsConfig &config) {
+FailureOr<linalg::GenericOp>
+tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
+                          ContractionTilingPlan &plan,
+                          const TileContractionsConfig &config) {
   rewriter.setInsertionPoint(op);
   if (config.parallel && !op->getParentOfType<scf::ForallOp>()) {
     // Threads share the outermost parallel loop of cache tiles: a
     // dimension without cache tiles (a batch, tiles of one) or the
     // column blocks; unless they share a loop around it already
-    // (tl-fuse-batches).
+    // (tl-fuse-batches). The column blocks then divide the columns (the
+    // plan sees to it): an scf.forall's last step cannot be peeled.
     unsigned dim = plan.cacheOrder.front();
     int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
-    if (size > 0 && !isReduction(op, dim) &&
-        op.getStaticLoopRanges()[dim] > size) {
+    int64_t extent = op.getStaticLoopRanges()[dim];
+    if (size > 0 && !isReduction(op, dim) && extent > size &&
+        extent % size == 0) {
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
       sizes[dim] = size;
       // A fill the cache tiles would zero tile by tile goes into the
@@ -270,25 +275,35 @@ FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
   // of the cache tiles, then into those of the register tiles, which are
   // tiled in two steps for it: the result's dimensions, then the
   // reductions inside).
-  bool fillsPerTile = canFillPerTile(op, plan.cacheTiles);
   Location loc = op.getLoc();
   FailureOr<linalg::GenericOp> cacheTile =
-      fillsPerTile
+      canFillPerTile(op, plan.cacheTiles)
           ? tileFillingPerTile(rewriter, op, plan.cacheTiles, plan.cacheOrder)
           : tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
   if (failed(cacheTile))
     return rewriter.notifyMatchFailure(loc, "cache tiling failed");
-  copyBlockOfInput(rewriter, *cacheTile, plan);
-  rewriter.setInsertionPoint(*cacheTile);
+  return *cacheTile;
+}
+
+FailureOr<linalg::GenericOp>
+tensorlang::tileForRegisters(RewriterBase &rewriter,
+                             linalg::GenericOp cacheTile,
+                             const ContractionTilingPlan &plan) {
+  Location loc = cacheTile.getLoc();
+  if (!cacheTile.hasPureTensorSemantics() || !staticLoopExtents(cacheTile))
+    return rewriter.notifyMatchFailure(
+        loc, "the cache tile's sizes are not static after peeling");
+  copyBlockOfInput(rewriter, cacheTile, plan);
+  rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> registerTile;
-  if (fillsPerTile) {
+  if (canFillPerTile(cacheTile, plan.cacheTiles)) {
     SmallVector<int64_t> resultTiles = plan.registerTiles;
     SmallVector<int64_t> reductionTiles(resultTiles.size(), 0);
     for (unsigned dim = 0; dim < resultTiles.size(); ++dim)
-      if (isReduction(*cacheTile, dim))
+      if (isReduction(cacheTile, dim))
         std::swap(resultTiles[dim], reductionTiles[dim]);
     FailureOr<linalg::GenericOp> resultTile = tileFillingPerTile(
-        rewriter, *cacheTile, resultTiles, plan.registerOrder);
+        rewriter, cacheTile, resultTiles, plan.registerOrder);
     if (failed(resultTile))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
     rewriter.setInsertionPoint(*resultTile);
@@ -296,13 +311,24 @@ FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
         tile(rewriter, *resultTile, reductionTiles, plan.registerOrder);
   } else {
     registerTile =
-        tile(rewriter, *cacheTile, plan.registerTiles, plan.registerOrder);
+        tile(rewriter, cacheTile, plan.registerTiles, plan.registerOrder);
   }
   if (failed(registerTile))
     return rewriter.notifyMatchFailure(loc, "register tiling failed");
-  rewriter.setInsertionPoint(*registerTile);
+  return *registerTile;
+}
+
+FailureOr<TiledContraction>
+tensorlang::vectorizeRegisterTile(RewriterBase &rewriter,
+                                  linalg::GenericOp registerTile,
+                                  const ContractionTilingPlan &plan) {
+  Location loc = registerTile.getLoc();
+  if (!staticLoopExtents(registerTile))
+    return rewriter.notifyMatchFailure(
+        loc, "the register tile's sizes are not static after peeling");
+  rewriter.setInsertionPoint(registerTile);
   FailureOr<linalg::GenericOp> matmul =
-      toMatmulForm(rewriter, *registerTile, plan);
+      toMatmulForm(rewriter, registerTile, plan);
   if (failed(matmul))
     return rewriter.notifyMatchFailure(
         loc, "the register tile has no matrix product form");
@@ -313,4 +339,43 @@ FailureOr<TiledContraction> tensorlang::tileAndVectorizeContraction(
     return TiledContraction{/*vectorized=*/false};
   rewriter.replaceOp(*matmul, vectorized->replacements);
   return TiledContraction{/*vectorized=*/true};
+}
+
+/// Whether `loop` has constant bounds whose range its step does not
+/// divide, and more than one step.
+static bool hasPartialLastStep(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0)
+    return false;
+  int64_t range = *upper - *lower;
+  return range > *step && range % *step != 0;
+}
+
+bool tensorlang::peelPartialTiles(RewriterBase &rewriter, Operation *root,
+                                  function_ref<bool(Operation *)> isTile) {
+  // Peeling a loop copies the loops inside it into its last step; those
+  // are peeled in the next round.
+  bool any = false;
+  for (bool peeled = true; peeled;) {
+    peeled = false;
+    SmallVector<scf::ForOp> loops;
+    root->walk([&](scf::ForOp loop) {
+      if (!hasPartialLastStep(loop))
+        return;
+      WalkResult found = loop.getBody()->walk([&](Operation *op) {
+        return isTile(op) ? WalkResult::interrupt() : WalkResult::advance();
+      });
+      if (found.wasInterrupted())
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(loop);
+      if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+        peeled = any = true;
+    }
+  }
+  return any;
 }

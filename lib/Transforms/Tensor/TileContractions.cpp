@@ -55,6 +55,13 @@ struct FallbackRemarks : RewriterBase::Listener {
   bool emit;
 };
 
+/// Marks, with the index of their plan, the cache tiles and then the
+/// register tiles between the steps of tiling: the canonicalizer that
+/// folds the peeled loops' bounds replaces ops, so that no handle on them
+/// lasts.
+constexpr StringLiteral kCacheTileAttr = "tl.cache_tile";
+constexpr StringLiteral kRegisterTileAttr = "tl.register_tile";
+
 /// Rounds of splits before tiling: the columns (up to three), the rows, the
 /// depth and the other reductions each split once at most.
 constexpr unsigned kMaxSplitRounds = 10;
@@ -75,6 +82,12 @@ struct ReasonRecorder : RewriterBase::Listener {
 struct PlannedContraction {
   linalg::GenericOp op;
   ContractionTilingPlan plan;
+};
+
+/// A tile marked with the index of its plan.
+struct MarkedTile {
+  linalg::GenericOp op;
+  IntegerAttr planIndex;
 };
 
 struct TileContractionsPass
@@ -222,9 +235,12 @@ struct TileContractionsPass
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 
-  void tileOne(RewriterBase &rewriter, const PlannedContraction &planned,
-               const TileContractionsConfig &config) {
-    auto [op, plan] = planned;
+  /// The cache tiles of one planned contraction; the cache tile is marked
+  /// with the index of its plan in `plans` for the steps after peeling.
+  void tileOneForCaches(RewriterBase &rewriter, PlannedContraction planned,
+                        const TileContractionsConfig &config,
+                        std::vector<ContractionTilingPlan> &plans) {
+    auto &[op, plan] = planned;
     if (plan.splitAt) {
       // Still to split after the last round: the scalar loops stay.
       ++numFallbacks;
@@ -235,21 +251,76 @@ struct TileContractionsPass
     remarkPlan(op, plan);
     rewriter.setInsertionPoint(op);
     transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
-    FailureOr<TiledContraction> tiled =
-        tileAndVectorizeContraction(rewriter, op, plan, config);
-    if (failed(tiled)) {
+    FailureOr<linalg::GenericOp> cacheTile =
+        tileForCaches(rewriter, op, plan, config);
+    if (failed(cacheTile)) {
       ++numFallbacks;
       return;
     }
     ++numTiled;
-    if (tiled->vectorized) {
-      ++numVectorized;
-      return;
+    (*cacheTile)
+        ->setAttr(kCacheTileAttr, rewriter.getI64IntegerAttr(plans.size()));
+    plans.push_back(plan);
+  }
+
+  /// The ops marked `marker`, the marks removed.
+  std::vector<MarkedTile> collectMarked(StringRef marker) {
+    std::vector<MarkedTile> marked;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (auto index = op->getAttrOfType<IntegerAttr>(marker)) {
+        op->removeAttr(marker);
+        marked.push_back({op, index});
+      }
+    });
+    return marked;
+  }
+
+  /// Peels the partial last steps of the loops around the ops marked
+  /// `marker` and folds the peeled bounds into static sizes (as well as
+  /// those of tiles larger than what is left of their extent: 5 rows in
+  /// register tiles of 8).
+  LogicalResult peelAround(RewriterBase &rewriter, StringRef marker) {
+    peelPartialTiles(rewriter, getOperation(),
+                     [&](Operation *op) { return op->hasAttr(marker); });
+    return canonicalize();
+  }
+
+  /// Cache tiles, peeled; register tiles in each, peeled; a vector
+  /// contraction of each register tile.
+  LogicalResult tileAll(RewriterBase &rewriter,
+                        const std::vector<PlannedContraction> &work,
+                        const TileContractionsConfig &config) {
+    std::vector<ContractionTilingPlan> plans;
+    for (const PlannedContraction &planned : work)
+      tileOneForCaches(rewriter, planned, config, plans);
+    if (failed(peelAround(rewriter, kCacheTileAttr)))
+      return failure();
+    for (auto [cacheTile, index] : collectMarked(kCacheTileAttr)) {
+      FailureOr<linalg::GenericOp> registerTile =
+          tileForRegisters(rewriter, cacheTile, plans[index.getInt()]);
+      if (failed(registerTile)) {
+        ++numFallbacks;
+        continue;
+      }
+      (*registerTile)->setAttr(kRegisterTileAttr, index);
     }
-    ++numFallbacks;
-    (void)rewriter.notifyMatchFailure(planned.op->getLoc(),
-                                "the register tile stays scalar: "
-                                "vectorization failed");
+    if (failed(peelAround(rewriter, kRegisterTileAttr)))
+      return failure();
+    for (auto [registerTile, index] : collectMarked(kRegisterTileAttr)) {
+      Location loc = registerTile.getLoc();
+      FailureOr<TiledContraction> tiled =
+          vectorizeRegisterTile(rewriter, registerTile, plans[index.getInt()]);
+      if (succeeded(tiled) && tiled->vectorized) {
+        ++numVectorized;
+        continue;
+      }
+      ++numFallbacks;
+      if (succeeded(tiled))
+        (void)rewriter.notifyMatchFailure(loc,
+                                          "the register tile stays scalar: "
+                                          "vectorization failed");
+    }
+    return success();
   }
 
   void runOnOperation() override {
@@ -304,8 +375,8 @@ struct TileContractionsPass
       work = planAll(config, /*remarkRefusals=*/false);
     }
     planAll(config, /*remarkRefusals=*/true);
-    for (const PlannedContraction &planned : work)
-      tileOne(rewriter, planned, config);
+    if (failed(tileAll(rewriter, work, config)))
+      return signalPassFailure();
 
     // Multiply-and-reduce becomes vector.contract; slices of slices fold.
     RewritePatternSet patterns(&getContext());

@@ -20,16 +20,15 @@
 // 64 rows; all 256 columns and the whole depth (64 x 256 doubles, 128 KiB)
 // in one cache tile.
 // AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
-// AVX2's 16 registers hold 6 rows of two vectors; 128 = 126 + 2 rows
-// (tiles of 4, 8 accumulators, would leave the FMA units waiting).
+// AVX2's 16 registers hold 6 rows of two vectors; 128 = 21 x 6 + 2 rows
+// (tiles of 4, 8 accumulators, would leave the FMA units waiting), in
+// cache blocks of 48 rows and the 32 left, the last register tile of
+// each 2 rows, peeled off inside the same loops.
 // AVX512: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 8 lanes, register tile 8x16, cache tile 64x256x256, whole depth up to 262144 B
 // AVX2: remark: target: 256-bit vectors x 16, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 64x256x256, whole depth up to 262144 B
-// AVX2: remark: tiling plan: {{.*}} split=d0@126
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[42,0,0] register=[6,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
-// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[2,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[6,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 // HASWELL: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 256 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 16x64x256, whole depth up to 65536 B
-// HASWELL: remark: tiling plan: {{.*}} split=d0@126
-// HASWELL: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[6,0,64] register=[6,1,8] {{.*}} split=none
+// HASWELL: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[12,0,64] register=[6,1,8] {{.*}} split=none
 func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<128x64xf64>, tensor<64x256xf64>) outs(%c : tensor<128x256xf64>) {
@@ -41,27 +40,19 @@ func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x2
   return %r : tensor<128x256xf64>
 }
 
-// 71 x 23 x 37, all prime: the columns split at 32, then 5 (on AVX2, at 32,
-// then 4 and 1); 71 rows have no divisor up to 8, so they are cut at 64,
-// which gives the bulk register tiles of 8 rows and the remainder one of 7
-// (rather than every register tile one row deep). Each part is planned
-// again after each cut.
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] register=[] cache-order=[] register-order=[] split=d2@32
-// AVX512: remark: tiling plan: {{.*}} split=d0@64
-// AVX512: remark: tiling plan: {{.*}} split=d0@64
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
-// AVX512: remark: tiling plan: {{.*}} register=[7,1,16] {{.*}} split=none
-// AVX512: remark: tiling plan: {{.*}} register=[8,1,5] {{.*}} split=none
-// AVX512: remark: tiling plan: {{.*}} register=[7,1,5] {{.*}} split=none
+// 71 x 23 x 37, all prime: no tile size divides them, and none has to.
+// The columns are two register tiles of 16 and a rest of 5 (one vector),
+// the rows cache blocks of 40 (71 = 40 + 31) in register tiles of 8 and a
+// rest of 7 (40 = 5 x 8, 31 = 3 x 8 + 7): each rest peeled off inside the
+// same loops, a tile of its own, rather than every tile one row deep or
+// a second contraction over the operands. On AVX2 a rest of 5 columns is
+// no whole vector: the columns are split at 32 first, and the 5 left are
+// register tiles of 4 and a rest of 1.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[40,0,0] register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
+// AVX512-NOT: split=d
 // AVX2: remark: tiling plan: {{.*}} split=d2@32
-// AVX2: remark: tiling plan: {{.*}} split=d0@66
-// AVX2: remark: tiling plan: {{.*}} split=d2@4
-// AVX2: remark: tiling plan: {{.*}} register=[6,1,8] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[5,1,8] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[6,1,4] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[5,1,4] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[6,1,1] {{.*}} split=none
-// AVX2: remark: tiling plan: {{.*}} register=[5,1,1] {{.*}} split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[36,0,0] register=[6,1,8] {{.*}} split=none
+// AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[36,0,0] register=[6,1,4] {{.*}} split=none
 func.func @prime(%a: tensor<71x23xf64>, %b: tensor<23x37xf64>) -> tensor<71x37xf64> {
   %zero = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<71x37xf64>
@@ -108,13 +99,13 @@ func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<
 }
 
 // A depth blocked for the caches (its panel, 311 x 128 doubles, exceeds
-// 256 KiB) with no divisor near 256: cut at 256, the bulk and the 55 left
-// each taken whole. A depth of 5041 = 71 x 71 is blocked by 71 instead
-// (a quarter of 256 is enough), not cut.
-// AVX512: remark: tiling plan: {{.*}} split=d1@256
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] {{.*}} split=none
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,16] {{.*}} split=none
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,71,0] register=[8,1,16] {{.*}} split=none
+// 256 KiB) with no divisor near 256: two blocks of 156 and 155, the last
+// peeled off inside the same loops. A depth of 5041 = 71 x 71 has no
+// divisor within three quarters of 256 either: 20 blocks of 253 (and one
+// of 234) rather than 71 of 71, each of which reads and writes the
+// result tile once more.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,156,0] register=[8,1,16] {{.*}} split=none
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,253,0] register=[8,1,16] {{.*}} split=none
 func.func @prime_depth(%a: tensor<32x311xf64>, %b: tensor<311x128xf64>, %c: tensor<32x128xf64>) -> tensor<32x128xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<32x311xf64>, tensor<311x128xf64>) outs(%c : tensor<32x128xf64>) {
@@ -138,8 +129,9 @@ func.func @square_depth(%a: tensor<8x5041xf64>, %b: tensor<5041x16xf64>, %c: ten
 
 // With a result larger than L2 (here 1 MiB beyond four whole-depth panels),
 // every depth block reads and writes it once more: blocks of 79 of 5135 =
-// 5 x 13 x 79 would double that traffic, so the depth is cut at 5120.
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=d1@5120
+// 5 x 13 x 79 would double that traffic, so the depth is in 21 blocks of
+// 245 (the last 235, peeled).
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,245,256] {{.*}} split=none copy=in1
 func.func @long_depth_large_result(%a: tensor<512x5135xf64>, %b: tensor<5135x512xf64>, %c: tensor<512x512xf64>) -> tensor<512x512xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<512x5135xf64>, tensor<5135x512xf64>) outs(%c : tensor<512x512xf64>) {
@@ -151,12 +143,11 @@ func.func @long_depth_large_result(%a: tensor<512x5135xf64>, %b: tensor<5135x512
   return %r : tensor<512x512xf64>
 }
 
-// Rows many times the tallest tile (645 = 3 x 5 x 43): the bulk gets tiles
-// of 8 rows, the 5 left one tile, rather than tiles of 5 throughout (which
-// would stay where the rows are few: 15 = 3 x 5 rows are tiles of 5).
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=d0@640
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} register=[8,1,16] {{.*}} split=none
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} register=[5,1,16] {{.*}} split=none
+// Rows many times the tallest tile (645 = 3 x 5 x 43): tiles of 8 rows,
+// in cache blocks of 64, and the 5 left one tile in a block of their own,
+// rather than tiles of 5 throughout (which stay where the rows are few: 15
+// = 3 x 5 rows are tiles of 5).
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,0,0] register=[8,1,16] {{.*}} split=none
 func.func @many_rows(%a: tensor<645x64xf64>, %b: tensor<64x256xf64>, %c: tensor<645x256xf64>) -> tensor<645x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<645x64xf64>, tensor<64x256xf64>) outs(%c : tensor<645x256xf64>) {
@@ -168,11 +159,9 @@ func.func @many_rows(%a: tensor<645x64xf64>, %b: tensor<64x256xf64>, %c: tensor<
   return %r : tensor<645x256xf64>
 }
 
-// A second reduction (l, 19 steps) above 16 with no divisor up to 8 is cut
-// at 16, which is short enough to be taken whole, as are the 3 left.
-// AVX512: remark: tiling plan: {{.*}} split=d3@16
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0,0] register=[8,1,16,1] {{.*}} split=none
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0,0] register=[8,1,16,1] {{.*}} split=none
+// A second reduction (l, 19 steps) above 16 with no divisor up to 8: blocks
+// of 7, 7 and 5.
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0,7] register=[8,1,16,1] {{.*}} split=none
 func.func @prime_second_reduction(%a: tensor<16x40x19xf64>, %b: tensor<40x19x32xf64>, %c: tensor<16x32xf64>) -> tensor<16x32xf64> {
   %r = linalg.generic {indexing_maps = [affine_map<(i, k, j, l) -> (i, k, l)>, affine_map<(i, k, j, l) -> (k, l, j)>, affine_map<(i, k, j, l) -> (i, j)>], iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
       ins(%a, %b : tensor<16x40x19xf64>, tensor<40x19x32xf64>) outs(%c : tensor<16x32xf64>) {

@@ -210,24 +210,23 @@ func.func @prime_columns(%a: tensor<32x24xf64>, %b: tensor<24x37xf64>, %c: tenso
 #v = affine_map<(e, i, k, j) -> (e, i, j)>
 
 // p = 11 columns (the CFD kernels): a vector of 11 would be widened to 16
-// lanes and assembled lane by lane, so the columns are 8, then 3. The 11
-// rows (above 1.5 x register-rows, with no divisor up to 4) are cut too, at
-// 8, so that the bulk gets register tiles of 4 rows and the remainder one
-// of 3 rather than all of them tiles of one row. Each statement gets its
-// own zeroed accumulator rather than sharing one fill, and each tile
-// zeroes its own part.
+// lanes and assembled lane by lane, so the columns are 8, then 3, peeled
+// off inside the same loops. The 11 rows (no divisor up to 4) are cache
+// blocks of 8 and 3, and each block register tiles of 4 rows and a rest
+// (8 = 2 x 4, 3): the rests in tiles of their own rather than every tile
+// one row deep. The depth (blocked: whole-depth-panel-bytes=1) is 6 + 5.
+// Each statement gets its own zeroed accumulator rather than sharing one
+// fill.
 // CHECK-LABEL: func.func @p11_columns
-// CHECK: linalg.fill {{.*}} -> tensor<1x4x8xf64>
+// CHECK-COUNT-2: linalg.fill {{.*}} -> tensor<2x11x11xf64>
+// CHECK: scf.for {{.*}} to %c6 step %c1
 // CHECK: vector.contract {{.*}} : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<1x3x8xf64>
-// CHECK: vector.contract {{.*}} : vector<3x1xf64>, vector<1x8xf64> into vector<3x8xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<1x4x3xf64>
 // CHECK: vector.contract {{.*}} : vector<4x1xf64>, vector<1x3xf64> into vector<4x3xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<1x3x3xf64>
+// CHECK: vector.contract {{.*}} : vector<3x1xf64>, vector<1x8xf64> into vector<3x8xf64>
 // CHECK: vector.contract {{.*}} : vector<3x1xf64>, vector<1x3xf64> into vector<3x3xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<1x4x8xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<1x3x3xf64>
-// CHECK: vector.contract {{.*}} : vector<3x1xf64>, vector<1x3xf64> into vector<3x3xf64>
+// CHECK: scf.for {{.*}} to %c5 step %c1
+// CHECK: vector.contract {{.*}} into vector<4x8xf64>
+// CHECK: vector.contract {{.*}} into vector<3x3xf64>
 // CHECK-NOT: linalg.generic
 func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tensor<2x11x11xf64>, tensor<2x11x11xf64>) {
   %zero = arith.constant 0.0 : f64
