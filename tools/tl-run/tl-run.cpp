@@ -74,7 +74,13 @@ cl::extrahelp threadsHelp(kThreadsFlagHelp);
 } // namespace
 
 static LogicalResult error(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "tl-run") << message << "\n";
+  // One write per message: the processes of --distribute share stderr, and
+  // a message written in pieces ("tl-run: ", "error: ", the text)
+  // interleaves with the others' ("tl-run: tl-run: error: error: ...").
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  llvm::WithColor::error(os, "tl-run") << message << "\n";
+  llvm::errs() << line;
   return failure();
 }
 
