@@ -16,7 +16,8 @@
 //      for sums to a scalar, block them);
 //   2. unshareAccumulatorFill: one zero-filled accumulator per contraction;
 //   3. splitContraction where the plan says so (columns whose rest is no
-//      whole vector, or that threads share), planning the parts again;
+//      whole vector, a packed dimension the lanes do not divide), planning
+//      the parts again;
 //   4. tileForCaches, peelPartialTiles; tileForRegisters, peelPartialTiles;
 //      vectorizeRegisterTile (each step on every contraction before the
 //      next, with the canonicalizer between them).
@@ -119,8 +120,8 @@ tileForRegisters(mlir::RewriterBase &rewriter,
 /// keeps full tiles, and the rest of each extent becomes a smaller tile
 /// inside the same loops (71 = 8 x 8 + 7 rows), still reading the blocks
 /// of the operands the bulk has in cache. The canonicalizer then folds the
-/// peeled bounds into static sizes. Returns whether it peeled any loop.
-bool peelPartialTiles(mlir::RewriterBase &rewriter, mlir::Operation *root,
+/// peeled bounds into static sizes.
+void peelPartialTiles(mlir::RewriterBase &rewriter, mlir::Operation *root,
                       llvm::function_ref<bool(mlir::Operation *)> isTile);
 
 /// What vectorizeRegisterTile made.

@@ -6,12 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Tiles are chosen to divide the extents, so that every tile is static and
-// needs no mask. Where nothing near the preferred size divides an extent
-// (p = 11 columns, 71 rows, a depth of 311), the loop is cut first: a loop
-// of tiles of the bulk's size whose last, partial step is peeled off, so
-// that both parts have static sizes (64 and 7) and are planned again. Each
-// part needs its own accumulator for that, which CSE may have shared.
+// Most extents that no tile divides keep one loop nest, its last tiles
+// peeled (peelPartialTiles). Columns whose rest after the register tiles
+// is no whole vector (75 = 64 + 11: a vector of 11 is assembled lane by
+// lane) are cut first instead: a loop of tiles of the bulk's size whose
+// last, partial step is peeled off, so that both parts have static sizes
+// (64 and 11) and are planned again. Each part needs its own accumulator
+// for that, which CSE may have shared.
 //
 //===----------------------------------------------------------------------===//
 

@@ -241,8 +241,9 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
     // Threads share the outermost parallel loop of cache tiles: a
     // dimension without cache tiles (a batch, tiles of one) or the
     // column blocks; unless they share a loop around it already
-    // (tl-fuse-batches). The column blocks then divide the columns (the
-    // plan sees to it): an scf.forall's last step cannot be peeled.
+    // (tl-fuse-batches). Only blocks that divide the columns (the plan
+    // takes such where any do): an scf.forall's last step cannot be
+    // peeled.
     unsigned dim = plan.cacheOrder.front();
     int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
     int64_t extent = op.getStaticLoopRanges()[dim];
@@ -353,11 +354,10 @@ static bool hasPartialLastStep(scf::ForOp loop) {
   return range > *step && range % *step != 0;
 }
 
-bool tensorlang::peelPartialTiles(RewriterBase &rewriter, Operation *root,
+void tensorlang::peelPartialTiles(RewriterBase &rewriter, Operation *root,
                                   function_ref<bool(Operation *)> isTile) {
   // Peeling a loop copies the loops inside it into its last step; those
   // are peeled in the next round.
-  bool any = false;
   for (bool peeled = true; peeled;) {
     peeled = false;
     SmallVector<scf::ForOp> loops;
@@ -374,8 +374,7 @@ bool tensorlang::peelPartialTiles(RewriterBase &rewriter, Operation *root,
       scf::ForOp partial;
       rewriter.setInsertionPoint(loop);
       if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
-        peeled = any = true;
+        peeled = true;
     }
   }
-  return any;
 }
