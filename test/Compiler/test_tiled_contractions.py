@@ -37,12 +37,20 @@ CASES = {
         "var input A : [520 300]\nvar input B : [300 272]\nvar output C : [520 272]\n"
         "C = A # B . [2 3]\n",
         {"A": (520, 300), "B": (300, 272)}, lambda v: v["A"] @ v["B"]),
-    # Rows of B 4 KiB apart: each block of B is copied contiguous first
-    # (copy=in1); 67 rows are register tiles of 8 and a rest of 3.
+    # Rows of B 4 KiB apart, and too few rows for panels: each block of B
+    # is copied contiguous first (copy=in1); 37 rows are register tiles of
+    # 8 and a rest of 5.
     "matmul-rows-4k-apart": (
-        "var input A : [67 96]\nvar input B : [96 512]\nvar output C : [67 512]\n"
+        "var input A : [37 96]\nvar input B : [96 512]\nvar output C : [37 512]\n"
         "C = A # B . [2 3]\n",
-        {"A": (67, 96), "B": (96, 512)}, lambda v: v["A"] @ v["B"]),
+        {"A": (37, 96), "B": (96, 512)}, lambda v: v["A"] @ v["B"]),
+    # B copied into panels of 16 columns (panels=in1), the last holding 3
+    # (83 = 5 x 16 + 3); 131 rows in cache tiles and a peeled rest, which
+    # read the same panels.
+    "matmul-prime-panels": (
+        "var input A : [131 101]\nvar input B : [101 83]\nvar output C : [131 83]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (131, 101), "B": (101, 83)}, lambda v: v["A"] @ v["B"]),
     "vector-times-matrix": (
         "var input x : [50]\nvar input A : [50 40]\nvar output y : [40]\n"
         "y = x # A . [1 2]\n",
@@ -206,6 +214,9 @@ NO_CONTRACTION = {"transposition-prime"}
 # Cases whose columns' operand is copied block by block (its rows conflict
 # in the caches).
 COPIED_BLOCKS = {"matmul-rows-4k-apart"}
+# Cases whose columns' operand is copied into panels of the register
+# tile's width.
+PANELED = {"matmul-prime-panels", "matmul-large-blocks", "tccg-ccsd6-prime"}
 # Cases with a transposition copied in squares of vectors.
 TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime",
                          "tccg-abcde-ecbfa-fd-packed-prime"}
@@ -259,6 +270,8 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "not tiled" not in remarks, remarks
     if name in COPIED_BLOCKS:
         assert "copy=in1" in remarks, remarks
+    if name in PANELED:
+        assert "panels=in" in remarks, remarks
     if name in PACKED:
         assert "pack=in0" in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:

@@ -148,13 +148,24 @@ struct ContractionTilingPlan {
   /// dimension into blocks of one; -1: none.
   int packedInput = -1;
   unsigned packedDim = 0;
+  /// The input (operand number), with the columns last, whose block each
+  /// cache tile copies into panels of the register tile's width, one after
+  /// the other, [column tile][its other dimensions][register columns], out
+  /// of the row blocks' loops: each register tile then reads its columns'
+  /// vectors from one contiguous, aligned run per depth step, as BLIS's
+  /// micro-kernel reads its packed B, rather than from rows of the input
+  /// (TCCG ccsd6 at 71: rows 568 B apart, each vector load straddling two
+  /// cache lines); -1: none. Where it is chosen, no block is copied
+  /// (`copiedBlockInput`).
+  int panelInput = -1;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
   /// split=none` (tiles per loop dimension, 0: whole), or with
   /// `split=d2@64` and no tiles; ` copy=in1` after it where a block of
   /// input 1 is copied, ` pack=in0` where input 0's blocks are copied with
-  /// the columns last.
+  /// the columns last, ` panels=in1` where input 1's blocks are copied
+  /// into panels.
   void print(llvm::raw_ostream &os) const;
 };
 

@@ -105,14 +105,23 @@ tileForCaches(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
               ContractionTilingPlan &plan,
               const TileContractionsConfig &config);
 
+/// A block of a columns' operand copied into panels (plan.panelInput).
+struct ColumnPanels {
+  mlir::Value block, panels;
+};
+
 /// The loops of register tiles inside a static cache tile (its block of the
-/// copied or packed input copied first, out of the loops it does not
-/// depend on). Returns the register tile, dynamic where a register tile
-/// does not divide the cache tile, as above.
+/// copied, packed or paneled input copied first, out of the loops it does
+/// not depend on). Returns the register tile, dynamic where a register tile
+/// does not divide the cache tile, as above. `packedPanels` holds the
+/// panels made so far and gets this tile's: a cache tile whose block an
+/// earlier one packed already (the bulk of the row blocks and their peeled
+/// rest read the same block) reads those panels.
 mlir::FailureOr<mlir::linalg::GenericOp>
 tileForRegisters(mlir::RewriterBase &rewriter,
                  mlir::linalg::GenericOp cacheTile,
-                 const ContractionTilingPlan &plan);
+                 const ContractionTilingPlan &plan,
+                 llvm::SmallVectorImpl<ColumnPanels> &packedPanels);
 
 /// Peels the last, partial step off every loop under `root` whose constant
 /// range its step does not divide and that holds an op for which `isTile`

@@ -339,13 +339,6 @@ bool tensorlang::rowsConflictInCaches(int64_t strideBytes) {
          std::gcd(strideBytes, kL2SetPeriodBytes) >= kFewestSpreadBytes;
 }
 
-/// The input whose cache-tile blocks are copied contiguous first
-/// (ContractionTilingPlan::copiedBlockInput), or -1. A matrix of 1024
-/// doubles per row: a 256 x 256 block of it, rows 8 KiB apart, uses an
-/// eighth of L2's sets and is read from memory again for every row block
-/// (K1 at 1024 on an AMD EPYC: AVX-512 114 -> 132 GFLOP/s, AVX2 47 -> 67;
-/// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
-/// depth steps fits the caches whatever its sets.
 /// The side of the squares in which a packed block is copied: a vector's
 /// lanes (half the register tile's columns where the lanes are unknown).
 static int64_t packingLanes(const TileContractionsConfig &config) {
@@ -402,6 +395,13 @@ static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
   plan.cacheTiles[plan.columnDim] = columnTile == columns ? 0 : columnTile;
 }
 
+/// The input whose cache-tile blocks are copied contiguous first
+/// (ContractionTilingPlan::copiedBlockInput), or -1. A matrix of 1024
+/// doubles per row: a 256 x 256 block of it, rows 8 KiB apart, uses an
+/// eighth of L2's sets and is read from memory again for every row block
+/// (K1 at 1024 on an AMD EPYC: AVX-512 114 -> 132 GFLOP/s, AVX2 47 -> 67;
+/// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
+/// depth steps fits the caches whatever its sets.
 static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan) {
   constexpr int64_t kMinDepthSteps = 64;
@@ -418,6 +418,39 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
     if (map.getNumResults() >= 2 && map.isFunctionOfDim(plan.columnDim) &&
         map.isFunctionOfDim(plan.depthDim))
       return input->getOperandNumber();
+  }
+  return -1;
+}
+
+/// The input whose cache-tile blocks are copied into panels
+/// (ContractionTilingPlan::panelInput), or -1: the columns' operand (which
+/// transposeForColumns gives the columns last) with the depth among its
+/// dimensions, where each of its
+/// elements serves enough rows (`kMinPanelReuse`: the rows of the cache
+/// tile and its other dimensions that the operand lacks; the copy leaves
+/// the row blocks' loops) that copying it costs little beside the FMAs
+/// (two memory operations per element against at least 64 / lanes FMAs),
+/// and where its columns are more than one panel's.
+static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
+                      const ContractionTilingPlan &plan) {
+  constexpr int64_t kMinPanelReuse = 64;
+  // Columns that one panel holds are contiguous rows already.
+  if (extents[plan.columnDim] <= plan.registerTiles[plan.columnDim])
+    return -1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() < 2 || !map.isFunctionOfDim(plan.depthDim) ||
+        !map.isFunctionOfDim(plan.columnDim))
+      continue;
+    int64_t reuse = 1;
+    for (unsigned dim = 0; dim < op.getNumLoops(); ++dim) {
+      if (isReduction(op, dim) || map.isFunctionOfDim(dim))
+        continue;
+      bool wholeExtent =
+          (plan.hasRows && dim == plan.rowDim) || plan.cacheTiles[dim] == 0;
+      reuse *= wholeExtent ? extents[dim] : plan.cacheTiles[dim];
+    }
+    return reuse >= kMinPanelReuse ? int(input->getOperandNumber()) : -1;
   }
   return -1;
 }
@@ -506,6 +539,8 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
       plan.registerOrder.push_back(dim);
   plan.registerOrder.push_back(plan.depthDim);
   if (plan.packedInput < 0)
+    plan.panelInput = panelInput(op, extents, plan);
+  if (plan.packedInput < 0 && plan.panelInput < 0)
     plan.copiedBlockInput = copiedBlockInput(op, extents, plan);
 }
 
@@ -664,4 +699,6 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
     os << " copy=in" << copiedBlockInput;
   if (packedInput >= 0)
     os << " pack=in" << packedInput;
+  if (panelInput >= 0)
+    os << " panels=in" << panelInput;
 }

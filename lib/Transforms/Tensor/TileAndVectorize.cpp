@@ -17,12 +17,14 @@
 
 #include "ContractionUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -173,6 +175,15 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   return swapped;
 }
 
+/// Moves the ops that `op`'s enclosing loops do not depend on out of them.
+static void hoistOutOfLoops(Operation *op) {
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+      moveLoopInvariantCode(loop);
+}
+
 /// Copies the block of input `plan.copiedBlockInput` (or
 /// `plan.packedInput`, with the columns moved last) that `cacheTile` reads
 /// into a contiguous tensor, and hoists the copy out of the loops it does
@@ -225,11 +236,160 @@ static void copyBlockOfInput(RewriterBase &rewriter,
     input.set(copy);
     cacheTile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
-  for (Operation *parent = cacheTile->getParentOp();
-       parent && !isa<FunctionOpInterface>(parent);
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
-      moveLoopInvariantCode(loop);
+  hoistOutOfLoops(cacheTile);
+}
+
+/// Whether `a` and `b` are the same value, or the same slice of one.
+static bool isSameSlice(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto sliceA = a.getDefiningOp<tensor::ExtractSliceOp>();
+  auto sliceB = b.getDefiningOp<tensor::ExtractSliceOp>();
+  return sliceA && sliceB && sliceA.getType() == sliceB.getType() &&
+         sliceA.getSource() == sliceB.getSource() &&
+         sliceA.getMixedOffsets() == sliceB.getMixedOffsets() &&
+         sliceA.getMixedSizes() == sliceB.getMixedSizes() &&
+         sliceA.getMixedStrides() == sliceB.getMixedStrides();
+}
+
+/// Copies the block of input `plan.panelInput` that `cacheTile` reads
+/// (columns last) into panels of the register tile's width, one after the
+/// other: [column tile][the block's other dimensions][width], the last
+/// panel filled only as far as the columns go (75 = 4 x 16 + 11). The
+/// copy leaves the loops it does not depend on (the row blocks). Returns
+/// the panels; null where the plan asks for none or the block does not
+/// allow them (not static, columns not last).
+static Value packColumnPanels(RewriterBase &rewriter,
+                              linalg::GenericOp cacheTile,
+                              const ContractionTilingPlan &plan,
+                              SmallVectorImpl<ColumnPanels> &packedPanels) {
+  if (plan.panelInput < 0)
+    return {};
+  OpOperand &input = cacheTile->getOpOperand(plan.panelInput);
+  DominanceInfo dominance;
+  for (const ColumnPanels &packed : packedPanels)
+    if (isSameSlice(packed.block, input.get()) &&
+        dominance.properlyDominates(packed.panels, cacheTile))
+      return packed.panels;
+  auto blockType = dyn_cast<RankedTensorType>(input.get().getType());
+  AffineMap map = cacheTile.getMatchingIndexingMap(&input);
+  if (!blockType || !blockType.hasStaticShape() || blockType.getRank() < 2 ||
+      map.getDimPosition(map.getNumResults() - 1) != plan.columnDim) {
+    (void)rewriter.notifyMatchFailure(cacheTile, "no panels: the block of "
+                                                 "the columns' operand is "
+                                                 "not static, columns last");
+    return {};
+  }
+  int64_t width = plan.registerTiles[plan.columnDim];
+  int64_t rank = blockType.getRank();
+  ArrayRef<int64_t> blockShape = blockType.getShape();
+  int64_t columns = blockShape.back();
+  int64_t whole = columns / width, rest = columns % width;
+  Type element = blockType.getElementType();
+  SmallVector<int64_t> shape{llvm::divideCeilSigned(columns, width)};
+  llvm::append_range(shape, blockShape.drop_back());
+  shape.push_back(width);
+
+  Location loc = cacheTile.getLoc();
+  rewriter.setInsertionPoint(cacheTile);
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  Value block = input.get();
+  Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
+  // The block's columns from `first` on, `count` of them.
+  auto columnsOfBlock = [&](int64_t first, int64_t count) -> Value {
+    if (first == 0 && count == columns)
+      return block;
+    SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
+    offsets.back() = rewriter.getIndexAttr(first);
+    sizes.back() = rewriter.getIndexAttr(count);
+    return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
+                                          strides);
+  };
+  // Panels `first` to `first + count` (their first `columnCount` columns),
+  // as slice offsets, sizes and strides of `panels`.
+  auto panelSlice = [&](int64_t first, int64_t count, int64_t columnCount) {
+    SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), shape);
+    offsets.front() = rewriter.getIndexAttr(first);
+    sizes.front() = rewriter.getIndexAttr(count);
+    sizes.back() = rewriter.getIndexAttr(columnCount);
+    return std::make_tuple(offsets, sizes, strides);
+  };
+  if (whole > 0) {
+    // [..., whole x width] -> [..., whole, width] -> [whole, ..., width].
+    SmallVector<int64_t> expandedShape(blockShape.drop_back());
+    expandedShape.append({whole, width});
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t dim = 0; dim + 1 < rank; ++dim)
+      groups.push_back({dim});
+    groups.push_back({rank - 1, rank});
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(expandedShape, element),
+        columnsOfBlock(0, whole * width), groups);
+    SmallVector<int64_t> permutation{rank - 1};
+    llvm::append_range(permutation, llvm::seq<int64_t>(0, rank - 1));
+    permutation.push_back(rank);
+    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
+    Value destination =
+        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
+                                              sizes, strides)
+                   .getResult()
+             : panels;
+    Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
+                                                   destination, permutation)
+                           ->getResult(0);
+    panels =
+        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
+                                             offsets, sizes, strides)
+                   .getResult()
+             : transposed;
+  }
+  if (rest > 0) {
+    Value source = columnsOfBlock(whole * width, rest);
+    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
+    Value destination = tensor::ExtractSliceOp::create(
+        rewriter, loc, cast<RankedTensorType>(source.getType()), panels,
+        offsets, sizes, strides);
+    Value copied =
+        linalg::CopyOp::create(rewriter, loc, source, destination).getResult(0);
+    panels = tensor::InsertSliceOp::create(rewriter, loc, copied, panels,
+                                           offsets, sizes, strides);
+  }
+  hoistOutOfLoops(cacheTile);
+  packedPanels.push_back({block, panels});
+  return panels;
+}
+
+/// Makes `tiled`, whose columns are tiled by the panels' width, read input
+/// `operand` from `panels` (packColumnPanels) instead of `block`: its
+/// slice of the block at column c becomes one of panel c / width.
+static LogicalResult readColumnsFromPanels(RewriterBase &rewriter,
+                                           linalg::GenericOp tiled,
+                                           unsigned operand, Value block,
+                                           Value panels, int64_t width) {
+  auto slice =
+      tiled->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSource() != block || !slice.hasUnitStride())
+    return rewriter.notifyMatchFailure(tiled, "no panels: the register tile "
+                                              "reads no slice of the block");
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(tiled);
+  AffineExpr column = rewriter.getAffineDimExpr(0);
+  OpFoldResult panel = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, column.floorDiv(width), {offsets.back()});
+  offsets.back() = rewriter.getIndexAttr(0);
+  offsets.insert(offsets.begin(), panel);
+  sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
+  Value read = tensor::ExtractSliceOp::create(rewriter, loc, slice.getType(),
+                                              panels, offsets, sizes, strides);
+  rewriter.modifyOpInPlace(tiled, [&] { tiled->setOperand(operand, read); });
+  return success();
 }
 
 FailureOr<linalg::GenericOp>
@@ -289,12 +449,22 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
 FailureOr<linalg::GenericOp>
 tensorlang::tileForRegisters(RewriterBase &rewriter,
                              linalg::GenericOp cacheTile,
-                             const ContractionTilingPlan &plan) {
+                             const ContractionTilingPlan &plan,
+                             SmallVectorImpl<ColumnPanels> &packedPanels) {
   Location loc = cacheTile.getLoc();
   if (!cacheTile.hasPureTensorSemantics() || !staticLoopExtents(cacheTile))
     return rewriter.notifyMatchFailure(
         loc, "the cache tile's sizes are not static after peeling");
   copyBlockOfInput(rewriter, cacheTile, plan);
+  Value panels = packColumnPanels(rewriter, cacheTile, plan, packedPanels);
+  Value panelBlock = panels ? cacheTile->getOperand(plan.panelInput) : Value();
+  // The register tile, or its tile of the result that the reductions are
+  // tiled in next, reads its columns from the panels.
+  auto readFromPanels = [&](linalg::GenericOp tiled) {
+    if (panels)
+      (void)readColumnsFromPanels(rewriter, tiled, plan.panelInput, panelBlock,
+                                  panels, plan.registerTiles[plan.columnDim]);
+  };
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> registerTile;
   if (canFillPerTile(cacheTile, plan.cacheTiles)) {
@@ -307,12 +477,15 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
         rewriter, cacheTile, resultTiles, plan.registerOrder);
     if (failed(resultTile))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
+    readFromPanels(*resultTile);
     rewriter.setInsertionPoint(*resultTile);
     registerTile =
         tile(rewriter, *resultTile, reductionTiles, plan.registerOrder);
   } else {
     registerTile =
         tile(rewriter, cacheTile, plan.registerTiles, plan.registerOrder);
+    if (succeeded(registerTile))
+      readFromPanels(*registerTile);
   }
   if (failed(registerTile))
     return rewriter.notifyMatchFailure(loc, "register tiling failed");

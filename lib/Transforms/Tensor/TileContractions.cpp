@@ -295,9 +295,10 @@ struct TileContractionsPass
       tileOneForCaches(rewriter, planned, config, plans);
     if (failed(peelAround(rewriter, kCacheTileAttr)))
       return failure();
+    SmallVector<ColumnPanels> packedPanels;
     for (auto [cacheTile, index] : collectMarked(kCacheTileAttr)) {
-      FailureOr<linalg::GenericOp> registerTile =
-          tileForRegisters(rewriter, cacheTile, plans[index.getInt()]);
+      FailureOr<linalg::GenericOp> registerTile = tileForRegisters(
+          rewriter, cacheTile, plans[index.getInt()], packedPanels);
       if (failed(registerTile)) {
         ++numFallbacks;
         continue;

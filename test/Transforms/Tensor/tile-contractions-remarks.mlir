@@ -131,7 +131,7 @@ func.func @square_depth(%a: tensor<8x5041xf64>, %b: tensor<5041x16xf64>, %c: ten
 // every depth block reads and writes it once more: blocks of 79 of 5135 =
 // 5 x 13 x 79 would double that traffic, so the depth is in 21 blocks of
 // 245 (the last 235, peeled).
-// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,245,256] {{.*}} split=none copy=in1
+// AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,245,256] {{.*}} split=none panels=in1
 func.func @long_depth_large_result(%a: tensor<512x5135xf64>, %b: tensor<5135x512xf64>, %c: tensor<512x512xf64>) -> tensor<512x512xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<512x5135xf64>, tensor<5135x512xf64>) outs(%c : tensor<512x512xf64>) {
