@@ -105,9 +105,11 @@ tileForCaches(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
               ContractionTilingPlan &plan,
               const TileContractionsConfig &config);
 
-/// A block of a columns' operand copied into panels (plan.panelInput).
+/// A block of a columns' operand copied into panels `width` columns wide
+/// (plan.panelInput).
 struct ColumnPanels {
   mlir::Value block, panels;
+  int64_t width;
 };
 
 /// The loops of register tiles inside a static cache tile (its block of the

@@ -425,32 +425,67 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// The input whose cache-tile blocks are copied into panels
 /// (ContractionTilingPlan::panelInput), or -1: the columns' operand (which
 /// transposeForColumns gives the columns last) with the depth among its
-/// dimensions, where each of its
-/// elements serves enough rows (`kMinPanelReuse`: the rows of the cache
-/// tile and its other dimensions that the operand lacks; the copy leaves
-/// the row blocks' loops) that copying it costs little beside the FMAs
-/// (two memory operations per element against at least 64 / lanes FMAs),
-/// and where its columns are more than one panel's.
+/// dimensions and more columns than one panel holds, where
+/// - each of its elements serves enough rows (`kMinPanelReuse`: the rows
+///   of the cache tile and its other dimensions that the operand lacks;
+///   the copy leaves the row blocks' loops) that copying it costs little
+///   beside the FMAs (two memory operations per element against at least
+///   64 / lanes FMAs);
+/// - and the copy, a pass through memory where the block does not fit
+///   half of L2, pays: the block fits, or the tiles read all of it
+///   several times over (`kMinPanelPasses`: once per row block, and per
+///   step of a dimension the operand lacks outside one it has; TCCG ccsd6,
+///   2.8 MB blocks read once per step of the result's first dimension, 71
+///   times: 6.0 s to 5.1 s; abc-ad-bdc, a 73 MB block read by 3 row
+///   blocks: 0.47 s to 0.42 s). A whole 203 MB operand read once (TCCG
+///   abcd-eb-aecd, whose other dimensions all index it) took 0.092 s
+///   to 0.146 s with panels.
 static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
-                      const ContractionTilingPlan &plan) {
-  constexpr int64_t kMinPanelReuse = 64;
+                      const ContractionTilingPlan &plan,
+                      const TileContractionsConfig &config) {
+  constexpr int64_t kMinPanelReuse = 64, kMinPanelPasses = 3;
   // Columns that one panel holds are contiguous rows already.
   if (extents[plan.columnDim] <= plan.registerTiles[plan.columnDim])
     return -1;
+  auto tileOf = [&](unsigned dim) {
+    bool wholeExtent =
+        (plan.hasRows && dim == plan.rowDim) || plan.cacheTiles[dim] == 0;
+    return wholeExtent ? extents[dim] : plan.cacheTiles[dim];
+  };
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (map.getNumResults() < 2 || !map.isFunctionOfDim(plan.depthDim) ||
         !map.isFunctionOfDim(plan.columnDim))
       continue;
-    int64_t reuse = 1;
+    int64_t reuse = 1, blockBytes = elementBytes(op);
     for (unsigned dim = 0; dim < op.getNumLoops(); ++dim) {
-      if (isReduction(op, dim) || map.isFunctionOfDim(dim))
-        continue;
-      bool wholeExtent =
-          (plan.hasRows && dim == plan.rowDim) || plan.cacheTiles[dim] == 0;
-      reuse *= wholeExtent ? extents[dim] : plan.cacheTiles[dim];
+      if (map.isFunctionOfDim(dim))
+        blockBytes *=
+            plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+      else if (!isReduction(op, dim))
+        reuse *= tileOf(dim);
     }
-    return reuse >= kMinPanelReuse ? int(input->getOperandNumber()) : -1;
+    // Each row block reads all of the block (the copy leaves their loop),
+    // and so does each step of the register tiles' loops over the
+    // dimensions the operand lacks, outside its last other dimension.
+    int64_t rowBlocks = plan.hasRows && plan.cacheTiles[plan.rowDim]
+                            ? llvm::divideCeil(extents[plan.rowDim],
+                                               plan.cacheTiles[plan.rowDim])
+                            : 1;
+    int64_t passes = 1, lacking = rowBlocks;
+    for (int64_t dim : plan.registerOrder) {
+      if (isReduction(op, dim) || dim == int64_t(plan.columnDim) ||
+          (plan.hasRows && dim == int64_t(plan.rowDim)))
+        continue;
+      if (map.isFunctionOfDim(dim))
+        passes = lacking;
+      else
+        lacking *= tileOf(dim);
+    }
+    bool inCache = blockBytes <= 2 * config.wholeDepthPanelBytes;
+    if (reuse >= kMinPanelReuse && (inCache || passes >= kMinPanelPasses))
+      return int(input->getOperandNumber());
+    return -1;
   }
   return -1;
 }
@@ -539,7 +574,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
       plan.registerOrder.push_back(dim);
   plan.registerOrder.push_back(plan.depthDim);
   if (plan.packedInput < 0)
-    plan.panelInput = panelInput(op, extents, plan);
+    plan.panelInput = panelInput(op, extents, plan, config);
   if (plan.packedInput < 0 && plan.panelInput < 0)
     plan.copiedBlockInput = copiedBlockInput(op, extents, plan);
 }

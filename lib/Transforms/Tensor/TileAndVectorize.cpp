@@ -266,9 +266,10 @@ static Value packColumnPanels(RewriterBase &rewriter,
   if (plan.panelInput < 0)
     return {};
   OpOperand &input = cacheTile->getOpOperand(plan.panelInput);
+  int64_t width = plan.registerTiles[plan.columnDim];
   DominanceInfo dominance;
   for (const ColumnPanels &packed : packedPanels)
-    if (isSameSlice(packed.block, input.get()) &&
+    if (packed.width == width && isSameSlice(packed.block, input.get()) &&
         dominance.properlyDominates(packed.panels, cacheTile))
       return packed.panels;
   auto blockType = dyn_cast<RankedTensorType>(input.get().getType());
@@ -280,7 +281,6 @@ static Value packColumnPanels(RewriterBase &rewriter,
                                                  "not static, columns last");
     return {};
   }
-  int64_t width = plan.registerTiles[plan.columnDim];
   int64_t rank = blockType.getRank();
   ArrayRef<int64_t> blockShape = blockType.getShape();
   int64_t columns = blockShape.back();
@@ -359,7 +359,7 @@ static Value packColumnPanels(RewriterBase &rewriter,
                                            offsets, sizes, strides);
   }
   hoistOutOfLoops(cacheTile);
-  packedPanels.push_back({block, panels});
+  packedPanels.push_back({block, panels, width});
   return panels;
 }
 

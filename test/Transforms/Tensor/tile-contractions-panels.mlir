@@ -131,3 +131,85 @@ func.func @one_panel_of_columns(%a: tensor<257x101xf64>, %b: tensor<101x16xf64>,
   } -> tensor<257x16xf64>
   return %r : tensor<257x16xf64>
 }
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// Two contractions with the same columns' operand, whole in their cache
+// tiles, and register tiles of the same width: they share its panels.
+// CHECK-LABEL: func.func @shared_operand
+// CHECK: %[[PANELS:.*]] = linalg.transpose
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.extract_slice %[[PANELS]]
+// CHECK: tensor.extract_slice %[[PANELS]]
+// CHECK: return
+func.func @shared_operand(%a: tensor<64x101xf64>, %a2: tensor<96x101xf64>, %b: tensor<101x32xf64>, %c: tensor<64x32xf64>, %c2: tensor<96x32xf64>) -> (tensor<64x32xf64>, tensor<96x32xf64>) {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<64x101xf64>, tensor<101x32xf64>) outs(%c : tensor<64x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<64x32xf64>
+  %r2 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a2, %b : tensor<96x101xf64>, tensor<101x32xf64>) outs(%c2 : tensor<96x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<96x32xf64>
+  return %r, %r2 : tensor<64x32xf64>, tensor<96x32xf64>
+}
+
+// -----
+
+#a = affine_map<(i, b, c, k, j) -> (i, k)>
+#b = affine_map<(i, b, c, k, j) -> (b, c, k, j)>
+#c = affine_map<(i, b, c, k, j) -> (i, b, c, j)>
+
+// Every dimension of the 3.6 MB block is one of B's: the register tiles
+// read it once, from memory; a copy would be two more passes through
+// memory (TCCG abcd-eb-aecd).
+// CHECK-LABEL: func.func @large_block_read_once
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.contract
+// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[40,0,0,0,0] {{.*}} split=none{{$}}
+func.func @large_block_read_once(%a: tensor<71x71xf64>, %b: tensor<9x9x71x71xf64>, %c: tensor<71x9x9x71xf64>) -> tensor<71x9x9x71xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<71x71xf64>, tensor<9x9x71x71xf64>) outs(%c : tensor<71x9x9x71xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<71x9x9x71xf64>
+  return %r : tensor<71x9x9x71xf64>
+}
+
+// -----
+
+#a = affine_map<(e, i, f, k, j) -> (e, i, k)>
+#b = affine_map<(e, i, f, k, j) -> (f, k, j)>
+#c = affine_map<(e, i, f, k, j) -> (e, i, f, j)>
+
+// A 655 KB block, more than half of L2, read whole once per step of e (8):
+// its panels are copied once for all of them (TCCG ccsd6).
+// CHECK-LABEL: func.func @large_block_read_per_step
+// CHECK: tensor.empty() : tensor<2x40x64x16xf64>
+// CHECK: linalg.transpose
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.contract
+// REMARK: remark: tiling plan: rows=d1 columns=d4 depth=d3 cache=[0,0,0,0,0] {{.*}} split=none panels=in1{{$}}
+func.func @large_block_read_per_step(%a: tensor<8x13x64xf64>, %b: tensor<40x64x32xf64>, %c: tensor<8x13x40x32xf64>) -> tensor<8x13x40x32xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<8x13x64xf64>, tensor<40x64x32xf64>) outs(%c : tensor<8x13x40x32xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x13x40x32xf64>
+  return %r : tensor<8x13x40x32xf64>
+}
