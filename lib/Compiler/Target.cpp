@@ -9,8 +9,10 @@
 // Vector width and register count come from LLVM's description of the CPU
 // named by --cpu, so that code for x86-64-v3 built on an AVX-512 machine is
 // tiled for AVX2's 16 registers. LLVM knows no cache sizes of x86 CPUs;
-// those come from the host (Linux's sysfs), which is where the JIT's code
-// runs, or from the options for an object file meant for another machine.
+// those come from the host (Linux's sysfs, else the CPU's own CPUID leaves:
+// some virtual machines have no cache directories in sysfs), which is where
+// the JIT's code runs, or from the options for an object file meant for
+// another machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 using namespace tensorlang;
 
@@ -92,6 +98,47 @@ static std::optional<int64_t> parseCacheSize(llvm::StringRef text) {
   return value * scale;
 }
 
+/// Bytes of the data (or unified) cache of `level` from x86's CPUID: the
+/// deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD), else
+/// AMD's older L1 and L2 leaves (0x80000005, 0x80000006), which virtual
+/// machines fill in where they leave 0x8000001D empty.
+static std::optional<int64_t> getCpuidCacheBytes(unsigned level) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax, ebx, ecx, edx;
+  unsigned maxExtendedLeaf = __get_cpuid_max(0x80000000, nullptr);
+  for (unsigned leaf : {4u, 0x8000001Du}) {
+    if (leaf >
+        (leaf < 0x80000000 ? __get_cpuid_max(0, nullptr) : maxExtendedLeaf))
+      continue;
+    for (unsigned index = 0; index < 8; ++index) {
+      __cpuid_count(leaf, index, eax, ebx, ecx, edx);
+      unsigned type = eax & 0x1f; // 0: no more caches, 2: instruction.
+      if (type == 0)
+        break;
+      if (type == 2 || ((eax >> 5) & 0x7) != level)
+        continue;
+      int64_t ways = ((ebx >> 22) & 0x3ff) + 1;
+      int64_t partitions = ((ebx >> 12) & 0x3ff) + 1;
+      int64_t lineBytes = (ebx & 0xfff) + 1;
+      int64_t sets = int64_t(ecx) + 1;
+      return ways * partitions * lineBytes * sets;
+    }
+  }
+  // AMD's L1 data cache in 0x80000005's ECX[31:24], and the L2 (AMD and
+  // Intel) in 0x80000006's ECX[31:16], both in KiB.
+  unsigned legacyLeaf = level == 1 ? 0x80000005u : 0x80000006u;
+  if (level > 2 || legacyLeaf > maxExtendedLeaf)
+    return std::nullopt;
+  __cpuid(legacyLeaf, eax, ebx, ecx, edx);
+  int64_t kib = level == 1 ? (ecx >> 24) : (ecx >> 16);
+  if (kib > 0)
+    return kib << 10;
+#else
+  (void)level;
+#endif
+  return std::nullopt;
+}
+
 std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
   // cpu0's caches: the cores of one machine have the same (hybrid cores
   // aside, where the first is the larger kind).
@@ -109,7 +156,7 @@ std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
       continue;
     return parseCacheSize(read("size"));
   }
-  return std::nullopt;
+  return getCpuidCacheBytes(level);
 }
 
 TargetDescription tensorlang::describeTarget(const CompileOptions &options) {

@@ -97,7 +97,7 @@ unsigned getTargetVectorBits(llvm::StringRef cpu);
 /// else 16; AArch64: 32); 0 for a CPU LLVM does not know.
 unsigned getTargetVectorRegisters(llvm::StringRef cpu);
 /// Bytes of the host's data cache of `level` (1: L1 data, 2: L2) per core,
-/// from Linux's sysfs; nullopt where it does not say.
+/// from Linux's sysfs, else (x86) from CPUID; nullopt where neither says.
 std::optional<int64_t> getHostCacheBytes(unsigned level);
 /// What the tiling decisions are derived from when compiling with
 /// `options`: the vector width (options.vectorBits, or the widest of
