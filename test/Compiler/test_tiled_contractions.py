@@ -155,6 +155,14 @@ CASES = {
         "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
         {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
         lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+    # The same product in its own order (no transposition to fold into it):
+    # its columns' operand is copied into panels.
+    "tccg-ccsd6-prime-own-order": (
+        "var input A : [19 19 19 19]\nvar input B : [19 19 19 19]\n"
+        "var output C : [19 19 19 19]\n"
+        "C = A # B . [[1 7] [3 5]]\n",
+        {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
+        lambda v: np.einsum("fbea,ecfd->bacd", v["A"], v["B"])),
     # Transpositions that move the contiguous dimension are copied in
     # squares of vectors (tl-tile-transpositions), masked at the ends of
     # prime extents: a transposition on its own, and the operand of TCCG
@@ -216,7 +224,12 @@ NO_CONTRACTION = {"transposition-prime"}
 COPIED_BLOCKS = {"matmul-rows-4k-apart"}
 # Cases whose columns' operand is copied into panels of the register
 # tile's width.
-PANELED = {"matmul-prime-panels", "matmul-large-blocks", "tccg-ccsd6-prime"}
+PANELED = {"matmul-prime-panels", "matmul-large-blocks",
+           "tccg-ccsd6-prime-own-order"}
+# Cases whose transposition is computed straight into its layout (folded
+# into the contraction) however many terms each element sums, because the
+# folded contraction copies less.
+FOLDED = {"tccg-ccsd6-prime"}
 # Cases with a transposition copied in squares of vectors.
 TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime",
                          "tccg-abcde-ecbfa-fd-packed-prime"}
@@ -226,7 +239,7 @@ PACKED = {"tccg-abcde-ecbfa-fd-packed-prime"}
 # Cases built with a batch or several cache tiles of columns, which two
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
-    "tccg-ccsd6-prime",
+    "tccg-ccsd6-prime", "tccg-ccsd6-prime-own-order",
     "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
     "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
     "tccg-ccsd-t0-transposed-operand"}
@@ -274,6 +287,8 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "panels=in" in remarks, remarks
     if name in PACKED:
         assert "pack=in0" in remarks, remarks
+    if name in FOLDED:
+        assert "transposition folded into its contraction" in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:

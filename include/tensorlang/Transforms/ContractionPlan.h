@@ -85,7 +85,9 @@ struct TileContractionsConfig {
   int64_t minUsesToTransposeForColumns = 16;
   /// A contraction of at most this many terms per element computes straight
   /// into the layout of the transposition that is its only use (TCCG
-  /// ccsd_t0: 24 terms, 0.31 s -> 0.09 s; ccsd6's 5184 gain nothing).
+  /// ccsd_t0: 24 terms, 0.31 s -> 0.09 s) unless that copies more than
+  /// twice as much; one of more terms only where that copies strictly less
+  /// (abc-acd-db, 312 terms: nothing against a 218 MB result).
   int64_t maxSummandsToFoldTransposition = 256;
   /// A contraction split in two (ContractionTilingPlan::splitAt) of at
   /// most this many terms per element computes both parts in each step of

@@ -43,8 +43,8 @@ static bool isPermutationCopy(linalg::GenericOp op) {
 // Otherwise the contraction writes a temporary that a second loop nest
 // transposes: on TCCG ccsd_t0, 24 multiply-adds per element, writing and
 // transposing the 302 MB temporary took three times as long as the sums
-// (0.31 s; folded 0.09 s). With many terms per element (ccsd6: 5184) the
-// transposition costs nothing next to the sums, and the layout is kept.
+// (0.31 s; folded 0.09 s). With many terms per element the sums outweigh
+// the copies, and only the copies the two layouts need decide.
 linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
   if (!isPermutationCopy(copy))
     return nullptr;
@@ -70,10 +70,9 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   if (!fill || !extents)
     return rewriter.notifyMatchFailure(
         copy, "the contraction is not static or has no filled accumulator");
-  if (productOfExtents(contraction, *extents, /*reductionsOnly=*/true) >
-      config.maxSummandsToFoldTransposition)
-    return rewriter.notifyMatchFailure(
-        copy, "the contraction sums too many terms per element");
+  bool manyTerms =
+      productOfExtents(contraction, *extents, /*reductionsOnly=*/true) >
+      config.maxSummandsToFoldTransposition;
 
   // Result index of the contraction -> iteration of the copy -> index of
   // the copy's result.
@@ -106,25 +105,44 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   // its own order and the result is transposed after it (TTGT; TCCG
   // abcd-ebad-ce: a 203 MB operand against a 66 MB result, 0.058 s to
   // 0.028 s). A packed operand (ContractionTilingPlan::packedInput) is
-  // copied a cache block at a time, in cache, and counts for nothing. The result goes through a temporary, written and read once
-  // more: at 75M against 57M elements (abcde-efcad-bf) folding is faster
-  // (0.20 s against 0.26 s).
+  // copied a cache block at a time, in cache, and counts for nothing. The
+  // result goes through a temporary, written and read once more: at 75M against
+  // 57M elements (abcde-efcad-bf) folding is faster (0.20 s against 0.26 s).
+  //
+  // With many terms per element the sums outweigh either copy, and the
+  // contraction keeps its own order unless folding copies strictly less:
+  // where the folded contraction's columns are last in their operand
+  // already, the transposition of the result is pure cost (TCCG
+  // abc-acd-db: a 218 MB result after 312 terms per element, and the
+  // folded product copies nothing).
   FailureOr<ContractionTilingPlan> ownPlan =
       planContractionTiling(contraction, config);
-  if (succeeded(ownPlan)) {
+  auto refuse = [&](const Twine &reason) {
+    rewriter.eraseOp(folded);
+    rewriter.eraseOp(init);
+    return rewriter.notifyMatchFailure(copy, reason);
+  };
+  if (failed(ownPlan)) {
+    if (manyTerms)
+      return refuse("the contraction sums too many terms per element");
+  } else {
     int64_t foldedCopies = elementsCopiedForColumns(folded, *foldedPlan);
     int64_t ownCopies =
         elementsCopiedForColumns(contraction, *ownPlan) +
         cast<RankedTensorType>(copy->getResult(0).getType()).getNumElements();
-    if (foldedCopies > 2 * ownCopies) {
-      rewriter.eraseOp(folded);
-      rewriter.eraseOp(init);
-      return rewriter.notifyMatchFailure(
-          copy, "the transposed contraction would copy " + Twine(foldedCopies) +
+    if (foldedCopies > 2 * ownCopies)
+      return refuse("the transposed contraction would copy " +
+                    Twine(foldedCopies) +
                     " operand elements for its columns, more than twice "
                     "what transposing the result after it would (" +
                     Twine(ownCopies) + ")");
-    }
+    if (manyTerms && foldedCopies >= ownCopies)
+      return refuse("the contraction sums too many terms per element, and "
+                    "the transposed contraction would copy " +
+                    Twine(foldedCopies) +
+                    " operand elements for its columns, no fewer than "
+                    "transposing the result after it would (" +
+                    Twine(ownCopies) + ")");
   }
   rewriter.replaceOp(copy, folded->getResults());
   rewriter.eraseOp(contraction);
@@ -265,21 +283,34 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
         ++position;
       return position;
     };
+    // Result dimension i of the copy is operand dimension perm[i]: the
+    // other dimensions in their order, the reductions, then the columns
+    // where the operand has them last.
+    auto permutation = [&](bool columnsLast) {
+      SmallVector<int64_t> perm;
+      for (unsigned i = 0; i < rank; ++i) {
+        unsigned dim = map.getDimPosition(i);
+        if (!llvm::is_contained(reductions, dim) &&
+            !(columnsLast && dim == columnDim))
+          perm.push_back(i);
+      }
+      for (unsigned dim : reductions)
+        perm.push_back(positionOf(dim));
+      if (columnsLast)
+        perm.push_back(positionOf(columnDim));
+      return perm;
+    };
     bool columnsLast = map.getDimPosition(rank - 1) == columnDim;
-    // Result dimension i of the copy is operand dimension perm[i].
-    SmallVector<int64_t> perm;
-    for (unsigned i = 0; i < rank; ++i) {
-      unsigned dim = map.getDimPosition(i);
-      if (!llvm::is_contained(reductions, dim) &&
-          !(columnsLast && i == rank - 1))
-        perm.push_back(i);
-    }
-    for (unsigned dim : reductions)
-      perm.push_back(positionOf(dim));
-    if (columnsLast)
-      perm.push_back(rank - 1);
-    if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
-      readPermutedCopy(rewriter, op, input, perm, maps);
+    SmallVector<int64_t> perm = permutation(columnsLast);
+    if (llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+      continue;
+    // An operand that is copied anyway gets its columns last in the same
+    // copy, instead of in a second one for the register tiles
+    // (transposeForColumns; TCCG ab-cad-dcb: B[b][c][d], 230 MB, copied
+    // once to [d][c][b] rather than to [b][d][c] and then to [d][c][b]).
+    if (!columnsLast && map.isFunctionOfDim(columnDim))
+      perm = permutation(/*columnsLast=*/true);
+    readPermutedCopy(rewriter, op, input, perm, maps);
   }
   rewriter.modifyOpInPlace(op, [&] {
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));

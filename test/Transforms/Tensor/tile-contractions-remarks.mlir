@@ -222,6 +222,53 @@ func.func @transposed_product_folded(%a: tensor<64x8xf64>, %b: tensor<8x64xf64>,
   return %t : tensor<64x64xf64>
 }
 
+// Of more terms per element (300), a transposition is folded only where the
+// folded product copies strictly less: here its columns (i) are last in A
+// already and it copies nothing, where the product in its own layout copies
+// B (2400 elements) for its columns (j) and transposes the result (128).
+// AVX512: remark: transposition folded into its contraction
+func.func @transposed_long_product_folded(%a: tensor<300x16xf64>, %b: tensor<8x300xf64>, %out: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<16x8xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<16x8xf64>) -> tensor<16x8xf64>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, k, j) -> (k, i)>, affine_map<(i, k, j) -> (j, k)>, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<300x16xf64>, tensor<8x300xf64>) outs(%acc : tensor<16x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<16x8xf64>
+  %t = linalg.generic {indexing_maps = [affine_map<(p, q) -> (q, p)>, affine_map<(p, q) -> (p, q)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<16x8xf64>) outs(%out : tensor<8x16xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<8x16xf64>
+  return %t : tensor<8x16xf64>
+}
+
+// The same number of terms where folding would copy A (4800 elements, its
+// columns i first) against a 3200-element result transposed after: within
+// twice, which a product of few terms would fold, but not fewer.
+// AVX512: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would copy 4800 operand elements for its columns, no fewer than transposing the result after it would (3200)
+func.func @transposed_long_product_kept(%a: tensor<16x300xf64>, %b: tensor<300x200xf64>, %out: tensor<200x16xf64>) -> tensor<200x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<16x200xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<16x200xf64>) -> tensor<16x200xf64>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<16x300xf64>, tensor<300x200xf64>) outs(%acc : tensor<16x200xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<16x200xf64>
+  %t = linalg.generic {indexing_maps = [affine_map<(p, q) -> (q, p)>, affine_map<(p, q) -> (p, q)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<16x200xf64>) outs(%out : tensor<200x16xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<200x16xf64>
+  return %t : tensor<200x16xf64>
+}
+
 // Refused: a reduction that does not multiply and add.
 // AVX512: remark: not tiled: the body is not a multiply-accumulate (out + in0 * in1)
 func.func @row_max(%a: tensor<16x32xf64>, %c: tensor<16xf64>) -> tensor<16xf64> {

@@ -305,6 +305,29 @@ func.func @collapsed_reductions(%a: tensor<256x16x16xf64>, %b: tensor<16x16x256x
 
 // -----
 
+// An operand copied for its reductions anyway gets its columns last in the
+// same copy: B (j, l, k) becomes [k][l][j] in one transposition, not
+// [j][k][l] and then [k][l][j] for the register tiles.
+// CHECK-LABEL: func.func @collapsed_reductions_columns_last
+// CHECK-SAME: (%[[A:.*]]: tensor<16x256x16xf64>, %[[B:.*]]: tensor<256x16x16xf64>
+// CHECK-DAG: linalg.transpose ins(%[[A]] : tensor<16x256x16xf64>) {{.*}} permutation = [1, 0, 2]
+// CHECK-DAG: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<256x16x16xf64>) {{.*}} permutation = [2, 1, 0]
+// CHECK-DAG: tensor.collapse_shape %[[BT]] {{\[}}[0, 1], [2]] : tensor<16x16x256xf64> into tensor<256x256xf64>
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.contract
+func.func @collapsed_reductions_columns_last(%a: tensor<16x256x16xf64>, %b: tensor<256x16x16xf64>, %c: tensor<256x256xf64>) -> tensor<256x256xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k, l, j) -> (k, i, l)>, affine_map<(i, k, l, j) -> (j, l, k)>, affine_map<(i, k, l, j) -> (i, j)>], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %b : tensor<16x256x16xf64>, tensor<256x16x16xf64>) outs(%c : tensor<256x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<256x256xf64>
+  return %r : tensor<256x256xf64>
+}
+
+// -----
+
 #ta = affine_map<(i, k, j) -> (i, k)>
 #tb = affine_map<(i, k, j) -> (k, j)>
 #tc = affine_map<(i, k, j) -> (i, j)>
