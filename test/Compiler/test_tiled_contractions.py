@@ -47,6 +47,13 @@ CASES = {
     # B copied into panels of 16 columns (panels=in1), the last holding 3
     # (83 = 5 x 16 + 3); 131 rows in cache tiles and a peeled rest, which
     # read the same panels.
+    # Column blocks of 208 that do not divide 1031 columns (4 x 208 + 199):
+    # with threads, the whole blocks are an scf.forall and the rest a
+    # contraction after it (not the whole product on one thread).
+    "matmul-columns-no-block-divides": (
+        "var input A : [37 53]\nvar input B : [53 1031]\n"
+        "var output C : [37 1031]\nC = A # B . [2 3]\n",
+        {"A": (37, 53), "B": (53, 1031)}, lambda v: v["A"] @ v["B"]),
     "matmul-prime-panels": (
         "var input A : [131 101]\nvar input B : [101 83]\nvar output C : [131 83]\n"
         "C = A # B . [2 3]\n",
@@ -240,6 +247,7 @@ PACKED = {"tccg-abcde-ecbfa-fd-packed-prime"}
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
     "tccg-ccsd6-prime", "tccg-ccsd6-prime-own-order",
+    "matmul-columns-no-block-divides",
     "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
     "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
     "tccg-ccsd-t0-transposed-operand"}

@@ -96,11 +96,13 @@ mlir::LogicalResult splitContraction(mlir::RewriterBase &rewriter,
 
 /// The loops of cache tiles around `op` that `plan` asks for; with
 /// `config.parallel`, the outermost parallel one is an scf.forall (the plan
-/// then records that dimension as untiled). Returns the cache tile: a
-/// contraction whose sizes are dynamic where a tile does not divide its
-/// extent, until peelPartialTiles and the canonicalizer make the last,
-/// partial step a static tile of its own.
-mlir::FailureOr<mlir::linalg::GenericOp>
+/// then records that dimension as untiled), and where its blocks do not
+/// divide its extent, the rest is a second contraction after it with loops
+/// of its own. Returns the cache tiles, one per part: contractions whose
+/// sizes are dynamic where a tile does not divide its extent, until
+/// peelPartialTiles and the canonicalizer make the last, partial step a
+/// static tile of its own.
+mlir::FailureOr<llvm::SmallVector<mlir::linalg::GenericOp, 2>>
 tileForCaches(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
               ContractionTilingPlan &plan,
               const TileContractionsConfig &config);

@@ -392,58 +392,136 @@ static LogicalResult readColumnsFromPanels(RewriterBase &rewriter,
   return success();
 }
 
-FailureOr<linalg::GenericOp>
+/// `op` cut in two along `dim` at `at` (linalg::splitOp): the same
+/// contraction on the first `at` steps and on the rest. Where `op` sums into
+/// a fill, each part gets its own fill of its slice, so that both can still
+/// zero their tiles one at a time (canFillPerTile): the second part's slice
+/// of the first part's result holds the fill's values, the parts being
+/// disjoint.
+static FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
+splitInTwo(RewriterBase &rewriter, linalg::GenericOp op, unsigned dim,
+           int64_t at) {
+  auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+  rewriter.setInsertionPoint(op);
+  auto [first, second] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
+                      rewriter.getIndexAttr(at));
+  auto firstPart = dyn_cast_if_present<linalg::GenericOp>(
+      first ? first.getOperation() : nullptr);
+  auto secondPart = dyn_cast_if_present<linalg::GenericOp>(
+      second ? second.getOperation() : nullptr);
+  if (!firstPart || !secondPart)
+    return failure();
+  if (fill) {
+    Value destination = fill.getDpsInitOperand(0)->get();
+    for (linalg::GenericOp part : {firstPart, secondPart}) {
+      OpOperand *init = part.getDpsInitOperand(0);
+      auto slice = init->get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice)
+        continue;
+      rewriter.setInsertionPoint(part);
+      Value zeros = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), slice.getType(), destination,
+          slice.getMixedOffsets(), slice.getMixedSizes(),
+          slice.getMixedStrides());
+      auto partFill = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                             fill.getInputs(), zeros);
+      rewriter.modifyOpInPlace(part,
+                               [&] { init->set(partFill->getResult(0)); });
+    }
+    // The parts cover the result: the first is inserted into the fill's
+    // destination, not into a whole zeroed result (a pass over it on one
+    // thread).
+    for (OpOperand &use :
+         llvm::make_early_inc_range(fill->getResult(0).getUses()))
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+          insert && insert.getSource() == firstPart->getResult(0))
+        rewriter.modifyOpInPlace(insert, [&] { use.set(destination); });
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+  }
+  return std::make_pair(firstPart, secondPart);
+}
+
+/// With `config.parallel`, `op` on the threads: its outermost parallel loop
+/// of cache tiles (a dimension without cache tiles, such as a batch, or the
+/// column blocks) becomes an scf.forall, unless threads share a loop around
+/// it already (tl-fuse-batches). An scf.forall's last step cannot be peeled:
+/// where the blocks do not divide the columns, the rest is split off into a
+/// contraction of its own after the forall, tiled with the same plan (the
+/// same register tiles and blocks of the reductions, so that the sums, and
+/// the results, are the same bits on any number of threads). Returns the
+/// parts left to tile for the caches, with the plan's dimension untiled.
+static FailureOr<SmallVector<linalg::GenericOp, 2>>
+distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
+                      ContractionTilingPlan &plan,
+                      const TileContractionsConfig &config) {
+  SmallVector<linalg::GenericOp, 2> parts = {op};
+  if (!config.parallel || op->getParentOfType<scf::ForallOp>())
+    return parts;
+  unsigned dim = plan.cacheOrder.front();
+  int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
+  int64_t extent = op.getStaticLoopRanges()[dim];
+  int64_t bulk = size > 0 ? extent / size * size : 0;
+  // Two blocks or more for the threads to share.
+  if (size <= 0 || isReduction(op, dim) || bulk < 2 * size)
+    return parts;
+  if (bulk < extent) {
+    FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
+        splitInTwo(rewriter, op, dim, bulk);
+    if (failed(split))
+      return rewriter.notifyMatchFailure(op, "splitting off the columns "
+                                             "that no block divides failed");
+    parts = {split->first, split->second};
+  }
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  sizes[dim] = size;
+  // A fill the cache tiles would zero tile by tile goes into the threads'
+  // loop with them: left outside, it would zero the whole result on one
+  // thread first, and every tile read the zeros back from memory (TCCG
+  // ccsd_t0, a 302 MB result: 0.024 s on one thread, 0.036 s on two).
+  rewriter.setInsertionPoint(parts.front());
+  FailureOr<linalg::GenericOp> distributed =
+      canFillPerTile(parts.front(), plan.cacheTiles)
+          ? tileFillingPerTile(rewriter, parts.front(), sizes, {},
+                               scf::SCFTilingOptions::LoopType::ForallOp)
+          : tile(rewriter, parts.front(), sizes, {},
+                 scf::SCFTilingOptions::LoopType::ForallOp);
+  if (failed(distributed))
+    return rewriter.notifyMatchFailure(op, "distributing over threads failed");
+  parts.front() = *distributed;
+  plan.cacheTiles[dim] = 0;
+  return parts;
+}
+
+FailureOr<SmallVector<linalg::GenericOp, 2>>
 tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
                           ContractionTilingPlan &plan,
                           const TileContractionsConfig &config) {
-  rewriter.setInsertionPoint(op);
-  if (config.parallel && !op->getParentOfType<scf::ForallOp>()) {
-    // Threads share the outermost parallel loop of cache tiles: a
-    // dimension without cache tiles (a batch, tiles of one) or the
-    // column blocks; unless they share a loop around it already
-    // (tl-fuse-batches). Only blocks that divide the columns (the plan
-    // takes such where any do): an scf.forall's last step cannot be
-    // peeled.
-    unsigned dim = plan.cacheOrder.front();
-    int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
-    int64_t extent = op.getStaticLoopRanges()[dim];
-    if (size > 0 && !isReduction(op, dim) && extent > size &&
-        extent % size == 0) {
-      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-      sizes[dim] = size;
-      // A fill the cache tiles would zero tile by tile goes into the
-      // threads' loop with them: left outside, it would zero the whole
-      // result on one thread first, and every tile read the zeros back
-      // from memory (TCCG ccsd_t0, a 302 MB result: 0.024 s on one
-      // thread, 0.036 s on two).
-      FailureOr<linalg::GenericOp> distributed =
-          canFillPerTile(op, plan.cacheTiles)
-              ? tileFillingPerTile(rewriter, op, sizes, {},
-                                   scf::SCFTilingOptions::LoopType::ForallOp)
-              : tile(rewriter, op, sizes, {},
-                     scf::SCFTilingOptions::LoopType::ForallOp);
-      if (failed(distributed))
-        return rewriter.notifyMatchFailure(op, "distributing over threads "
-                                               "failed");
-      op = *distributed;
-      plan.cacheTiles[dim] = 0;
-      rewriter.setInsertionPoint(op);
-    }
-  }
+  FailureOr<SmallVector<linalg::GenericOp, 2>> parts =
+      distributeOverThreads(rewriter, op, plan, config);
+  if (failed(parts))
+    return failure();
   // Where the cache tiles leave every reduction whole, each register
   // tile sums its elements from start to end: it zeroes its own slice of
   // the result, in cache, right before (the fill is fused into the loops
   // of the cache tiles, then into those of the register tiles, which are
   // tiled in two steps for it: the result's dimensions, then the
   // reductions inside).
-  Location loc = op.getLoc();
-  FailureOr<linalg::GenericOp> cacheTile =
-      canFillPerTile(op, plan.cacheTiles)
-          ? tileFillingPerTile(rewriter, op, plan.cacheTiles, plan.cacheOrder)
-          : tile(rewriter, op, plan.cacheTiles, plan.cacheOrder);
-  if (failed(cacheTile))
-    return rewriter.notifyMatchFailure(loc, "cache tiling failed");
-  return *cacheTile;
+  SmallVector<linalg::GenericOp, 2> cacheTiles;
+  for (linalg::GenericOp part : *parts) {
+    Location loc = part.getLoc();
+    rewriter.setInsertionPoint(part);
+    FailureOr<linalg::GenericOp> cacheTile =
+        canFillPerTile(part, plan.cacheTiles)
+            ? tileFillingPerTile(rewriter, part, plan.cacheTiles,
+                                 plan.cacheOrder)
+            : tile(rewriter, part, plan.cacheTiles, plan.cacheOrder);
+    if (failed(cacheTile))
+      return rewriter.notifyMatchFailure(loc, "cache tiling failed");
+    cacheTiles.push_back(*cacheTile);
+  }
+  return cacheTiles;
 }
 
 FailureOr<linalg::GenericOp>

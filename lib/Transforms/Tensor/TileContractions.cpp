@@ -251,15 +251,16 @@ struct TileContractionsPass
     remarkPlan(op, plan);
     rewriter.setInsertionPoint(op);
     transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
-    FailureOr<linalg::GenericOp> cacheTile =
+    FailureOr<SmallVector<linalg::GenericOp, 2>> cacheTiles =
         tileForCaches(rewriter, op, plan, config);
-    if (failed(cacheTile)) {
+    if (failed(cacheTiles)) {
       ++numFallbacks;
       return;
     }
     ++numTiled;
-    (*cacheTile)
-        ->setAttr(kCacheTileAttr, rewriter.getI64IntegerAttr(plans.size()));
+    for (linalg::GenericOp cacheTile : *cacheTiles)
+      cacheTile->setAttr(kCacheTileAttr,
+                         rewriter.getI64IntegerAttr(plans.size()));
     plans.push_back(plan);
   }
 
