@@ -515,8 +515,8 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // (tileForCaches): an scf.forall, whose last step cannot be peeled, so
   // its blocks divide the columns where any can; where none can, the
   // columns after the last whole block are a contraction of their own,
-  // after the threads' loop (ab-ac-cb at 5119 columns: 11 blocks of 464
-  // and 15 columns). The register tiles and the blocks of
+  // after the threads' loop (1031 columns: 4 blocks of 208 and 199
+  // columns). The register tiles and the blocks of
   // the reductions are those of one thread either way, so that the sums,
   // and the results, are the same bits on any number of threads.
   int64_t dividingColumns =
