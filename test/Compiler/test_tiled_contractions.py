@@ -20,6 +20,21 @@ from tlcompare import assert_same
 rng = np.random.default_rng(23)
 
 # (source, {input: shape}, NumPy evaluation)
+
+def _ccsd6(n, transposed=True):
+    """TCCG ccsd6 (abcd-aebf-dfce) at extent n: the source, the shapes and
+    NumPy's einsum; without the transposition, the product in its own
+    order."""
+    statement = "C = A # B . [[1 7] [3 5]]"
+    if transposed:
+        statement += " ^ [[1 4] [2 3] [3 4]]"
+    shape = "[%d %d %d %d]" % ((n,) * 4)
+    spec = "fbea,ecfd->" + ("dcba" if transposed else "bacd")
+    return ("var input A : %s\nvar input B : %s\nvar output C : %s\n%s\n"
+            % (shape, shape, shape, statement),
+            {"A": (n,) * 4, "B": (n,) * 4},
+            lambda v: np.einsum(spec, v["A"], v["B"]))
+
 CASES = {
     "matmul-divisible": (
         "var input A : [64 96]\nvar input B : [96 48]\nvar output C : [64 48]\n"
@@ -98,12 +113,7 @@ CASES = {
         "var input A : [24 30]\nvar input B : [30 37]\nvar output C : [24 37]\n"
         "C = A # B . [2 3]\n",
         {"A": (24, 30), "B": (30, 37)}, lambda v: v["A"] @ v["B"]),
-    "tccg-ccsd6-split-columns": (
-        "var input A : [20 20 20 20]\nvar input B : [20 20 20 20]\n"
-        "var output C : [20 20 20 20]\n"
-        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
-        {"A": (20, 20, 20, 20), "B": (20, 20, 20, 20)},
-        lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+    "tccg-ccsd6-split-columns": _ccsd6(20),
     # TCCG ccsd_t0 (abcdef-dega-gfbc) with A above the small-operand size
     # (36,864 doubles) but each element used 256 times: A is transposed so
     # that the result's last dimension is its last, then tiled.
@@ -156,20 +166,10 @@ CASES = {
         "var input A : [71 29]\nvar input B : [29 37]\nvar output C : [71 37]\n"
         "C = A # B . [2 3]\n",
         {"A": (71, 29), "B": (29, 37)}, lambda v: v["A"] @ v["B"]),
-    "tccg-ccsd6-prime": (
-        "var input A : [19 19 19 19]\nvar input B : [19 19 19 19]\n"
-        "var output C : [19 19 19 19]\n"
-        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
-        {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
-        lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+    "tccg-ccsd6-prime": _ccsd6(19),
     # The same product in its own order (no transposition to fold into it):
     # its columns' operand is copied into panels.
-    "tccg-ccsd6-prime-own-order": (
-        "var input A : [19 19 19 19]\nvar input B : [19 19 19 19]\n"
-        "var output C : [19 19 19 19]\n"
-        "C = A # B . [[1 7] [3 5]]\n",
-        {"A": (19, 19, 19, 19), "B": (19, 19, 19, 19)},
-        lambda v: np.einsum("fbea,ecfd->bacd", v["A"], v["B"])),
+    "tccg-ccsd6-prime-own-order": _ccsd6(19, transposed=False),
     # Transpositions that move the contiguous dimension are copied in
     # squares of vectors (tl-tile-transpositions), masked at the ends of
     # prime extents: a transposition on its own, and the operand of TCCG

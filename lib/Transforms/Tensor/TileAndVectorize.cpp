@@ -402,6 +402,7 @@ static FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
 splitInTwo(RewriterBase &rewriter, linalg::GenericOp op, unsigned dim,
            int64_t at) {
   auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+  Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto [first, second] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
@@ -411,7 +412,8 @@ splitInTwo(RewriterBase &rewriter, linalg::GenericOp op, unsigned dim,
   auto secondPart = dyn_cast_if_present<linalg::GenericOp>(
       second ? second.getOperation() : nullptr);
   if (!firstPart || !secondPart)
-    return failure();
+    return rewriter.notifyMatchFailure(loc, "splitting off the columns that "
+                                            "no block divides failed");
   if (fill) {
     Value destination = fill.getDpsInitOperand(0)->get();
     for (linalg::GenericOp part : {firstPart, secondPart}) {
@@ -466,16 +468,16 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   // Two blocks or more for the threads to share.
   if (size <= 0 || isReduction(op, dim) || bulk < 2 * size)
     return parts;
+  // linalg::splitOp replaces `op`: only the parts are used after it.
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  sizes[dim] = size;
   if (bulk < extent) {
     FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
         splitInTwo(rewriter, op, dim, bulk);
     if (failed(split))
-      return rewriter.notifyMatchFailure(op, "splitting off the columns "
-                                             "that no block divides failed");
+      return failure();
     parts = {split->first, split->second};
   }
-  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-  sizes[dim] = size;
   // A fill the cache tiles would zero tile by tile goes into the threads'
   // loop with them: left outside, it would zero the whole result on one
   // thread first, and every tile read the zeros back from memory (TCCG
@@ -488,7 +490,8 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
           : tile(rewriter, parts.front(), sizes, {},
                  scf::SCFTilingOptions::LoopType::ForallOp);
   if (failed(distributed))
-    return rewriter.notifyMatchFailure(op, "distributing over threads failed");
+    return rewriter.notifyMatchFailure(parts.front(),
+                                       "distributing over threads failed");
   parts.front() = *distributed;
   plan.cacheTiles[dim] = 0;
   return parts;
