@@ -23,12 +23,23 @@ runs this with the same flags.
         [--suite-sizes | --odd-sizes | --prime-sizes] [--only abc-bda-dc,3,...]
         [--max-mib 16] [--peers numpy,eigen,torch] [--reps 3]
         [--timeout 600] [--build build]
+
+On a machine of another CPU that has NumPy but no LLVM (no tl-run),
+--export compiles the cases here for that CPU into shared libraries, and
+--exported DIR, run there, times them through ctypes in place of tl-run,
+with the same table:
+
+    bench/tccg.py --odd-sizes --export bundle --cpu=emeraldrapids \
+        --l1-cache-bytes=49152 --l2-cache-bytes=2097152
+    python3 bench/tccg.py --exported bundle --peers numpy,torch   # there
 """
 
 import argparse
+import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -238,6 +249,99 @@ def geometric_mean(values):
     return math.exp(sum(map(math.log, values)) / len(values))
 
 
+def case_sizes(name, sizes, args):
+    """A case's extents as the flags make them."""
+    if args.max_mib:
+        sizes = scale(sizes, name, args.max_mib * 2 ** 20)
+    if args.odd_sizes:
+        sizes = {i: max(1, v - 1) for i, v in sizes.items()}
+    if args.prime_sizes:
+        sizes = {i: largest_prime_at_most(v) for i, v in sizes.items()}
+    return sizes
+
+
+def export_cases(cases, kind, args):
+    """--export: each case compiled by tl-compile for --cpu and the cache
+    sizes given, linked into DIR/<number>.so (its function `kernel_ws`, as
+    the JIT runs it), with DIR/cases.json saying what they are. Another
+    machine of that CPU, with NumPy but no LLVM, times them with
+    --exported."""
+    tl_compile = os.path.join(args.build, "bin", "tl-compile")
+    compiler = shutil.which("clang-22") or shutil.which("cc")
+    if not compiler:
+        sys.exit("--export needs a C compiler (clang-22 or cc) to link")
+    os.makedirs(args.export, exist_ok=True)
+    manifest = {"kind": kind, "cpu": args.cpu,
+                "l1_cache_bytes": args.l1_cache_bytes,
+                "l2_cache_bytes": args.l2_cache_bytes,
+                "options": args.compile_option, "cases": []}
+    for number, (name, sizes) in cases:
+        source, _ = program(name, sizes)
+        stem = os.path.join(args.export, str(number))
+        with open(stem + ".tl", "w") as f:
+            f.write(source)
+        for command in (
+                [tl_compile, stem + ".tl", "-o", stem + ".o", "--name=kernel",
+                 "--cpu=" + args.cpu,
+                 "--l1-cache-bytes=%d" % args.l1_cache_bytes,
+                 "--l2-cache-bytes=%d" % args.l2_cache_bytes]
+                + args.compile_option,
+                [compiler, "-shared", "-o", stem + ".so", stem + ".o"]):
+            result = subprocess.run(command, capture_output=True, text=True)
+            if result.returncode != 0:
+                sys.exit("%s failed on %s:\n%s" % (command[0], name,
+                                                    result.stderr))
+        os.remove(stem + ".o")
+        manifest["cases"].append({"number": number, "name": name,
+                                  "sizes": sizes})
+        print("exported #%d %s" % (number, name))
+    with open(os.path.join(args.export, "cases.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+def aligned_like(array):
+    """A C-ordered copy of `array` whose data are aligned to 64 bytes (the
+    compiled kernels' streaming stores want that)."""
+    raw = np.empty(array.size + 64 // array.itemsize, dtype=array.dtype)
+    offset = (-raw.ctypes.data % 64) // array.itemsize
+    copy = raw[offset:offset + array.size].reshape(array.shape)
+    copy[...] = array
+    return copy
+
+
+class ExportedKernels:
+    """The kernels of --export, timed through ctypes."""
+
+    def __init__(self, directory):
+        import ctypes
+        self.ctypes, self.directory = ctypes, directory
+        with open(os.path.join(directory, "cases.json")) as f:
+            manifest = json.load(f)
+        self.kind = manifest["kind"]
+        self.compiled_for = ("; compiled for --cpu=%s, L1 %d B, L2 %d B%s"
+                             % (manifest["cpu"], manifest["l1_cache_bytes"],
+                                manifest["l2_cache_bytes"],
+                                "".join(" " + option for option
+                                        in manifest.get("options", []))))
+        self.cases = [(case["number"], (case["name"], case["sizes"]))
+                      for case in manifest["cases"]]
+
+    def time(self, number, A, B, shape, reps):
+        """(median seconds of `reps` runs after a warm-up, the result)."""
+        ctypes = self.ctypes
+        library = ctypes.CDLL(os.path.join(self.directory, "%d.so" % number))
+        library.kernel_workspace_size.restype = ctypes.c_int64
+        kernel = library.kernel_ws
+        kernel.restype = None
+        kernel.argtypes = [ctypes.c_void_p] * 4
+        workspace = aligned_like(
+            np.zeros(max(1, library.kernel_workspace_size()), np.uint8))
+        A, B = aligned_like(A), aligned_like(B)
+        C = aligned_like(np.zeros(shape))
+        pointers = [x.ctypes.data for x in (A, B, C, workspace)]
+        return median_time(lambda: kernel(*pointers) or C, reps)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -261,15 +365,44 @@ def main(argv=None):
     parser.add_argument("--peer-dir", default=None,
                         help="where the Eigen peer is built (default "
                              "BUILD/bench-peers)")
+    parser.add_argument("--export", metavar="DIR", default=None,
+                        help="compile each case with tl-compile (for --cpu "
+                             "and the cache sizes given) into DIR/<number>.so "
+                             "and stop, for --exported on a machine without "
+                             "LLVM")
+    parser.add_argument("--cpu", default="host",
+                        help="with --export: the LLVM CPU to compile for")
+    parser.add_argument("--l1-cache-bytes", type=int, default=0,
+                        help="with --export: that CPU's L1 data cache")
+    parser.add_argument("--l2-cache-bytes", type=int, default=0,
+                        help="with --export: that CPU's L2 cache")
+    parser.add_argument("--compile-option", action="append", default=[],
+                        help="with --export: another tl-compile option "
+                             "(--compile-option=--vector-bits=256)")
+    parser.add_argument("--exported", metavar="DIR", default=None,
+                        help="time the kernels --export wrote to DIR (its "
+                             "cases and extents) instead of tl-run's")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
     set_peer_environment("host", one_thread=True)
     tl_run = os.path.join(args.build, "bin", "tl-run")
-    cases = list(enumerate(suite(), 1))
+    cases = [(n, (name, case_sizes(name, sizes, args)))
+             for n, (name, sizes) in enumerate(suite(), 1)]
+    kind = ("odd (TCCG's - 1)" if args.odd_sizes else
+            "prime (at most TCCG's)" if args.prime_sizes else "TCCG's")
+    kind += " sizes"
+    if args.max_mib:
+        kind += ", shrunk to at most %g MiB a tensor" % args.max_mib
+    exported = None
+    if args.exported:
+        exported = ExportedKernels(args.exported)
+        cases, kind = exported.cases, exported.kind
     if args.only:
         wanted = set(args.only.split(","))
         cases = [(n, c) for n, c in cases if str(n) in wanted or c[0] in wanted]
+    if args.export:
+        return export_cases(cases, kind, args)
     peers = args.peers.split(",")
     eigen = torch = None
     notes = []
@@ -282,24 +415,26 @@ def main(argv=None):
         torch, why = torch_einsum()
         if why:
             notes.append("PyTorch: n/a, " + why)
-    kind = ("odd (TCCG's - 1)" if args.odd_sizes else
-            "prime (at most TCCG's)" if args.prime_sizes else "TCCG's")
-    print("CPU: %s; one thread; f64; %s sizes%s"
-          % (cpu_name(), kind, ", shrunk to at most %g MiB a tensor" %
-             args.max_mib if args.max_mib else ""))
+    print("CPU: %s; one thread; f64; %s%s"
+          % (cpu_name(), kind, exported.compiled_for if exported else ""))
     print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s" % (
         "#", "case", "extents", "numpy s", "eigen s", "torch s", "tl s",
         "GFLOP/s", "numpy/", "best/"))
     rng = np.random.default_rng(0)
     rows = []  # (ratio to numpy, ratio to the best peer, number, name)
+
+    def record(number, name, extents, cell, times, sizes, tl_time):
+        flops = 2.0 * math.prod(sizes.values())
+        numpy_time, best = times["numpy"], min(times.values())
+        rows.append((numpy_time / tl_time, best / tl_time, number, name))
+        print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f" % (
+            number, name, extents, cell("numpy"), cell("eigen"),
+            cell("torch"), tl_time, flops / tl_time / 1e9,
+            numpy_time / tl_time, best / tl_time))
+        sys.stdout.flush()
+
     with tempfile.TemporaryDirectory() as directory:
         for number, (name, sizes) in cases:
-            if args.max_mib:
-                sizes = scale(sizes, name, args.max_mib * 2 ** 20)
-            if args.odd_sizes:
-                sizes = {i: max(1, v - 1) for i, v in sizes.items()}
-            if args.prime_sizes:
-                sizes = {i: largest_prime_at_most(v) for i, v in sizes.items()}
             source, spec = program(name, sizes)
             a_spec, b_spec = spec.split("->")[0].split(",")
             A = rng.standard_normal([sizes[i] for i in a_spec])
@@ -320,10 +455,16 @@ def main(argv=None):
                                         args.timeout)
                 if eigen_time is not None:
                     times["eigen"] = eigen_time
-            with open(os.path.join(directory, "p.tl"), "w") as f:
-                f.write(source)
             extents = ",".join("%s=%d" % kv for kv in sorted(sizes.items()))
             cell = lambda key: ("%9.4f" % times[key]) if key in times else "%9s" % "-"
+            if exported:
+                tl_time, result = exported.time(number, A, B, expected.shape,
+                                                args.reps)
+                check(result, expected, "tensorlang", name)
+                record(number, name, extents, cell, times, sizes, tl_time)
+                continue
+            with open(os.path.join(directory, "p.tl"), "w") as f:
+                f.write(source)
             try:
                 result = subprocess.run(
                     [tl_run, os.path.join(directory, "p.tl"),
@@ -341,14 +482,7 @@ def main(argv=None):
             tl_time = float(re.search(r"kernel median: (\S+) s",
                                       result.stderr).group(1))
             check(np.load(paths["C"]), expected, "tensorlang", name)
-            flops = 2.0 * math.prod(sizes.values())
-            best = min(times.values())
-            rows.append((numpy_time / tl_time, best / tl_time, number, name))
-            print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f" % (
-                number, name, extents, cell("numpy"), cell("eigen"),
-                cell("torch"), tl_time, flops / tl_time / 1e9,
-                numpy_time / tl_time, best / tl_time))
-            sys.stdout.flush()
+            record(number, name, extents, cell, times, sizes, tl_time)
     for note in notes:
         print(note)
     measured = [row for row in rows if row[0] > 0]
