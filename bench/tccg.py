@@ -270,7 +270,10 @@ def export_cases(cases, kind, args):
     compiler = shutil.which("clang-22") or shutil.which("cc")
     if not compiler:
         sys.exit("--export needs a C compiler (clang-22 or cc) to link")
-    os.makedirs(args.export, exist_ok=True)
+    try:
+        os.makedirs(args.export, exist_ok=True)
+    except OSError as error:
+        sys.exit("--export: cannot make %s: %s" % (args.export, error.strerror))
     manifest = {"kind": kind, "cpu": args.cpu,
                 "l1_cache_bytes": args.l1_cache_bytes,
                 "l2_cache_bytes": args.l2_cache_bytes,
@@ -315,21 +318,36 @@ class ExportedKernels:
     def __init__(self, directory):
         import ctypes
         self.ctypes, self.directory = ctypes, directory
-        with open(os.path.join(directory, "cases.json")) as f:
-            manifest = json.load(f)
-        self.kind = manifest["kind"]
-        self.compiled_for = ("; compiled for --cpu=%s, L1 %d B, L2 %d B%s"
-                             % (manifest["cpu"], manifest["l1_cache_bytes"],
-                                manifest["l2_cache_bytes"],
-                                "".join(" " + option for option
-                                        in manifest.get("options", []))))
-        self.cases = [(case["number"], (case["name"], case["sizes"]))
-                      for case in manifest["cases"]]
+        path = os.path.join(directory, "cases.json")
+        try:
+            with open(path) as f:
+                manifest = json.load(f)
+            self.kind = manifest["kind"]
+            self.compiled_for = (
+                "; compiled for --cpu=%s, L1 %d B, L2 %d B%s"
+                % (manifest["cpu"], manifest["l1_cache_bytes"],
+                   manifest["l2_cache_bytes"],
+                   "".join(" " + option
+                           for option in manifest.get("options", []))))
+            self.cases = [(int(case["number"]),
+                           (case["name"], {index: int(extent) for index, extent
+                                           in case["sizes"].items()}))
+                          for case in manifest["cases"]]
+        except OSError as error:
+            sys.exit("--exported: cannot read %s: %s (write it with --export)"
+                     % (path, error.strerror))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            sys.exit("--exported: %s is not a manifest of --export (%s: %s)"
+                     % (path, type(error).__name__, error))
 
     def time(self, number, A, B, shape, reps):
         """(median seconds of `reps` runs after a warm-up, the result)."""
         ctypes = self.ctypes
-        library = ctypes.CDLL(os.path.join(self.directory, "%d.so" % number))
+        path = os.path.join(self.directory, "%d.so" % number)
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            sys.exit("--exported: cannot load %s: %s" % (path, error))
         library.kernel_workspace_size.restype = ctypes.c_int64
         kernel = library.kernel_ws
         kernel.restype = None
@@ -365,7 +383,8 @@ def main(argv=None):
     parser.add_argument("--peer-dir", default=None,
                         help="where the Eigen peer is built (default "
                              "BUILD/bench-peers)")
-    parser.add_argument("--export", metavar="DIR", default=None,
+    bundle_group = parser.add_mutually_exclusive_group()
+    bundle_group.add_argument("--export", metavar="DIR", default=None,
                         help="compile each case with tl-compile (for --cpu "
                              "and the cache sizes given) into DIR/<number>.so "
                              "and stop, for --exported on a machine without "
@@ -379,12 +398,16 @@ def main(argv=None):
     parser.add_argument("--compile-option", action="append", default=[],
                         help="with --export: another tl-compile option "
                              "(--compile-option=--vector-bits=256)")
-    parser.add_argument("--exported", metavar="DIR", default=None,
+    bundle_group.add_argument("--exported", metavar="DIR", default=None,
                         help="time the kernels --export wrote to DIR (its "
                              "cases and extents) instead of tl-run's")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
+    if not args.export and (args.cpu != "host" or args.l1_cache_bytes or
+                            args.l2_cache_bytes or args.compile_option):
+        parser.error("--cpu, --l1-cache-bytes, --l2-cache-bytes and "
+                     "--compile-option go with --export")
     set_peer_environment("host", one_thread=True)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     cases = [(n, (name, case_sizes(name, sizes, args)))

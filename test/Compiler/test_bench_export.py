@@ -65,3 +65,24 @@ def test_exported_kernel_of_another_contraction_is_caught(tmp_path):
                   "numpy", "--reps", "1")
     assert result.returncode != 0
     assert "ab-ca-cb: tensorlang and NumPy disagree" in result.stderr
+
+
+def test_bundle_errors_are_clear(tmp_path):
+    """No manifest, a file that is not one, a missing library: one line
+    each, no traceback, a non-zero exit."""
+    result = tccg("--exported", str(tmp_path / "none"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "cannot read" in result.stderr and "--export" in result.stderr
+    (tmp_path / "cases.json").write_text('{"kind": "x"}')
+    result = tccg("--exported", str(tmp_path))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "is not a manifest of --export" in result.stderr
+    bundle = export(tmp_path)
+    (bundle / "12.so").unlink()
+    result = tccg("--exported", str(bundle), "--only", "12", "--peers",
+                  "numpy")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "cannot load" in result.stderr
+    result = tccg("--cpu=znver4", "--only", "12")
+    assert result.returncode != 0
+    assert "go with --export" in result.stderr
