@@ -295,6 +295,8 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "panels=in" in remarks, remarks
     if name in PACKED:
         assert "pack=in0" in remarks, remarks
+    # None of these reads its rows' panels from 24 register tiles of columns.
+    assert "row-panels=in" not in remarks, remarks
     if name in FOLDED:
         assert "transposition folded into its contraction" in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:
@@ -346,3 +348,68 @@ def test_prime_extents_are_peeled_not_split_or_tiled_one_row_deep(tmp_path,
     for plan in tiled:
         register = plan.split("register=[")[1].split("]")[0].split(",")
         assert sum(int(size) > 1 for size in register) >= 2, plan
+
+
+# The rows' operand copied into panels of the register tile's rows
+# (row-panels=in0): rows a page or more apart, each read by at least 24
+# register tiles of columns, which a target with a 2 MiB L2 (blocks of up
+# to 512 columns) allows. Prime extents: panels of 8 rows and a last one
+# of 3, depth blocks of 174 and 173, 401 = 25 x 16 + 1 columns; the second
+# case has its rows first of three dimensions (5368 B apart) and another
+# reduction kept whole in the panels.
+ROW_PANEL_CASES = {
+    "matmul-prime-row-panels": (
+        "var input A : [67 521]\nvar input B : [521 401]\nvar output C : [67 401]\n"
+        "C = A # B . [2 3]\n",
+        {"A": (67, 521), "B": (521, 401)}, lambda v: v["A"] @ v["B"]),
+    "contraction-row-panels-two-reductions": (
+        "var input A : [37 11 61]\nvar input B : [61 11 401]\n"
+        "var output C : [37 401]\nC = A # B . [[2 5] [3 4]]\n",
+        {"A": (37, 11, 61), "B": (61, 11, 401)},
+        lambda v: np.einsum("ikl,lkj->ij", v["A"], v["B"])),
+}
+L2_2MIB = ["--l2-cache-bytes=2097152"]
+
+
+@pytest.mark.parametrize("name", sorted(ROW_PANEL_CASES))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_row_panels_match(tl_run, tmp_path, name, threads):
+    source, shapes, numpy = ROW_PANEL_CASES[name]
+    flags = L2_2MIB + ["--threads=%d" % threads]
+    remarks, _ = _compile(tmp_path, source, flags)
+    assert "row-panels=in0" in remarks, remarks
+    assert "not tiled" not in remarks and "left untiled" not in remarks
+    values = {k: rng.random(shape) - 0.5 for k, shape in shapes.items()}
+    jit = tl_run(source, values, ["C"], engine="jit", extra=flags)["C"]
+    ref = tl_run(source, values, ["C"], engine="reference")["C"]
+    assert_same(jit, ref, 1e-12, 1e-12)
+    assert_same(jit, numpy(values), 1e-12, 1e-12)
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPUs")
+def test_row_panels_are_broadcast_from_one_line(tmp_path):
+    """Each depth step broadcasts the 8 rows' elements from consecutive
+    doubles of one panel (offsets 8 bytes apart), not from 8 rows of A."""
+    source = ROW_PANEL_CASES["matmul-prime-row-panels"][0]
+    _, _, code = _compile(tmp_path, source, L2_2MIB + ["--cpu=skylake-avx512"],
+                          disassemble=True)
+    offsets = {}  # per address register(s), the offsets broadcast from
+    for line in code.splitlines():
+        match = re.search(r"vbroadcastsd\s+(-?0x[0-9a-f]+)?\(([^)]*)\),\s*%zmm",
+                          line)
+        if match:
+            offsets.setdefault(match.group(2), set()).add(
+                int(match.group(1) or "0", 16))
+    # The rows of one panel: 8 offsets 8 bytes apart (16 where LLVM
+    # unrolls the depth loop by two); A's rows would be 4168 B apart.
+    steps = [sorted(found) for found in offsets.values() if len(found) >= 8]
+    assert steps, offsets
+    assert any(found[-1] - found[0] < 256 for found in steps), steps
+
+
+def test_row_panels_need_24_column_tiles(tmp_path):
+    """With a 1 MiB L2 (blocks of 256 columns, 16 register tiles) the same
+    contraction reads A where it is."""
+    source = ROW_PANEL_CASES["matmul-prime-row-panels"][0]
+    remarks, _ = _compile(tmp_path, source, ["--l2-cache-bytes=1048576"])
+    assert "tiling plan:" in remarks and "row-panels" not in remarks, remarks

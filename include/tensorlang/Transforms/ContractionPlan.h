@@ -160,6 +160,15 @@ struct ContractionTilingPlan {
   /// cache lines); -1: none. Where it is chosen, no block is copied
   /// (`copiedBlockInput`).
   int panelInput = -1;
+  /// The input (operand number) with the rows, whose block each cache tile
+  /// copies into panels of the register tile's rows, [row tile][its other
+  /// dimensions][register rows], where its rows are far apart and many
+  /// register tiles of columns read each of them: each depth step of a
+  /// register tile then broadcasts its rows' elements from one line, as
+  /// BLIS's micro-kernel reads its packed A, rather than from as many
+  /// rows (TCCG ab-ac-cb: 8 rows 41 KB apart, each row block's first
+  /// reads from memory); -1: none.
+  int rowPanelInput = -1;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
@@ -167,7 +176,8 @@ struct ContractionTilingPlan {
   /// `split=d2@64` and no tiles; ` copy=in1` after it where a block of
   /// input 1 is copied, ` pack=in0` where input 0's blocks are copied with
   /// the columns last, ` panels=in1` where input 1's blocks are copied
-  /// into panels.
+  /// into panels, ` row-panels=in0` where input 0's are copied into panels
+  /// of rows.
   void print(llvm::raw_ostream &os) const;
 };
 

@@ -392,6 +392,195 @@ static LogicalResult readColumnsFromPanels(RewriterBase &rewriter,
   return success();
 }
 
+/// The position of the rows in the block of input `plan.rowPanelInput`
+/// that `cacheTile` reads, or -1.
+static int64_t rowPosition(linalg::GenericOp cacheTile,
+                           const ContractionTilingPlan &plan) {
+  AffineMap map = cacheTile.getMatchingIndexingMap(
+      &cacheTile->getOpOperand(plan.rowPanelInput));
+  std::optional<unsigned> position =
+      map.getResultPosition(getAffineDimExpr(plan.rowDim, map.getContext()));
+  return position ? int64_t(*position) : -1;
+}
+
+/// Copies the block of input `plan.rowPanelInput` that `cacheTile` reads
+/// into panels of the register tile's rows, one after the other: [row
+/// tile][the block's other dimensions][rows], the last panel filled only
+/// as far as the rows go (63 = 7 x 8 + 7). Each cache tile copies its
+/// block once, as Goto's GEMM packs A once per block of columns: the
+/// block changes with the row and depth blocks, inside the column blocks'
+/// loop. Returns the panels; null where the plan asks for none or the
+/// block does not allow them (not static).
+static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
+                           const ContractionTilingPlan &plan) {
+  if (plan.rowPanelInput < 0)
+    return {};
+  OpOperand &input = cacheTile->getOpOperand(plan.rowPanelInput);
+  auto blockType = dyn_cast<RankedTensorType>(input.get().getType());
+  int64_t position = rowPosition(cacheTile, plan);
+  if (!blockType || !blockType.hasStaticShape() || position < 0) {
+    (void)rewriter.notifyMatchFailure(cacheTile, "no panels of rows: the "
+                                                 "block of the rows' operand "
+                                                 "is not static");
+    return {};
+  }
+  int64_t width = plan.registerTiles[plan.rowDim];
+  int64_t rank = blockType.getRank();
+  ArrayRef<int64_t> blockShape = blockType.getShape();
+  int64_t rows = blockShape[position];
+  int64_t whole = rows / width, rest = rows % width;
+  Type element = blockType.getElementType();
+  // The block's shape without its rows.
+  SmallVector<int64_t> others(blockShape);
+  others.erase(others.begin() + position);
+  SmallVector<int64_t> shape{llvm::divideCeilSigned(rows, width)};
+  llvm::append_range(shape, others);
+  shape.push_back(width);
+
+  Location loc = cacheTile.getLoc();
+  rewriter.setInsertionPoint(cacheTile);
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  Value block = input.get();
+  Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
+  // The block's rows from `first` on, `count` of them.
+  auto rowsOfBlock = [&](int64_t first, int64_t count) -> Value {
+    if (first == 0 && count == rows)
+      return block;
+    SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
+    offsets[position] = rewriter.getIndexAttr(first);
+    sizes[position] = rewriter.getIndexAttr(count);
+    return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
+                                          strides);
+  };
+  // Panels `first` to `first + count` (their first `rowCount` rows), as
+  // slice offsets, sizes and strides of `panels`.
+  auto panelSlice = [&](int64_t first, int64_t count, int64_t rowCount) {
+    SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), shape);
+    offsets.front() = rewriter.getIndexAttr(first);
+    sizes.front() = rewriter.getIndexAttr(count);
+    sizes.back() = rewriter.getIndexAttr(rowCount);
+    return std::make_tuple(offsets, sizes, strides);
+  };
+  if (whole > 0) {
+    // [..., whole x width, ...] -> [..., whole, width, ...]
+    //   -> [whole, ..., ..., width].
+    SmallVector<int64_t> expandedShape(blockShape);
+    expandedShape[position] = whole;
+    expandedShape.insert(expandedShape.begin() + position + 1, width);
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t dim = 0, expanded = 0; dim < rank; ++dim) {
+      if (dim == position) {
+        groups.push_back({expanded, expanded + 1});
+        expanded += 2;
+      } else {
+        groups.push_back({expanded++});
+      }
+    }
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(expandedShape, element),
+        rowsOfBlock(0, whole * width), groups);
+    SmallVector<int64_t> permutation{position};
+    for (int64_t dim = 0; dim <= rank; ++dim)
+      if (dim != position && dim != position + 1)
+        permutation.push_back(dim);
+    permutation.push_back(position + 1);
+    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
+    Value destination =
+        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
+                                              sizes, strides)
+                   .getResult()
+             : panels;
+    Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
+                                                   destination, permutation)
+                           ->getResult(0);
+    panels =
+        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
+                                             offsets, sizes, strides)
+                   .getResult()
+             : transposed;
+  }
+  if (rest > 0) {
+    // The last rows, [..., rest, ...] -> [..., ..., rest], into the last
+    // panel (its leading unit dimension dropped).
+    SmallVector<int64_t> permutation;
+    for (int64_t dim = 0; dim < rank; ++dim)
+      if (dim != position)
+        permutation.push_back(dim);
+    permutation.push_back(position);
+    SmallVector<int64_t> restShape(others);
+    restShape.push_back(rest);
+    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
+    Value destination = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(restShape, element), panels,
+        offsets, sizes, strides);
+    Value transposed = linalg::TransposeOp::create(
+                           rewriter, loc, rowsOfBlock(whole * width, rest),
+                           destination, permutation)
+                           ->getResult(0);
+    panels = tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
+                                           offsets, sizes, strides);
+  }
+  hoistOutOfLoops(cacheTile);
+  return panels;
+}
+
+/// Makes `tiled`, whose rows are tiled by the panels' width, read input
+/// `operand` from `panels` (packRowPanels) instead of `block`: its slice of
+/// the block at row r becomes one of panel r / width, with the rows last,
+/// and its indexing map of the operand moves the rows last with them.
+static LogicalResult readRowsFromPanels(RewriterBase &rewriter,
+                                        linalg::GenericOp tiled,
+                                        unsigned operand, int64_t position,
+                                        Value block, Value panels,
+                                        int64_t width) {
+  auto slice =
+      tiled->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSource() != block || !slice.hasUnitStride() ||
+      slice.getSourceType().getRank() != slice.getResultType().getRank())
+    return rewriter.notifyMatchFailure(tiled, "no panels of rows: the "
+                                              "register tile reads no slice "
+                                              "of the block");
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(tiled);
+  AffineExpr row = rewriter.getAffineDimExpr(0);
+  OpFoldResult panel = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, row.floorDiv(width), {offsets[position]});
+  OpFoldResult rowCount = sizes[position];
+  offsets.erase(offsets.begin() + position);
+  sizes.erase(sizes.begin() + position);
+  offsets.insert(offsets.begin(), panel);
+  sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
+  offsets.push_back(rewriter.getIndexAttr(0));
+  sizes.push_back(rowCount);
+  SmallVector<int64_t> shape(slice.getResultType().getShape());
+  int64_t rowExtent = shape[position];
+  shape.erase(shape.begin() + position);
+  shape.push_back(rowExtent);
+  auto type =
+      RankedTensorType::get(shape, slice.getResultType().getElementType());
+  SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
+  Value read = tensor::ExtractSliceOp::create(rewriter, loc, type, panels,
+                                              offsets, sizes, strides);
+  SmallVector<AffineMap> maps = tiled.getIndexingMapsArray();
+  SmallVector<AffineExpr> results(maps[operand].getResults());
+  AffineExpr rowExpr = results[position];
+  results.erase(results.begin() + position);
+  results.push_back(rowExpr);
+  maps[operand] = AffineMap::get(maps[operand].getNumDims(), 0, results,
+                                 tiled.getContext());
+  rewriter.modifyOpInPlace(tiled, [&] {
+    tiled->setOperand(operand, read);
+    tiled.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return success();
+}
+
 /// `op` cut in two along `dim` at `at` (linalg::splitOp): the same
 /// contraction on the first `at` steps and on the rest. Where `op` sums into
 /// a fill, each part gets its own fill of its slice, so that both can still
@@ -539,12 +728,20 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
   copyBlockOfInput(rewriter, cacheTile, plan);
   Value panels = packColumnPanels(rewriter, cacheTile, plan, packedPanels);
   Value panelBlock = panels ? cacheTile->getOperand(plan.panelInput) : Value();
+  Value rowPanels = packRowPanels(rewriter, cacheTile, plan);
+  Value rowPanelBlock =
+      rowPanels ? cacheTile->getOperand(plan.rowPanelInput) : Value();
+  int64_t rowPanelPosition = rowPanels ? rowPosition(cacheTile, plan) : -1;
   // The register tile, or its tile of the result that the reductions are
-  // tiled in next, reads its columns from the panels.
+  // tiled in next, reads its columns and rows from the panels.
   auto readFromPanels = [&](linalg::GenericOp tiled) {
     if (panels)
       (void)readColumnsFromPanels(rewriter, tiled, plan.panelInput, panelBlock,
                                   panels, plan.registerTiles[plan.columnDim]);
+    if (rowPanels)
+      (void)readRowsFromPanels(rewriter, tiled, plan.rowPanelInput,
+                               rowPanelPosition, rowPanelBlock, rowPanels,
+                               plan.registerTiles[plan.rowDim]);
   };
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> registerTile;
