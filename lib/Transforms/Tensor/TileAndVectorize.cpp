@@ -252,13 +252,125 @@ static bool isSameSlice(Value a, Value b) {
          sliceA.getMixedStrides() == sliceB.getMixedStrides();
 }
 
+/// `block` (static) copied into panels of `width` steps of its dimension
+/// `position`, one after the other: [tile][the block's other
+/// dimensions][width], the last panel filled only as far as that dimension
+/// goes (83 = 5 x 16 + 3 columns; 67 = 8 x 8 + 3 rows). Created at the
+/// rewriter's insertion point.
+static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
+                            int64_t position, int64_t width) {
+  auto blockType = cast<RankedTensorType>(block.getType());
+  int64_t rank = blockType.getRank();
+  ArrayRef<int64_t> blockShape = blockType.getShape();
+  int64_t extent = blockShape[position];
+  int64_t whole = extent / width, rest = extent % width;
+  Type element = blockType.getElementType();
+  // The block's shape without the dimension cut into panels.
+  SmallVector<int64_t> others(blockShape);
+  others.erase(others.begin() + position);
+  SmallVector<int64_t> shape{llvm::divideCeilSigned(extent, width)};
+  llvm::append_range(shape, others);
+  shape.push_back(width);
+
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
+  // The block's steps of the dimension from `first` on, `count` of them.
+  auto stepsOfBlock = [&](int64_t first, int64_t count) -> Value {
+    if (first == 0 && count == extent)
+      return block;
+    SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
+    offsets[position] = rewriter.getIndexAttr(first);
+    sizes[position] = rewriter.getIndexAttr(count);
+    return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
+                                          strides);
+  };
+  // Panels `first` to `first + count` (their first `stepCount` steps), as
+  // slice offsets, sizes and strides of `panels`.
+  auto panelSlice = [&](int64_t first, int64_t count, int64_t stepCount) {
+    SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), shape);
+    offsets.front() = rewriter.getIndexAttr(first);
+    sizes.front() = rewriter.getIndexAttr(count);
+    sizes.back() = rewriter.getIndexAttr(stepCount);
+    return std::make_tuple(offsets, sizes, strides);
+  };
+  if (whole > 0) {
+    // [..., whole x width, ...] -> [..., whole, width, ...]
+    //   -> [whole, ..., ..., width].
+    SmallVector<int64_t> expandedShape(blockShape);
+    expandedShape[position] = whole;
+    expandedShape.insert(expandedShape.begin() + position + 1, width);
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t dim = 0, expanded = 0; dim < rank; ++dim) {
+      if (dim == position) {
+        groups.push_back({expanded, expanded + 1});
+        expanded += 2;
+      } else {
+        groups.push_back({expanded++});
+      }
+    }
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(expandedShape, element),
+        stepsOfBlock(0, whole * width), groups);
+    SmallVector<int64_t> permutation{position};
+    for (int64_t dim = 0; dim <= rank; ++dim)
+      if (dim != position && dim != position + 1)
+        permutation.push_back(dim);
+    permutation.push_back(position + 1);
+    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
+    Value destination =
+        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
+                                              sizes, strides)
+                   .getResult()
+             : panels;
+    Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
+                                                   destination, permutation)
+                           ->getResult(0);
+    panels =
+        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
+                                             offsets, sizes, strides)
+                   .getResult()
+             : transposed;
+  }
+  if (rest > 0) {
+    // The last steps into the last panel (its leading unit dimension
+    // dropped): copied where the dimension is last, else transposed
+    // [..., rest, ...] -> [..., ..., rest].
+    SmallVector<int64_t> restShape(others);
+    restShape.push_back(rest);
+    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
+    Value source = stepsOfBlock(whole * width, rest);
+    Value destination = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(restShape, element), panels,
+        offsets, sizes, strides);
+    Value copied;
+    if (position == rank - 1) {
+      copied = linalg::CopyOp::create(rewriter, loc, source, destination)
+                   .getResult(0);
+    } else {
+      SmallVector<int64_t> permutation;
+      for (int64_t dim = 0; dim < rank; ++dim)
+        if (dim != position)
+          permutation.push_back(dim);
+      permutation.push_back(position);
+      copied = linalg::TransposeOp::create(rewriter, loc, source, destination,
+                                           permutation)
+                   ->getResult(0);
+    }
+    panels = tensor::InsertSliceOp::create(rewriter, loc, copied, panels,
+                                           offsets, sizes, strides);
+  }
+  return panels;
+}
+
 /// Copies the block of input `plan.panelInput` that `cacheTile` reads
-/// (columns last) into panels of the register tile's width, one after the
-/// other: [column tile][the block's other dimensions][width], the last
-/// panel filled only as far as the columns go (75 = 4 x 16 + 11). The
-/// copy leaves the loops it does not depend on (the row blocks). Returns
-/// the panels; null where the plan asks for none or the block does not
-/// allow them (not static, columns not last).
+/// (columns last) into panels of the register tile's width
+/// (copyIntoPanels). The copy leaves the loops it does not depend on (the
+/// row blocks). Returns the panels; null where the plan asks for none or
+/// the block does not allow them (not static, columns not last).
 static Value packColumnPanels(RewriterBase &rewriter,
                               linalg::GenericOp cacheTile,
                               const ContractionTilingPlan &plan,
@@ -281,85 +393,11 @@ static Value packColumnPanels(RewriterBase &rewriter,
                                                  "not static, columns last");
     return {};
   }
-  int64_t rank = blockType.getRank();
-  ArrayRef<int64_t> blockShape = blockType.getShape();
-  int64_t columns = blockShape.back();
-  int64_t whole = columns / width, rest = columns % width;
-  Type element = blockType.getElementType();
-  SmallVector<int64_t> shape{llvm::divideCeilSigned(columns, width)};
-  llvm::append_range(shape, blockShape.drop_back());
-  shape.push_back(width);
-
-  Location loc = cacheTile.getLoc();
   rewriter.setInsertionPoint(cacheTile);
-  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
-  Value block = input.get();
-  Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
-  // The block's columns from `first` on, `count` of them.
-  auto columnsOfBlock = [&](int64_t first, int64_t count) -> Value {
-    if (first == 0 && count == columns)
-      return block;
-    SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
-    offsets.back() = rewriter.getIndexAttr(first);
-    sizes.back() = rewriter.getIndexAttr(count);
-    return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
-                                          strides);
-  };
-  // Panels `first` to `first + count` (their first `columnCount` columns),
-  // as slice offsets, sizes and strides of `panels`.
-  auto panelSlice = [&](int64_t first, int64_t count, int64_t columnCount) {
-    SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), shape);
-    offsets.front() = rewriter.getIndexAttr(first);
-    sizes.front() = rewriter.getIndexAttr(count);
-    sizes.back() = rewriter.getIndexAttr(columnCount);
-    return std::make_tuple(offsets, sizes, strides);
-  };
-  if (whole > 0) {
-    // [..., whole x width] -> [..., whole, width] -> [whole, ..., width].
-    SmallVector<int64_t> expandedShape(blockShape.drop_back());
-    expandedShape.append({whole, width});
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t dim = 0; dim + 1 < rank; ++dim)
-      groups.push_back({dim});
-    groups.push_back({rank - 1, rank});
-    Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(expandedShape, element),
-        columnsOfBlock(0, whole * width), groups);
-    SmallVector<int64_t> permutation{rank - 1};
-    llvm::append_range(permutation, llvm::seq<int64_t>(0, rank - 1));
-    permutation.push_back(rank);
-    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
-    Value destination =
-        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
-                                              sizes, strides)
-                   .getResult()
-             : panels;
-    Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
-                                                   destination, permutation)
-                           ->getResult(0);
-    panels =
-        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
-                                             offsets, sizes, strides)
-                   .getResult()
-             : transposed;
-  }
-  if (rest > 0) {
-    Value source = columnsOfBlock(whole * width, rest);
-    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
-    Value destination = tensor::ExtractSliceOp::create(
-        rewriter, loc, cast<RankedTensorType>(source.getType()), panels,
-        offsets, sizes, strides);
-    Value copied =
-        linalg::CopyOp::create(rewriter, loc, source, destination).getResult(0);
-    panels = tensor::InsertSliceOp::create(rewriter, loc, copied, panels,
-                                           offsets, sizes, strides);
-  }
+  Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), input.get(),
+                                blockType.getRank() - 1, width);
   hoistOutOfLoops(cacheTile);
-  packedPanels.push_back({block, panels, width});
+  packedPanels.push_back({input.get(), panels, width});
   return panels;
 }
 
@@ -404,13 +442,11 @@ static int64_t rowPosition(linalg::GenericOp cacheTile,
 }
 
 /// Copies the block of input `plan.rowPanelInput` that `cacheTile` reads
-/// into panels of the register tile's rows, one after the other: [row
-/// tile][the block's other dimensions][rows], the last panel filled only
-/// as far as the rows go (63 = 7 x 8 + 7). Each cache tile copies its
-/// block once, as Goto's GEMM packs A once per block of columns: the
-/// block changes with the row and depth blocks, inside the column blocks'
-/// loop. Returns the panels; null where the plan asks for none or the
-/// block does not allow them (not static).
+/// into panels of the register tile's rows (copyIntoPanels). Each cache
+/// tile copies its block once, as Goto's GEMM packs A once per block of
+/// columns: the block changes with the row and depth blocks, inside the
+/// column blocks' loop. Returns the panels; null where the plan asks for
+/// none or the block does not allow them (not static).
 static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
                            const ContractionTilingPlan &plan) {
   if (plan.rowPanelInput < 0)
@@ -424,106 +460,9 @@ static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
                                                  "is not static");
     return {};
   }
-  int64_t width = plan.registerTiles[plan.rowDim];
-  int64_t rank = blockType.getRank();
-  ArrayRef<int64_t> blockShape = blockType.getShape();
-  int64_t rows = blockShape[position];
-  int64_t whole = rows / width, rest = rows % width;
-  Type element = blockType.getElementType();
-  // The block's shape without its rows.
-  SmallVector<int64_t> others(blockShape);
-  others.erase(others.begin() + position);
-  SmallVector<int64_t> shape{llvm::divideCeilSigned(rows, width)};
-  llvm::append_range(shape, others);
-  shape.push_back(width);
-
-  Location loc = cacheTile.getLoc();
   rewriter.setInsertionPoint(cacheTile);
-  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
-  Value block = input.get();
-  Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
-  // The block's rows from `first` on, `count` of them.
-  auto rowsOfBlock = [&](int64_t first, int64_t count) -> Value {
-    if (first == 0 && count == rows)
-      return block;
-    SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
-    offsets[position] = rewriter.getIndexAttr(first);
-    sizes[position] = rewriter.getIndexAttr(count);
-    return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
-                                          strides);
-  };
-  // Panels `first` to `first + count` (their first `rowCount` rows), as
-  // slice offsets, sizes and strides of `panels`.
-  auto panelSlice = [&](int64_t first, int64_t count, int64_t rowCount) {
-    SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), shape);
-    offsets.front() = rewriter.getIndexAttr(first);
-    sizes.front() = rewriter.getIndexAttr(count);
-    sizes.back() = rewriter.getIndexAttr(rowCount);
-    return std::make_tuple(offsets, sizes, strides);
-  };
-  if (whole > 0) {
-    // [..., whole x width, ...] -> [..., whole, width, ...]
-    //   -> [whole, ..., ..., width].
-    SmallVector<int64_t> expandedShape(blockShape);
-    expandedShape[position] = whole;
-    expandedShape.insert(expandedShape.begin() + position + 1, width);
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t dim = 0, expanded = 0; dim < rank; ++dim) {
-      if (dim == position) {
-        groups.push_back({expanded, expanded + 1});
-        expanded += 2;
-      } else {
-        groups.push_back({expanded++});
-      }
-    }
-    Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(expandedShape, element),
-        rowsOfBlock(0, whole * width), groups);
-    SmallVector<int64_t> permutation{position};
-    for (int64_t dim = 0; dim <= rank; ++dim)
-      if (dim != position && dim != position + 1)
-        permutation.push_back(dim);
-    permutation.push_back(position + 1);
-    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
-    Value destination =
-        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
-                                              sizes, strides)
-                   .getResult()
-             : panels;
-    Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
-                                                   destination, permutation)
-                           ->getResult(0);
-    panels =
-        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
-                                             offsets, sizes, strides)
-                   .getResult()
-             : transposed;
-  }
-  if (rest > 0) {
-    // The last rows, [..., rest, ...] -> [..., ..., rest], into the last
-    // panel (its leading unit dimension dropped).
-    SmallVector<int64_t> permutation;
-    for (int64_t dim = 0; dim < rank; ++dim)
-      if (dim != position)
-        permutation.push_back(dim);
-    permutation.push_back(position);
-    SmallVector<int64_t> restShape(others);
-    restShape.push_back(rest);
-    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
-    Value destination = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get(restShape, element), panels,
-        offsets, sizes, strides);
-    Value transposed = linalg::TransposeOp::create(
-                           rewriter, loc, rowsOfBlock(whole * width, rest),
-                           destination, permutation)
-                           ->getResult(0);
-    panels = tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
-                                           offsets, sizes, strides);
-  }
+  Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), input.get(),
+                                position, plan.registerTiles[plan.rowDim]);
   hoistOutOfLoops(cacheTile);
   return panels;
 }
