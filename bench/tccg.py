@@ -408,6 +408,10 @@ def main(argv=None):
                             args.l2_cache_bytes or args.compile_option):
         parser.error("--cpu, --l1-cache-bytes, --l2-cache-bytes and "
                      "--compile-option go with --export")
+    if args.exported and (args.odd_sizes or args.prime_sizes or
+                          args.suite_sizes or args.max_mib):
+        parser.error("--exported takes the cases' extents from its manifest: "
+                     "give the size flags to --export")
     set_peer_environment("host", one_thread=True)
     tl_run = os.path.join(args.build, "bin", "tl-run")
     cases = [(n, (name, case_sizes(name, sizes, args)))
@@ -465,8 +469,10 @@ def main(argv=None):
             numpy_time, expected = median_time(
                 lambda: np.einsum(spec, A, B, optimize=True), args.reps)
             paths = {n: os.path.join(directory, n + ".npy") for n in "ABC"}
-            np.save(paths["A"], A)
-            np.save(paths["B"], B)
+            if eigen is not None or not exported:
+                # The files that Eigen's peer and tl-run read.
+                np.save(paths["A"], A)
+                np.save(paths["B"], B)
             times = {"numpy": numpy_time}
             if torch is not None:
                 At, Bt = torch.from_numpy(A), torch.from_numpy(B)

@@ -86,3 +86,6 @@ def test_bundle_errors_are_clear(tmp_path):
     result = tccg("--cpu=znver4", "--only", "12")
     assert result.returncode != 0
     assert "go with --export" in result.stderr
+    result = tccg("--exported", str(bundle), "--odd-sizes")
+    assert result.returncode != 0
+    assert "give the size flags to --export" in result.stderr

@@ -401,35 +401,6 @@ static Value packColumnPanels(RewriterBase &rewriter,
   return panels;
 }
 
-/// Makes `tiled`, whose columns are tiled by the panels' width, read input
-/// `operand` from `panels` (packColumnPanels) instead of `block`: its
-/// slice of the block at column c becomes one of panel c / width.
-static LogicalResult readColumnsFromPanels(RewriterBase &rewriter,
-                                           linalg::GenericOp tiled,
-                                           unsigned operand, Value block,
-                                           Value panels, int64_t width) {
-  auto slice =
-      tiled->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || slice.getSource() != block || !slice.hasUnitStride())
-    return rewriter.notifyMatchFailure(tiled, "no panels: the register tile "
-                                              "reads no slice of the block");
-  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  Location loc = slice.getLoc();
-  rewriter.setInsertionPoint(tiled);
-  AffineExpr column = rewriter.getAffineDimExpr(0);
-  OpFoldResult panel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, column.floorDiv(width), {offsets.back()});
-  offsets.back() = rewriter.getIndexAttr(0);
-  offsets.insert(offsets.begin(), panel);
-  sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
-  SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
-  Value read = tensor::ExtractSliceOp::create(rewriter, loc, slice.getType(),
-                                              panels, offsets, sizes, strides);
-  rewriter.modifyOpInPlace(tiled, [&] { tiled->setOperand(operand, read); });
-  return success();
-}
-
 /// The position of the rows in the block of input `plan.rowPanelInput`
 /// that `cacheTile` reads, or -1.
 static int64_t rowPosition(linalg::GenericOp cacheTile,
@@ -467,40 +438,40 @@ static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
   return panels;
 }
 
-/// Makes `tiled`, whose rows are tiled by the panels' width, read input
-/// `operand` from `panels` (packRowPanels) instead of `block`: its slice of
-/// the block at row r becomes one of panel r / width, with the rows last,
-/// and its indexing map of the operand moves the rows last with them.
-static LogicalResult readRowsFromPanels(RewriterBase &rewriter,
-                                        linalg::GenericOp tiled,
-                                        unsigned operand, int64_t position,
-                                        Value block, Value panels,
-                                        int64_t width) {
+/// Makes `tiled`, whose dimension `position` of input `operand` is tiled
+/// by the panels' width, read that input from `panels` (copyIntoPanels)
+/// instead of `block`: its slice of the block at step i of that dimension
+/// becomes one of panel i / width, with that dimension last, and its
+/// indexing map of the operand moves it last with it (the columns are
+/// last already: the map stays).
+static LogicalResult readFromPanels(RewriterBase &rewriter,
+                                    linalg::GenericOp tiled, unsigned operand,
+                                    int64_t position, Value block, Value panels,
+                                    int64_t width) {
   auto slice =
       tiled->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
   if (!slice || slice.getSource() != block || !slice.hasUnitStride() ||
       slice.getSourceType().getRank() != slice.getResultType().getRank())
-    return rewriter.notifyMatchFailure(tiled, "no panels of rows: the "
-                                              "register tile reads no slice "
-                                              "of the block");
+    return rewriter.notifyMatchFailure(tiled, "no panels: the register tile "
+                                              "reads no slice of the block");
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
   SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
   Location loc = slice.getLoc();
   rewriter.setInsertionPoint(tiled);
-  AffineExpr row = rewriter.getAffineDimExpr(0);
+  AffineExpr step = rewriter.getAffineDimExpr(0);
   OpFoldResult panel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, row.floorDiv(width), {offsets[position]});
-  OpFoldResult rowCount = sizes[position];
+      rewriter, loc, step.floorDiv(width), {offsets[position]});
+  OpFoldResult stepCount = sizes[position];
   offsets.erase(offsets.begin() + position);
   sizes.erase(sizes.begin() + position);
   offsets.insert(offsets.begin(), panel);
   sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
   offsets.push_back(rewriter.getIndexAttr(0));
-  sizes.push_back(rowCount);
+  sizes.push_back(stepCount);
   SmallVector<int64_t> shape(slice.getResultType().getShape());
-  int64_t rowExtent = shape[position];
+  int64_t stepExtent = shape[position];
   shape.erase(shape.begin() + position);
-  shape.push_back(rowExtent);
+  shape.push_back(stepExtent);
   auto type =
       RankedTensorType::get(shape, slice.getResultType().getElementType());
   SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
@@ -508,9 +479,9 @@ static LogicalResult readRowsFromPanels(RewriterBase &rewriter,
                                               offsets, sizes, strides);
   SmallVector<AffineMap> maps = tiled.getIndexingMapsArray();
   SmallVector<AffineExpr> results(maps[operand].getResults());
-  AffineExpr rowExpr = results[position];
+  AffineExpr moved = results[position];
   results.erase(results.begin() + position);
-  results.push_back(rowExpr);
+  results.push_back(moved);
   maps[operand] = AffineMap::get(maps[operand].getNumDims(), 0, results,
                                  tiled.getContext());
   rewriter.modifyOpInPlace(tiled, [&] {
@@ -667,20 +638,23 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
   copyBlockOfInput(rewriter, cacheTile, plan);
   Value panels = packColumnPanels(rewriter, cacheTile, plan, packedPanels);
   Value panelBlock = panels ? cacheTile->getOperand(plan.panelInput) : Value();
+  int64_t columnPosition =
+      panels ? cast<RankedTensorType>(panelBlock.getType()).getRank() - 1 : -1;
   Value rowPanels = packRowPanels(rewriter, cacheTile, plan);
   Value rowPanelBlock =
       rowPanels ? cacheTile->getOperand(plan.rowPanelInput) : Value();
   int64_t rowPanelPosition = rowPanels ? rowPosition(cacheTile, plan) : -1;
   // The register tile, or its tile of the result that the reductions are
   // tiled in next, reads its columns and rows from the panels.
-  auto readFromPanels = [&](linalg::GenericOp tiled) {
+  auto readPanels = [&](linalg::GenericOp tiled) {
     if (panels)
-      (void)readColumnsFromPanels(rewriter, tiled, plan.panelInput, panelBlock,
-                                  panels, plan.registerTiles[plan.columnDim]);
+      (void)readFromPanels(rewriter, tiled, plan.panelInput, columnPosition,
+                           panelBlock, panels,
+                           plan.registerTiles[plan.columnDim]);
     if (rowPanels)
-      (void)readRowsFromPanels(rewriter, tiled, plan.rowPanelInput,
-                               rowPanelPosition, rowPanelBlock, rowPanels,
-                               plan.registerTiles[plan.rowDim]);
+      (void)readFromPanels(rewriter, tiled, plan.rowPanelInput,
+                           rowPanelPosition, rowPanelBlock, rowPanels,
+                           plan.registerTiles[plan.rowDim]);
   };
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> registerTile;
@@ -694,7 +668,7 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
         rewriter, cacheTile, resultTiles, plan.registerOrder);
     if (failed(resultTile))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
-    readFromPanels(*resultTile);
+    readPanels(*resultTile);
     rewriter.setInsertionPoint(*resultTile);
     registerTile =
         tile(rewriter, *resultTile, reductionTiles, plan.registerOrder);
@@ -702,7 +676,7 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
     registerTile =
         tile(rewriter, cacheTile, plan.registerTiles, plan.registerOrder);
     if (succeeded(registerTile))
-      readFromPanels(*registerTile);
+      readPanels(*registerTile);
   }
   if (failed(registerTile))
     return rewriter.notifyMatchFailure(loc, "register tiling failed");
