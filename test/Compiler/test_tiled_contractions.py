@@ -170,6 +170,16 @@ CASES = {
     # The same product in its own order (no transposition to fold into it):
     # its columns' operand is copied into panels.
     "tccg-ccsd6-prime-own-order": _ccsd6(19, transposed=False),
+    # ccsd6's shape (abcd-aefb-fdce's product) at distinct primes: b, a of
+    # A and c, d of B follow each other in the result, so the contraction
+    # collapses into a matrix product of (13*23) x (17*19) x (11*29), B
+    # copied with its reductions first; its 319 columns = 304 + 15.
+    "tccg-ccsd6-prime-collapsed": (
+        "var input A : [13 17 19 23]\nvar input B : [19 11 29 17]\n"
+        "var output C : [13 23 11 29]\n"
+        "C = A # B . [[2 8] [3 5]]\n",
+        {"A": (13, 17, 19, 23), "B": (19, 11, 29, 17)},
+        lambda v: np.einsum("bfea,ecdf->bacd", v["A"], v["B"])),
     # Transpositions that move the contiguous dimension are copied in
     # squares of vectors (tl-tile-transpositions), masked at the ends of
     # prime extents: a transposition on its own, and the operand of TCCG
@@ -237,6 +247,10 @@ PANELED = {"matmul-prime-panels", "matmul-large-blocks",
 # into the contraction) however many terms each element sums, because the
 # folded contraction copies less.
 FOLDED = {"tccg-ccsd6-prime"}
+# Cases whose free dimensions collapse with the reductions: every plan is
+# that of a matrix product (rows, columns, depth).
+COLLAPSED_TO_PRODUCT = {"tccg-ccsd6-prime-own-order",
+                        "tccg-ccsd6-prime-collapsed"}
 # Cases with a transposition copied in squares of vectors.
 TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime",
                          "tccg-abcde-ecbfa-fd-packed-prime"}
@@ -247,6 +261,7 @@ PACKED = {"tccg-abcde-ecbfa-fd-packed-prime"}
 # threads share: their objects must call the OpenMP runtime.
 SHARED_BY_THREADS = {
     "tccg-ccsd6-prime", "tccg-ccsd6-prime-own-order",
+    "tccg-ccsd6-prime-collapsed",
     "matmul-columns-no-block-divides",
     "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
     "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
@@ -295,6 +310,10 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
         assert "panels=in" in remarks, remarks
     if name in PACKED:
         assert "pack=in0" in remarks, remarks
+    if name in COLLAPSED_TO_PRODUCT:
+        plans = re.findall(r"tiling plan: .* register=\[([\d,]*)\]", remarks)
+        assert plans and all(len(p.split(",")) == 3 for p in plans if p), \
+            remarks
     # None of these reads its rows' panels from 24 register tiles of columns.
     assert "row-panels=in" not in remarks, remarks
     if name in FOLDED:

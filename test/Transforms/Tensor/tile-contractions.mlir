@@ -328,6 +328,58 @@ func.func @collapsed_reductions_columns_last(%a: tensor<16x256x16xf64>, %b: tens
 
 // -----
 
+// TCCG ccsd6 (abcd-aefb-fdce, row-major) at prime extents: C[b][a][c][d] =
+// sum over e, f of A[b][f][e][a] B[e][c][d][f], 272 terms per element. A
+// is copied to [b][a][f][e], B to [f][e][c][d] (the reductions first, since
+// its other dimensions c, d end the result in its order); then b and a
+// collapse into the rows, f and e into the depth, c and d into the
+// columns: a matrix product of 299 x 272 x 323, whose register tiles run
+// along 323 columns rather than 19 (the last tile of 3 of every 19).
+// CHECK-LABEL: func.func @collapsed_free_dimensions
+// CHECK-SAME: (%[[A:.*]]: tensor<13x16x17x23xf64>, %[[B:.*]]: tensor<17x17x19x16xf64>
+// CHECK-DAG: %[[AT:.*]] = linalg.transpose ins(%[[A]] : tensor<13x16x17x23xf64>) {{.*}} permutation = [0, 3, 1, 2]
+// CHECK-DAG: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<17x17x19x16xf64>) {{.*}} permutation = [3, 0, 1, 2]
+// CHECK-DAG: tensor.collapse_shape %[[AT]] {{\[}}[0, 1], [2, 3]] : tensor<13x23x16x17xf64> into tensor<299x272xf64>
+// CHECK-DAG: tensor.collapse_shape %[[BT]] {{\[}}[0, 1], [2, 3]] : tensor<16x17x17x19xf64> into tensor<272x323xf64>
+// CHECK-DAG: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3]] : tensor<13x23x17x19xf64> into tensor<299x323xf64>
+// CHECK: vector.contract {{.*}} : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
+// CHECK: tensor.expand_shape {{.*}} {{\[}}[0, 1], [2, 3]] output_shape [13, 23, 17, 19] : tensor<299x323xf64> into tensor<13x23x17x19xf64>
+func.func @collapsed_free_dimensions(%a: tensor<13x16x17x23xf64>, %b: tensor<17x17x19x16xf64>, %c: tensor<13x23x17x19xf64>) -> tensor<13x23x17x19xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(b, a, c, f, e, d) -> (b, f, e, a)>, affine_map<(b, a, c, f, e, d) -> (e, c, d, f)>, affine_map<(b, a, c, f, e, d) -> (b, a, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %b : tensor<13x16x17x23xf64>, tensor<17x17x19x16xf64>) outs(%c : tensor<13x23x17x19xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<13x23x17x19xf64>
+  return %r : tensor<13x23x17x19xf64>
+}
+
+// -----
+
+// The same product into C[b][c][a][d]: neither input's other dimensions
+// follow each other in the result, so only the reductions collapse, and B
+// keeps its columns last ([c][f][e][d]).
+// CHECK-LABEL: func.func @interleaved_free_dimensions
+// CHECK-SAME: (%{{.*}}: tensor<13x16x17x23xf64>, %[[B:.*]]: tensor<17x17x19x16xf64>
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<17x17x19x16xf64>) {{.*}} permutation = [1, 3, 0, 2]
+// CHECK: tensor.collapse_shape %[[BT]] {{\[}}[0], [1, 2], [3]] : tensor<17x16x17x19xf64> into tensor<17x272x19xf64>
+// CHECK-NOT: tensor.collapse_shape {{.*}} into tensor<13x17x23x19xf64>
+// CHECK: vector.contract
+func.func @interleaved_free_dimensions(%a: tensor<13x16x17x23xf64>, %b: tensor<17x17x19x16xf64>, %c: tensor<13x17x23x19xf64>) -> tensor<13x17x23x19xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(b, a, c, f, e, d) -> (b, f, e, a)>, affine_map<(b, a, c, f, e, d) -> (e, c, d, f)>, affine_map<(b, a, c, f, e, d) -> (b, c, a, d)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %b : tensor<13x16x17x23xf64>, tensor<17x17x19x16xf64>) outs(%c : tensor<13x17x23x19xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<13x17x23x19xf64>
+  return %r : tensor<13x17x23x19xf64>
+}
+
+
+// -----
+
 #ta = affine_map<(i, k, j) -> (i, k)>
 #tb = affine_map<(i, k, j) -> (k, j)>
 #tc = affine_map<(i, k, j) -> (i, j)>
