@@ -105,9 +105,16 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   // its own order and the result is transposed after it (TTGT; TCCG
   // abcd-ebad-ce: a 203 MB operand against a 66 MB result, 0.058 s to
   // 0.028 s). A packed operand (ContractionTilingPlan::packedInput) is
-  // copied a cache block at a time, in cache, and counts for nothing. The
-  // result goes through a temporary, written and read once more: at 75M against
-  // 57M elements (abcde-efcad-bf) folding is faster (0.20 s against 0.26 s).
+  // copied a cache block at a time, in cache, and counts for half of its
+  // elements: its blocks are transposed in squares all the same. The
+  // result goes through a temporary, written and read once more. On Zen 5,
+  // with the packed operand against the result: folding is faster at 75M
+  // against 57M elements (abcde-efcad-bf, 0.09 s against 0.15 s) and at
+  // 100M against 49M (abcde-ecbfa-fd at odd sizes, 0.21 s against 0.23 s);
+  // transposing after is faster at 30M against 2.3M (abc-bda-dc, 0.025 s
+  // against 0.041 s). At 27M against 9M it depends on more than the sizes
+  // (transposing after: abcd-dbea-ec 0.033 s against 0.043 s folded,
+  // abcd-deca-be 0.041 s against 0.033 s), and the contraction is folded.
   //
   // With many terms per element the sums outweigh either copy, and the
   // contraction keeps its own order unless folding copies strictly less:
@@ -127,6 +134,12 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
       return refuse("the contraction sums too many terms per element");
   } else {
     int64_t foldedCopies = elementsCopiedForColumns(folded, *foldedPlan);
+    if (foldedPlan->packedInput >= 0)
+      foldedCopies +=
+          cast<RankedTensorType>(
+              folded.getDpsInputs()[foldedPlan->packedInput].getType())
+              .getNumElements() /
+          2;
     int64_t ownCopies =
         elementsCopiedForColumns(contraction, *ownPlan) +
         cast<RankedTensorType>(copy->getResult(0).getType()).getNumElements();
