@@ -196,20 +196,18 @@ static FailureOr<Store> loadInputs(Program &program) {
 static LogicalResult timeRuns(Program &program, Store &store) {
   Store initial;
   for (auto &entry : store) {
-    std::optional<HostTensor> copy = HostTensor::allocateUndefined(
+    // The initial values stay where they are (restore only reads them);
+    // the timed runs work on memory allocated as an application's arrays
+    // are (large ones on transparent huge pages, as NumPy's), not on the
+    // pages of a mapped .npy file: a kernel that reads an input across
+    // many pages (TCCG abcde-ecbfa-fd: 2209 runs of 376 bytes per step)
+    // ran 1 to 5 times slower on those, by where the copies of the pages
+    // landed. restore() fills it before each run.
+    std::optional<HostTensor> working = HostTensor::allocateUninitialized(
         entry.second.getKind(), entry.second.getShape());
-    std::optional<HostTensor> working = HostTensor::allocateUndefined(
-        entry.second.getKind(), entry.second.getShape());
-    if (!copy || !working)
+    if (!working)
       return error("out of memory copying the store for --repeat");
-    std::memcpy(copy->getData(), entry.second.getData(),
-                entry.second.getByteSize());
-    initial[entry.first()] = std::move(*copy);
-    // The timed runs read memory allocated as an application's arrays are
-    // (large ones on transparent huge pages, as NumPy's), not the pages of
-    // a mapped .npy file: a kernel that reads an input across many pages
-    // (TCCG abcde-ecbfa-fd: 2209 runs of 376 bytes per step) ran 1 to 5
-    // times slower on those, by where the copies of the pages landed.
+    initial[entry.first()] = std::move(entry.second);
     entry.second = std::move(*working);
   }
   auto restore = [&] {

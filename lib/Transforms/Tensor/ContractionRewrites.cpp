@@ -359,26 +359,31 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
         ++position;
       return position;
     };
+    // The operand's dimensions other than the reductions, in its order.
+    SmallVector<unsigned> others;
+    for (unsigned i = 0; i < rank; ++i)
+      if (!llvm::is_contained(reductions, map.getDimPosition(i)))
+        others.push_back(map.getDimPosition(i));
     // Result dimension i of the copy is operand dimension perm[i]: the
     // other dimensions in their order, the reductions, then the columns
     // where the operand has them last.
     auto permutation = [&](bool columnsLast) {
       SmallVector<int64_t> perm;
-      for (unsigned i = 0; i < rank; ++i) {
-        unsigned dim = map.getDimPosition(i);
-        if (!llvm::is_contained(reductions, dim) &&
-            !(columnsLast && dim == columnDim))
-          perm.push_back(i);
-      }
+      for (unsigned dim : others)
+        if (!(columnsLast && dim == columnDim))
+          perm.push_back(positionOf(dim));
       for (unsigned dim : reductions)
         perm.push_back(positionOf(dim));
       if (columnsLast)
         perm.push_back(positionOf(columnDim));
       return perm;
     };
+    auto isIdentity = [&](ArrayRef<int64_t> perm) {
+      return llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+    };
     bool columnsLast = map.getDimPosition(rank - 1) == columnDim;
     SmallVector<int64_t> perm = permutation(columnsLast);
-    if (llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+    if (isIdentity(perm))
       continue;
     // An operand that is copied anyway gets its columns last in the same
     // copy, instead of in a second one for the register tiles
@@ -387,14 +392,11 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     if (!columnsLast && map.isFunctionOfDim(columnDim))
       perm = permutation(/*columnsLast=*/true);
     // Where its other dimensions end the result, in the result's order,
-    // the copy puts the reductions first: those dimensions then collapse
+    // it gets the reductions first instead: those dimensions then collapse
     // into one long run of columns, as in a matrix product's [k][n]
     // (TCCG ccsd6 at 71: B[e][c][d][f] to [e][f][c][d], 5041 columns
-    // rather than 71, whose last tile of 7 is half idle).
-    SmallVector<unsigned> others;
-    for (unsigned i = 0; i < rank; ++i)
-      if (!llvm::is_contained(reductions, map.getDimPosition(i)))
-        others.push_back(map.getDimPosition(i));
+    // rather than 71, whose last tile of 7 is half idle). An operand in
+    // that layout already is not copied.
     if (others.size() > 1 && others.back() == columnDim &&
         isRunOf(result, others)) {
       perm.clear();
@@ -402,6 +404,8 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
         perm.push_back(positionOf(dim));
       for (unsigned dim : others)
         perm.push_back(positionOf(dim));
+      if (isIdentity(perm))
+        continue;
     }
     readPermutedCopy(rewriter, op, input, perm, maps);
   }

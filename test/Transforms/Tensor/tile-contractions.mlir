@@ -357,6 +357,27 @@ func.func @collapsed_free_dimensions(%a: tensor<13x16x17x23xf64>, %b: tensor<17x
 
 // -----
 
+// The same product with B already [f][e][c][d] (the reductions first, in
+// loop order): B is not copied, and the product still collapses into 299 x
+// 272 x 323.
+// CHECK-LABEL: func.func @collapsed_free_dimensions_in_place
+// CHECK-SAME: (%{{.*}}: tensor<13x16x17x23xf64>, %[[B:.*]]: tensor<16x17x17x19xf64>
+// CHECK-NOT: linalg.transpose ins(%[[B]]
+// CHECK: tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2, 3]] : tensor<16x17x17x19xf64> into tensor<272x323xf64>
+// CHECK: vector.contract
+func.func @collapsed_free_dimensions_in_place(%a: tensor<13x16x17x23xf64>, %b: tensor<16x17x17x19xf64>, %c: tensor<13x23x17x19xf64>) -> tensor<13x23x17x19xf64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(b, a, c, f, e, d) -> (b, f, e, a)>, affine_map<(b, a, c, f, e, d) -> (f, e, c, d)>, affine_map<(b, a, c, f, e, d) -> (b, a, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %b : tensor<13x16x17x23xf64>, tensor<16x17x17x19xf64>) outs(%c : tensor<13x23x17x19xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<13x23x17x19xf64>
+  return %r : tensor<13x23x17x19xf64>
+}
+
+// -----
+
 // The same product into C[b][c][a][d]: neither input's other dimensions
 // follow each other in the result, so only the reductions collapse, and B
 // keeps its columns last ([c][f][e][d]).
