@@ -370,7 +370,7 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     auto permutation = [&](bool columnsLast) {
       SmallVector<int64_t> perm;
       for (unsigned dim : others)
-        if (!(columnsLast && dim == columnDim))
+        if (!columnsLast || dim != columnDim)
           perm.push_back(positionOf(dim));
       for (unsigned dim : reductions)
         perm.push_back(positionOf(dim));
