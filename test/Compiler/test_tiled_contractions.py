@@ -204,6 +204,16 @@ CASES = {
         "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
         {"A": (23, 19, 11, 7, 13), "B": (5, 19)},
         lambda v: np.einsum("afbce,df->edcba", v["A"], v["B"])),
+    # TCCG ccsd_t (abcdef-geab-dfgc) at distinct primes: the result (17,325
+    # elements) outgrows both inputs, so the loops outside the register
+    # tile follow its layout (the folded transposition would otherwise put
+    # an outer loop's dimension inside its rows); 11 columns = 8 + 3.
+    "tccg-ccsd-t-prime-result-order": (
+        "var input A : [5 11 5 13]\nvar input B : [3 13 3 7]\n"
+        "var output C : [3 5 7 3 5 11]\n"
+        "C = A # B . [[4 6]] ^ [[1 5] [2 3] [3 6]]\n",
+        {"A": (5, 11, 5, 13), "B": (3, 13, 3, 7)},
+        lambda v: np.einsum("baeg,cgfd->fedcba", v["A"], v["B"])),
     "scaled-and-chained": (
         "var input s : []\nvar input A : [40 24]\nvar input B : [24 40]\n"
         "var output C : [40 40]\nvar T : [40 40]\n"
@@ -246,7 +256,7 @@ PANELED = {"matmul-prime-panels", "matmul-large-blocks",
 # Cases whose transposition is computed straight into its layout (folded
 # into the contraction) however many terms each element sums, because the
 # folded contraction copies less.
-FOLDED = {"tccg-ccsd6-prime"}
+FOLDED = {"tccg-ccsd6-prime", "tccg-ccsd-t-prime-result-order"}
 # Cases whose free dimensions collapse with the reductions: every plan is
 # that of a matrix product (rows, columns, depth).
 COLLAPSED_TO_PRODUCT = {"tccg-ccsd6-prime-own-order",
@@ -265,7 +275,7 @@ SHARED_BY_THREADS = {
     "matmul-columns-no-block-divides",
     "batched-cfd-step", "fused-cfd-p13", "fused-cfd-prime-elements-p7",
     "fused-helmholtz", "matmul-large-blocks", "tccg-ccsd6-split-columns",
-    "tccg-ccsd-t0-transposed-operand"}
+    "tccg-ccsd-t0-transposed-operand", "tccg-ccsd-t-prime-result-order"}
 
 
 def _llvm_tool(name):

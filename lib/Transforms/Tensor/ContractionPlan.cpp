@@ -532,6 +532,43 @@ static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
   return -1;
 }
 
+/// Where the result has more elements than the inputs together, writing it
+/// is most of the memory traffic: reorders the dimensions of `dims` that
+/// index it as it lays them out, its outermost first (the others, the
+/// reductions, keep their places). The loops over them then write the
+/// result block after block, rather than a few rows of every block per
+/// pass, which is what a folded transposition otherwise gives: TCCG ccsd_t
+/// (a 302 MB result of two 1.2 MB inputs) then wrote 3 lines in 48 per
+/// pass over the whole result, 0.042 s instead of 0.062 s on an AMD Zen 5.
+/// Where an input is as large as the result, the loops keep the order of
+/// the dimensions, which keeps a packed input's blocks in cache for longer
+/// (TCCG abcde-ecbfa-fd: 0.21 s, 0.28 s in the result's order).
+static void followResultLayout(linalg::GenericOp op,
+                               SmallVectorImpl<int64_t> &dims) {
+  auto elements = [](Value value) {
+    return cast<RankedTensorType>(value.getType()).getNumElements();
+  };
+  int64_t inputElements = 0;
+  for (Value input : op.getDpsInputs())
+    inputElements += elements(input);
+  if (elements(op.getDpsInits().front()) <= inputElements)
+    return;
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<unsigned> slots;
+  SmallVector<std::pair<unsigned, int64_t>> byPosition;
+  for (auto [slot, dim] : llvm::enumerate(dims)) {
+    std::optional<unsigned> position =
+        result.getResultPosition(getAffineDimExpr(dim, op.getContext()));
+    if (!position)
+      continue;
+    slots.push_back(slot);
+    byPosition.push_back({*position, dim});
+  }
+  llvm::sort(byPosition);
+  for (auto [slot, entry] : llvm::zip_equal(slots, byPosition))
+    dims[slot] = entry.second;
+}
+
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
 static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
                       int64_t registerColumns,
@@ -602,6 +639,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   for (unsigned dim = 0; dim < numLoops; ++dim)
     if (!isTileDim(dim))
       plan.cacheOrder.push_back(dim);
+  followResultLayout(op, plan.cacheOrder);
   plan.cacheOrder.push_back(plan.columnDim);
   plan.cacheOrder.push_back(plan.depthDim);
   if (plan.hasRows)
@@ -610,6 +648,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   for (unsigned dim = 0; dim < numLoops; ++dim)
     if (!isTileDim(dim) && !isReduction(op, dim))
       plan.registerOrder.push_back(dim);
+  followResultLayout(op, plan.registerOrder);
   if (plan.hasRows)
     plan.registerOrder.push_back(plan.rowDim);
   plan.registerOrder.push_back(plan.columnDim);
