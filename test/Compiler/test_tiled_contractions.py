@@ -180,6 +180,15 @@ CASES = {
         "C = A # B . [[2 8] [3 5]]\n",
         {"A": (13, 17, 19, 23), "B": (19, 11, 29, 17)},
         lambda v: np.einsum("bfea,ecdf->bacd", v["A"], v["B"])),
+    # The same with B as [c][f][e][d], in which the reductions alone would
+    # not copy it: copied with its reductions first all the same, so that
+    # c and d collapse into the columns.
+    "tccg-ccsd6-prime-collapsed-from-own-layout": (
+        "var input A : [13 17 19 23]\nvar input B : [11 17 19 29]\n"
+        "var output C : [13 23 11 29]\n"
+        "C = A # B . [[2 6] [3 7]]\n",
+        {"A": (13, 17, 19, 23), "B": (11, 17, 19, 29)},
+        lambda v: np.einsum("bfea,cfed->bacd", v["A"], v["B"])),
     # Transpositions that move the contiguous dimension are copied in
     # squares of vectors (tl-tile-transpositions), masked at the ends of
     # prime extents: a transposition on its own, and the operand of TCCG
@@ -260,7 +269,8 @@ FOLDED = {"tccg-ccsd6-prime", "tccg-ccsd-t-prime-result-order"}
 # Cases whose free dimensions collapse with the reductions: every plan is
 # that of a matrix product (rows, columns, depth).
 COLLAPSED_TO_PRODUCT = {"tccg-ccsd6-prime-own-order",
-                        "tccg-ccsd6-prime-collapsed"}
+                        "tccg-ccsd6-prime-collapsed",
+                        "tccg-ccsd6-prime-collapsed-from-own-layout"}
 # Cases with a transposition copied in squares of vectors.
 TRANSPOSED_IN_SQUARES = {"transposition-prime", "tccg-abcde-ecbfa-fd-prime",
                          "tccg-abcde-ecbfa-fd-packed-prime"}

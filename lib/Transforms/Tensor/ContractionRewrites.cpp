@@ -382,31 +382,32 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
       return llvm::equal(perm, llvm::seq<int64_t>(0, rank));
     };
     bool columnsLast = map.getDimPosition(rank - 1) == columnDim;
-    SmallVector<int64_t> perm = permutation(columnsLast);
-    if (isIdentity(perm))
-      continue;
-    // An operand that is copied anyway gets its columns last in the same
-    // copy, instead of in a second one for the register tiles
-    // (transposeForColumns; TCCG ab-cad-dcb: B[b][c][d], 230 MB, copied
-    // once to [d][c][b] rather than to [b][d][c] and then to [d][c][b]).
-    if (!columnsLast && map.isFunctionOfDim(columnDim))
-      perm = permutation(/*columnsLast=*/true);
-    // Where its other dimensions end the result, in the result's order,
-    // it gets the reductions first instead: those dimensions then collapse
-    // into one long run of columns, as in a matrix product's [k][n]
-    // (TCCG ccsd6 at 71: B[e][c][d][f] to [e][f][c][d], 5041 columns
-    // rather than 71, whose last tile of 7 is half idle). An operand in
-    // that layout already is not copied.
+    SmallVector<int64_t> perm;
     if (others.size() > 1 && others.back() == columnDim &&
         isRunOf(result, others)) {
-      perm.clear();
+      // Where its other dimensions end the result, in the result's order,
+      // the reductions go first: those dimensions then collapse into one
+      // long run of columns, as in a matrix product's [k][n] (TCCG ccsd6
+      // at 71: B[e][c][d][f] to [e][f][c][d], 5041 columns rather than
+      // 71, whose last tile of 7 is half idle). Also from an operand that
+      // the reductions alone would not copy (B[c][f][e][d]): the copy reads
+      // each element once, the product uses each many times.
       for (unsigned dim : reductions)
         perm.push_back(positionOf(dim));
       for (unsigned dim : others)
         perm.push_back(positionOf(dim));
-      if (isIdentity(perm))
-        continue;
+    } else {
+      perm = permutation(columnsLast);
+      // An operand that is copied anyway gets its columns last in the same
+      // copy, instead of in a second one for the register tiles
+      // (transposeForColumns; TCCG ab-cad-dcb: B[b][c][d], 230 MB, copied
+      // once to [d][c][b] rather than to [b][d][c] and then to [d][c][b]).
+      if (!isIdentity(perm) && !columnsLast && map.isFunctionOfDim(columnDim))
+        perm = permutation(/*columnsLast=*/true);
     }
+    // An operand in the layout chosen already is not copied.
+    if (isIdentity(perm))
+      continue;
     readPermutedCopy(rewriter, op, input, perm, maps);
   }
   rewriter.modifyOpInPlace(op, [&] {
