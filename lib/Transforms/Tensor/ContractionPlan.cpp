@@ -64,13 +64,21 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   config.registerRows = std::clamp<int64_t>((target.vectorRegisters - 4) / 2, 1,
                                             kMostRegisterRows);
   // The register tile reads a sliver of each operand per depth step: rows
-  // elements of one, columns of the other. Both slivers over a depth block
-  // stay in L1 while the tile runs.
+  // elements of one, columns of the other. The rows' sliver over a depth
+  // block is read again by every register tile of columns in the cache
+  // tile, so it stays in L1, in half of it (as BLIS's micro-panel that the
+  // micro-kernel reuses: half of L1's ways); the columns' sliver, read once
+  // per register tile, streams through the other half from L2 with the
+  // result's tile. Asking both slivers to fit L1 instead halved the depth
+  // on a 32 KiB L1 (Zen 4: 128, a divisor of 79 at 5135 steps), so that
+  // every register tile loaded and stored its accumulators twice as often:
+  // TCCG ab-ac-cb at 5135 5.80 s, 5.40 s with blocks of 256 (245). At
+  // most 256: blocks of 512 were no faster there (5.25 s against 5.35 s),
+  // and 256 is what every 48 KiB L1 gave before (Zen 5, Emerald Rapids).
   config.cacheDepth = std::clamp<int64_t>(
-      powerOfTwoAtMost(
-          target.l1CacheBytes /
-          ((config.registerRows + config.registerColumns) * elementBytes)),
-      32, 512);
+      powerOfTwoAtMost(target.l1CacheBytes / 2 /
+                       (config.registerRows * elementBytes)),
+      32, 256);
   int64_t depthBytes = config.cacheDepth * elementBytes;
   // The block of the columns' operand (depth x cache columns) stays in
   // half of L2 while the row blocks go past it; the rows' block takes an
@@ -275,6 +283,22 @@ static bool hasBatchDims(linalg::GenericOp op,
   for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
     if (dim != plan.columnDim && dim != plan.depthDim &&
         !(plan.hasRows && dim == plan.rowDim))
+      return true;
+  return false;
+}
+
+/// Whether a result dimension other than the rows and the columns (a
+/// batch) stays whole at the cache level, so that the register tiles of
+/// each block of rows run through all of its steps. Blocks of rows then
+/// keep nothing in cache for one another: with the depth whole, each reads
+/// the whole operand without the rows again (TCCG abcd-eb-aecd at 71, 203
+/// MB: rows in blocks of 40 and 31 read it twice, 0.116 s; whole, 0.094 s,
+/// on an AMD Zen 4).
+static bool iteratesBatchesInsideRowBlocks(linalg::GenericOp op,
+                                           const ContractionTilingPlan &plan) {
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (dim != plan.columnDim && dim != plan.rowDim && !isReduction(op, dim) &&
+        plan.cacheTiles[dim] == 0)
       return true;
   return false;
 }
@@ -621,7 +645,8 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // columns) stays in L2; a panel that fits whole (TCCG intensli0: 312 x 24
   // doubles) is not, so that each register tile holds its whole reduction
   // and starts from zeros (no fill of the result, no second pass over it).
-  if (isDepthBlocked(op, extents, plan, config))
+  bool depthBlocked = isDepthBlocked(op, extents, plan, config);
+  if (depthBlocked)
     cacheTile(plan.depthDim,
               tileSize(extents[plan.depthDim], 1, config.cacheDepth));
   // The other reductions in blocks as well: each register tile otherwise
@@ -634,6 +659,10 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
 
   if (plan.packedInput >= 0)
     planPackedBlock(op, extents, registerColumns, config, plan);
+  // Blocks of rows pay only where they keep something in cache for one
+  // another.
+  if (plan.hasRows && !depthBlocked && iteratesBatchesInsideRowBlocks(op, plan))
+    cacheTile(plan.rowDim, extents[plan.rowDim]);
 
   // Cache level: other dimensions, column blocks, depth blocks, row blocks.
   // Register level: other dimensions, rows, columns, then the reductions,

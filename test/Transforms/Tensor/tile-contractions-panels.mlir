@@ -172,11 +172,13 @@ func.func @shared_operand(%a: tensor<64x101xf64>, %a2: tensor<96x101xf64>, %b: t
 
 // Every dimension of the 3.6 MB block is one of B's: the register tiles
 // read it once, from memory; a copy would be two more passes through
-// memory (TCCG abcd-eb-aecd).
+// memory (TCCG abcd-eb-aecd). Nor are the rows cut into blocks (40 and 31
+// of a 64-row block): the loops over b and c run inside each block of rows,
+// which would read all of B once per block.
 // CHECK-LABEL: func.func @large_block_read_once
 // CHECK-NOT: linalg.transpose
 // CHECK: vector.contract
-// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[40,0,0,0,0] {{.*}} split=none{{$}}
+// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[0,0,0,0,0] {{.*}} split=none{{$}}
 func.func @large_block_read_once(%a: tensor<71x71xf64>, %b: tensor<9x9x71x71xf64>, %c: tensor<71x9x9x71xf64>) -> tensor<71x9x9x71xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<71x71xf64>, tensor<9x9x71x71xf64>) outs(%c : tensor<71x9x9x71xf64>) {
