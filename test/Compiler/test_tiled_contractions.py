@@ -223,6 +223,15 @@ CASES = {
         "C = A # B . [[4 6]] ^ [[1 5] [2 3] [3 6]]\n",
         {"A": (5, 11, 5, 13), "B": (3, 13, 3, 7)},
         lambda v: np.einsum("baeg,cgfd->fedcba", v["A"], v["B"])),
+    # TCCG abcd-eb-aecd at primes: b and c are batches whose loops run
+    # inside the cache tiles, so the 67 rows stay one block (in blocks of
+    # 40 and 27, each would read all of B again); 19 columns = 16 + 3.
+    "tccg-abcd-eb-aecd-prime-rows-whole": (
+        "var input A : [67 13]\nvar input B : [3 5 13 19]\n"
+        "var output C : [67 3 5 19]\n"
+        "C = A # B . [[2 5]]\n",
+        {"A": (67, 13), "B": (3, 5, 13, 19)},
+        lambda v: np.einsum("ik,bckj->ibcj", v["A"], v["B"])),
     "scaled-and-chained": (
         "var input s : []\nvar input A : [40 24]\nvar input B : [24 40]\n"
         "var output C : [40 40]\nvar T : [40 40]\n"
@@ -452,3 +461,25 @@ def test_row_panels_need_24_column_tiles(tmp_path):
     source = ROW_PANEL_CASES["matmul-prime-row-panels"][0]
     remarks, _ = _compile(tmp_path, source, ["--l2-cache-bytes=1048576"])
     assert "tiling plan:" in remarks and "row-panels" not in remarks, remarks
+
+
+# Rows are cut into cache blocks only where the blocks share something in
+# cache: with batches running inside each block and the depth whole, the
+# 67 rows are one block (the rows' cache tile is 0, whole) on a target
+# whose blocks hold 64 rows; a plain product of as many rows is still cut.
+@pytest.mark.parametrize("name,rows_whole", [
+    ("tccg-abcd-eb-aecd-prime-rows-whole", True),
+    ("matmul-prime-row-panels", False)])
+def test_rows_blocked_only_where_blocks_share_the_cache(tmp_path, name,
+                                                        rows_whole):
+    source = (CASES.get(name) or ROW_PANEL_CASES[name])[0]
+    remarks, _ = _compile(tmp_path, source, [
+        "--cpu=skylake-avx512", "--l1-cache-bytes=49152",
+        "--l2-cache-bytes=1048576"])
+    plans = [line for line in remarks.splitlines()
+             if "tiling plan:" in line and "split=none" in line]
+    assert plans, remarks
+    for plan in plans:
+        row_dim = int(re.search(r"rows=d(\d+)", plan).group(1))
+        cache = plan.split("cache=[")[1].split("]")[0].split(",")
+        assert (cache[row_dim] == "0") == rows_whole, plan
