@@ -66,15 +66,16 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   // The register tile reads a sliver of each operand per depth step: rows
   // elements of one, columns of the other. The rows' sliver over a depth
   // block is read again by every register tile of columns in the cache
-  // tile, so it stays in L1, in half of it (as BLIS's micro-panel that the
-  // micro-kernel reuses: half of L1's ways); the columns' sliver, read once
-  // per register tile, streams through the other half from L2 with the
-  // result's tile. Asking both slivers to fit L1 instead halved the depth
-  // on a 32 KiB L1 (Zen 4: 128, a divisor of 79 at 5135 steps), so that
-  // every register tile loaded and stored its accumulators twice as often:
-  // TCCG ab-ac-cb at 5135 5.80 s, 5.40 s with blocks of 256 (245). At
-  // most 256: blocks of 512 were no faster there (5.25 s against 5.35 s),
-  // and 256 is what every 48 KiB L1 gave before (Zen 5, Emerald Rapids).
+  // tile: it takes at most half of L1. The columns' sliver, read once per
+  // register tile from packed panels in L2, streams through. Asking both
+  // slivers to fit L1 (BLIS's rule for its two micro-panels) halved the
+  // depth on a 32 KiB L1 (AMD Zen 4: 128, or a divisor near it, 79 at 5135
+  // steps), and each depth block costs every register tile a load and a
+  // store of its accumulators: TCCG ab-ac-cb at 5135 took 5.80 s in blocks
+  // of 79, 5.35 s in blocks of 245, whose rows' sliver is re-read from L2
+  // when the columns' sliver has pushed it out of L1. At most 256 steps:
+  // blocks of 512 were no faster there (5.25 s against 5.35 s), and 256 is
+  // what every 48 KiB L1 gave before (Zen 5, Emerald Rapids).
   config.cacheDepth = std::clamp<int64_t>(
       powerOfTwoAtMost(target.l1CacheBytes / 2 /
                        (config.registerRows * elementBytes)),
