@@ -371,3 +371,22 @@ func.func @strided_columns_reused(%a: tensor<32x16xf64>, %b: tensor<4096x16xf64>
   } -> tensor<32x4096xf64>
   return %r : tensor<32x4096xf64>
 }
+
+// A batch of one step runs nothing inside the blocks of rows: the 128 rows
+// are cut into blocks of 64 as in a plain product (a batch of more steps,
+// whole at the cache level, would keep them whole:
+// tile-contractions-panels.mlir, @large_block_read_once).
+#ua = affine_map<(u, i, k, j) -> (u, i, k)>
+#ub = affine_map<(u, i, k, j) -> (k, j)>
+#uc = affine_map<(u, i, k, j) -> (u, i, j)>
+// AVX512: remark: tiling plan: rows=d1 columns=d3 depth=d2 cache=[0,64,0,0] register=[1,8,1,16] {{.*}} split=none
+func.func @gemm_unit_batch(%a: tensor<1x128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<1x128x256xf64>) -> tensor<1x128x256xf64> {
+  %r = linalg.generic {indexing_maps = [#ua, #ub, #uc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<1x128x64xf64>, tensor<64x256xf64>) outs(%c : tensor<1x128x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<1x128x256xf64>
+  return %r : tensor<1x128x256xf64>
+}
