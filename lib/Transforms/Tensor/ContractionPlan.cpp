@@ -339,8 +339,9 @@ static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
 /// A tile of `extent` of at most `preferred` (a multiple of `step`): all
 /// of an extent no longer; else the largest multiple of `step` that
 /// divides it, where that is at least half of `preferred` (TCCG ab-ac-cb
-/// at 5135 on an AMD EPYC Zen 4: depth blocks of 79, a divisor, 5.6 s;
-/// blocks of 126 and a peeled 95, 6.3 s); else the multiple of `step` that
+/// at 5135 on an AMD EPYC Zen 4, when its depth blocks were at most 128:
+/// blocks of 79, a divisor, 5.6 s; blocks of 126 and a peeled 95, 6.3 s);
+/// else the multiple of `step` that
 /// cuts the extent into equal blocks of at most `preferred` but the last,
 /// shorter one, which peelPartialTiles peels off into a tile of its own
 /// inside the same loops (311 depth steps in blocks of up to 256: 156 and
