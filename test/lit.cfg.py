@@ -14,6 +14,14 @@ config.suffixes = [".mlir", ".tl", ".cfd", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tensorlang_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# A machine with the NVIDIA driver runs GPU code instead of failing softly.
+# (The toolkit's stub libcuda.so is not the driver: load libcuda.so.1.)
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
 # Tests that name x86-64 CPUs (--cpu=x86-64-v3) and read x86 assembly.
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")

@@ -47,9 +47,14 @@ struct ProgramCLOptions {
             cl::desc("Split the indices of this size of the program over MPI "
                      "processes (docs/distributed.md)"),
             cl::value_desc("SIZE"), cl::cat(category)),
+        target("target",
+               cl::desc("Target triple to generate code for: host, or one "
+                        "such as aarch64-linux-gnu (tl-compile; the JIT "
+                        "runs the host's code only)"),
+               cl::value_desc("TRIPLE"), cl::init("host"), cl::cat(category)),
         cpu("cpu",
             cl::desc("CPU to generate code for: host, or an LLVM CPU name "
-                     "such as x86-64-v3"),
+                     "such as x86-64-v3, neoverse-v2 or a64fx"),
             cl::init(CompileOptions().cpu), cl::cat(category)),
         l1CacheBytes(
             "l1-cache-bytes",
@@ -107,6 +112,7 @@ struct ProgramCLOptions {
   cl::opt<Layout> layout;
   cl::list<std::string> sizes;
   cl::opt<std::string> distribute;
+  cl::opt<std::string> target;
   cl::opt<std::string> cpu;
   cl::opt<uint64_t> l1CacheBytes;
   cl::opt<uint64_t> l2CacheBytes;
@@ -180,6 +186,7 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   }
   CompileOptions &compile = options.compile;
   compile.distribute = programFlags->distribute;
+  compile.target = programFlags->target;
   compile.cpu = programFlags->cpu;
   compile.vectorBits = programFlags->vectorBits;
   compile.l1CacheBytes = byteCount(programFlags->l1CacheBytes);

@@ -442,10 +442,7 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
 }
 
 CompileOptions Program::resolvedCompileOptions() const {
-  CompileOptions resolved = options.compile;
-  if (!resolved.vectorBits)
-    resolved.vectorBits = getTargetVectorBits(resolved.cpu);
-  return resolved;
+  return options.compile;
 }
 
 FailureOr<std::vector<int64_t>> Program::getSizesOf(const Store &store) {
@@ -635,7 +632,8 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
     return failure();
   return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes, lowered->hasSizedTemporaries,
-                     resolved.distribute, lowered->workspaceBytes);
+                     resolved.distribute, lowered->workspaceBytes,
+                     lowered->target.hugePages);
 }
 
 FailureOr<std::string> Program::emitFortranInterface() {

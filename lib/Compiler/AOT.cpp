@@ -34,19 +34,24 @@
 using namespace mlir;
 using namespace tensorlang;
 
+/// LLVM's machine for `target`; "host" is this machine's CPU with its own
+/// features (which a virtual machine may have fewer of than its CPU name).
 static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const CompileOptions &options, std::string &error) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+createTargetMachine(const TargetDescription &target, unsigned optLevel,
+                    std::string &error) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
   // Streaming stores fence with inline assembly (tl-streaming-stores).
-  llvm::InitializeNativeTargetAsmParser();
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target =
+  llvm::InitializeAllAsmParsers();
+  llvm::Triple triple(target.triple);
+  const llvm::Target *backend =
       llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
+  if (!backend)
     return nullptr;
-  std::string cpu = options.cpu;
-  std::string features;
+  std::string cpu = target.cpu;
+  std::string features = target.features;
   if (cpu == "host") {
     cpu = llvm::sys::getHostCPUName().str();
     llvm::SubtargetFeatures list;
@@ -55,10 +60,24 @@ createTargetMachine(const CompileOptions &options, std::string &error) {
     features = list.getString();
   }
   llvm::TargetOptions targetOptions;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+  return std::unique_ptr<llvm::TargetMachine>(backend->createTargetMachine(
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                            : llvm::CodeGenOptLevel::Default));
+      optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                    : llvm::CodeGenOptLevel::Default));
+}
+
+/// SVE registers of a known length hold the fixed-width vectors of the
+/// code: vscale_range tells LLVM that length, and it then emits SVE for
+/// vectors wider than NEON's.
+static void setVectorScaleRange(llvm::Module &module,
+                                const TargetDescription &target) {
+  if (!target.scalableVectors)
+    return;
+  unsigned scale = unsigned(target.vectorBits / 128);
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr(llvm::Attribute::getWithVScaleRangeArgs(
+          module.getContext(), scale, scale));
 }
 
 LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
@@ -67,13 +86,10 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
                                          StringRef path) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(options, error);
+      createTargetMachine(lowered.target, options.optLevel, error);
   if (!machine)
-    return program.emitError("cannot generate code for CPU '")
-           << options.cpu << "': " << error;
-  if (options.cpu != "host" && !machine->getMCSubtargetInfo()->isCPUStringValid(
-                                   machine->getTargetCPU()))
-    return program.emitError("unknown CPU '") << options.cpu << "'";
+    return program.emitError("cannot generate code for '")
+           << lowered.target.triple << "': " << error;
 
   MLIRContext *context = program.getContext();
   registerBuiltinDialectTranslation(*context);
@@ -86,6 +102,7 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
     return program.emitError("translation to LLVM IR failed");
   module->setTargetTriple(machine->getTargetTriple());
   module->setDataLayout(machine->createDataLayout());
+  setVectorScaleRange(*module, lowered.target);
   if (llvm::Error err = makeOptimizingTransformer(options.optLevel, 0,
                                                   machine.get())(module.get()))
     return program.emitError("LLVM optimization failed: ")
@@ -106,10 +123,12 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
   return success();
 }
 
-std::string
-tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
-                        int64_t streamingMinBytes, bool hasSizedTemporaries,
-                        StringRef distributed, int64_t workspaceBytes) {
+std::string tensorlang::emitCHeader(tl::ProgramOp program,
+                                    int64_t temporaryBytes,
+                                    int64_t streamingMinBytes,
+                                    bool hasSizedTemporaries,
+                                    StringRef distributed,
+                                    int64_t workspaceBytes, bool hugePages) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -166,8 +185,7 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
   else if (temporaryBytes >= 0)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs.\n";
-  if (temporaryBytes >= kHugePageTemporaryBytes &&
-      advisesHugePagesForTemporaries())
+  if (temporaryBytes >= kHugePageTemporaryBytes && hugePages)
     os << "   Blocks of 4 MiB or more are advised to use transparent huge\n"
        << "   pages (madvise).\n";
   bool padded = llvm::any_of(program.getVars(), [](tl::VarOp var) {

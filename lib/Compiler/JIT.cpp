@@ -39,19 +39,13 @@ static void initializeNativeTarget() {
 
 FailureOr<std::unique_ptr<JitProgram>>
 JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
+  if (!isHostTarget(options.target))
+    return program.emitError("the JIT runs code for this machine only, not "
+                             "for '")
+           << options.target << "': compile an object with tl-compile";
   initializeNativeTarget();
   // Multi-threaded code calls the OpenMP runtime.
   SmallVector<StringRef, 1> libraries;
-  // Vector exp and log call libmvec (tl-vector-math-library); the JIT finds
-  // the symbols of libraries loaded into the process.
-  if (usesVectorMathLibrary()) {
-    std::string error;
-    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(kVectorMathLibrary,
-                                                          &error))
-      return program.emitError("cannot load ")
-             << kVectorMathLibrary
-             << " (glibc's vector math library): " << error;
-  }
   if (!options.distribute.empty()) {
     // An installed copy (the pip package's) overrides the build's.
     if (const char *runtime = std::getenv("TENSORLANG_MPI_RUNTIME_LIBRARY");
@@ -78,6 +72,16 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   FailureOr<LoweredProgram> lowered = lowerToLLVM(program, options);
   if (failed(lowered))
     return failure();
+  // Vector exp and log call libmvec (tl-vector-math-library); the JIT finds
+  // the symbols of libraries loaded into the process.
+  if (lowered->target.vectorMathLibrary) {
+    std::string error;
+    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(kVectorMathLibrary,
+                                                          &error))
+      return program.emitError("cannot load ")
+             << kVectorMathLibrary
+             << " (glibc's vector math library): " << error;
+  }
   MLIRContext *context = program.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
@@ -90,8 +94,6 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   if (options.cpu != "host") {
     // Code for a named CPU (x86-64-v3, say) runs on this one when this one
     // has its features: for measuring another target's code.
-    if (!getTargetVectorBits(options.cpu))
-      return program.emitError("unknown CPU '") << options.cpu << "'";
     machineBuilder =
         llvm::orc::JITTargetMachineBuilder(machineBuilder->getTargetTriple());
     machineBuilder->setCPU(options.cpu);

@@ -8,6 +8,7 @@
 
 #include "tensorlang/Compiler/Compiler.h"
 #include "tensorlang/Conversion/Passes.h"
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,15 +22,18 @@
 using namespace mlir;
 using namespace tensorlang;
 
-/// A module holding a clone of `program`, in a context that knows every
-/// dialect and interface model the lowering goes through.
-static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
+/// A module holding a clone of `program` and compiled for `target`, in a
+/// context that knows every dialect and interface model the lowering goes
+/// through.
+static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program,
+                                             const TargetDescription &target) {
   MLIRContext *context = program.getContext();
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
   context->appendDialectRegistry(registry);
   OwningOpRef<ModuleOp> module = ModuleOp::create(program.getLoc());
+  tl::setTargetDescription(*module, target);
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module->getBody());
   builder.clone(*program.getOperation());
@@ -38,14 +42,10 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program) {
 
 /// The pass pipelines' options for compiling `program` with `options`
 /// (pipeline options cannot be copied, so they are filled in place).
-static void setLoweringOptions(LoweringOptions &lowering,
-                               tl::ProgramOp program,
+static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
+                               const TargetDescription &target,
                                const CompileOptions &options) {
-  TargetDescription target = describeTarget(options);
   lowering.vectorLanes = target.lanes(program.getElementType().getWidth() / 8);
-  lowering.vectorRegisters = target.vectorRegisters;
-  lowering.l1CacheBytes = target.l1CacheBytes;
-  lowering.l2CacheBytes = target.l2CacheBytes;
   lowering.optimize = options.optimize;
   lowering.tileContractions = options.tileContractions;
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
@@ -58,10 +58,13 @@ static void setLoweringOptions(LoweringOptions &lowering,
 FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
                                               StringRef stage,
                                               const CompileOptions &options) {
-  OwningOpRef<ModuleOp> module = cloneIntoModule(program);
+  llvm::Expected<TargetDescription> target = resolveTarget(options);
+  if (!target)
+    return program.emitError(llvm::toString(target.takeError()));
+  OwningOpRef<ModuleOp> module = cloneIntoModule(program, *target);
   PassManager pm(program.getContext());
   LoweringOptions lowering;
-  setLoweringOptions(lowering, program, options);
+  setLoweringOptions(lowering, program, *target, options);
   if (stage == "tl") {
   } else if (stage == "linalg") {
     buildDistributePipeline(pm, lowering);
@@ -92,9 +95,13 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   lowered.functionName = program.getSymName().str();
   if (!options.distribute.empty())
     lowered.functionName += "_mpi";
-  lowered.module = cloneIntoModule(program);
+  llvm::Expected<TargetDescription> target = resolveTarget(options);
+  if (!target)
+    return program.emitError(llvm::toString(target.takeError()));
+  lowered.target = *target;
+  lowered.module = cloneIntoModule(program, *target);
   LoweringOptions lowering;
-  setLoweringOptions(lowering, program, options);
+  setLoweringOptions(lowering, program, *target, options);
 
   // Up to bufferization first, to learn the temporaries' sizes.
   PassManager bufferize(context);

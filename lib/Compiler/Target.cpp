@@ -6,23 +6,26 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Vector width and register count come from LLVM's description of the CPU
-// named by --cpu, so that code for x86-64-v3 built on an AVX-512 machine is
-// tiled for AVX2's 16 registers. LLVM knows no cache sizes of x86 CPUs;
-// those come from the host (Linux's sysfs, else the CPU's own CPUID leaves:
-// some virtual machines have no cache directories in sysfs), which is where
-// the JIT's code runs, or from the options for an object file meant for
-// another machine.
+// The target description of a compilation, resolved once from --target,
+// --cpu, --vector-bits and the cache flags. Vector width and register count
+// come from LLVM's description of the CPU, so that code for x86-64-v3 built
+// on an AVX-512 machine is tiled for AVX2's 16 registers. LLVM knows no cache
+// sizes of x86 CPUs; those come from the host (Linux's sysfs, else the CPU's
+// own CPUID leaves: some virtual machines have no cache directories in sysfs),
+// which is where the JIT's code runs, or from the options for an object file
+// meant for another machine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Compiler/Compiler.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -30,59 +33,6 @@
 #endif
 
 using namespace tensorlang;
-
-unsigned tensorlang::getHostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx"))
-    return 256;
-  return 128;
-}
-
-/// The subtarget of `cpu` on this process's triple; null for a CPU LLVM does
-/// not know.
-static std::unique_ptr<llvm::MCSubtargetInfo>
-getSubtarget(llvm::StringRef cpu) {
-  llvm::InitializeNativeTarget();
-  std::string error;
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return nullptr;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, cpu, ""));
-  if (!subtarget || !subtarget->isCPUStringValid(cpu))
-    return nullptr;
-  return subtarget;
-}
-
-unsigned tensorlang::getTargetVectorBits(llvm::StringRef cpu) {
-  if (cpu == "host")
-    return getHostVectorBits();
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget = getSubtarget(cpu);
-  if (!subtarget)
-    return 0;
-  if (subtarget->checkFeatures("+avx512f"))
-    return 512;
-  if (subtarget->checkFeatures("+avx"))
-    return 256;
-  return 128;
-}
-
-unsigned tensorlang::getTargetVectorRegisters(llvm::StringRef cpu) {
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  if (!triple.isX86())
-    return triple.isAArch64() ? 32 : 16;
-  // AVX-512 doubles the x86-64 vector registers to 32 (zmm0-31).
-  if (cpu == "host")
-    return llvm::sys::getHostCPUFeatures().lookup("avx512f") ? 32 : 16;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget = getSubtarget(cpu);
-  if (!subtarget)
-    return 0;
-  return subtarget->checkFeatures("+avx512f") ? 32 : 16;
-}
 
 /// `48K`, `1024K`, `32M` (sysfs's cache sizes) in bytes.
 static std::optional<int64_t> parseCacheSize(llvm::StringRef text) {
@@ -159,19 +109,129 @@ std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
   return getCpuidCacheBytes(level);
 }
 
-TargetDescription tensorlang::describeTarget(const CompileOptions &options) {
+/// The SVE vector length, in bits, of the AArch64 CPUs whose SVE registers
+/// are wider than NEON's 128 bits: their fixed-width vectors are SVE
+/// registers (vscale_range). CPUs with 128-bit SVE (Neoverse V2, N2) use
+/// NEON, which has the same width and every instruction the code needs.
+static int64_t getSveVectorBits(llvm::StringRef cpu) {
+  return llvm::StringSwitch<int64_t>(cpu)
+      .Case("a64fx", 512)
+      .Case("neoverse-v1", 256)
+      .Case("neoverse-512tvb", 256)
+      .Default(0);
+}
+
+/// The caches of a CPU that is not this machine and whose caches were not
+/// given: LLVM knows none, so the few server cores users run on are listed
+/// here (one core's share of L2 where cores share it); others get the
+/// reference target's.
+static void setKnownCaches(llvm::StringRef cpu, TargetDescription &target) {
+  if (cpu == "a64fx") {
+    // 64 KiB L1 and 8 MiB of L2 for each group of 12 cores; 256-byte lines.
+    target.l1CacheBytes = int64_t(64) << 10;
+    target.l2CacheBytes = (int64_t(8) << 20) / 12;
+    target.cacheLineBytes = 256;
+  } else if (cpu.starts_with("neoverse-")) {
+    target.l1CacheBytes = int64_t(64) << 10;
+    target.l2CacheBytes = int64_t(1) << 20;
+  }
+}
+
+static llvm::Error targetError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+bool tensorlang::isHostTarget(llvm::StringRef target) {
+  return target.empty() || target == "host" ||
+         llvm::Triple(llvm::Triple::normalize(target)) ==
+             llvm::Triple(llvm::sys::getProcessTriple());
+}
+
+llvm::Expected<TargetDescription>
+tensorlang::resolveTarget(const CompileOptions &options) {
+  // The one place where the process's own triple is read: every other
+  // decision follows the description this returns.
+  bool native = isHostTarget(options.target);
+  llvm::Triple triple(native ? llvm::sys::getProcessTriple()
+                             : llvm::Triple::normalize(options.target));
+  if (triple.getArch() == llvm::Triple::UnknownArch)
+    return targetError("unknown target '" + options.target +
+                       "' (expected host or a triple such as "
+                       "aarch64-linux-gnu)");
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  std::string error;
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return targetError("cannot generate code for '" + triple.str() +
+                       "': " + error);
+
   TargetDescription target;
-  unsigned bits = options.vectorBits ? options.vectorBits
-                                     : getTargetVectorBits(options.cpu);
-  target.vectorBits = bits ? bits : 128;
-  if (unsigned registers = getTargetVectorRegisters(options.cpu))
-    target.vectorRegisters = registers;
-  auto cache = [](int64_t given, unsigned level, int64_t fallback) {
+  target.triple = triple.str();
+  // Another machine's "host" CPU is unknown: its triple's generic CPU.
+  target.cpu = options.cpu == "host" && !native ? "generic" : options.cpu;
+  target.features = "";
+  llvm::StringRef cpu = target.cpu;
+  std::string features;
+  if (cpu == "host") {
+    cpu = llvm::sys::getHostCPUName();
+    llvm::SubtargetFeatures list;
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      list.AddFeature(feature.first(), feature.second);
+    features = list.getString();
+  }
+  // Asked first of the generic subtarget: LLVM warns on stderr when it
+  // creates one for a CPU it does not know.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      backend->createMCSubtargetInfo(triple, "", ""));
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
+  if (generic && generic->isCPUStringValid(cpu))
+    subtarget.reset(backend->createMCSubtargetInfo(triple, cpu, features));
+  if (!subtarget)
+    return targetError("unknown CPU '" + options.cpu + "' for target '" +
+                       triple.str() + "'");
+
+  if (triple.isX86()) {
+    bool avx512 = subtarget->checkFeatures("+avx512f");
+    target.vectorBits = avx512                             ? 512
+                        : subtarget->checkFeatures("+avx") ? 256
+                                                           : 128;
+    // AVX-512 doubles the x86-64 vector registers to 32 (zmm0-31).
+    target.vectorRegisters = avx512 ? 32 : 16;
+  } else if (triple.isAArch64()) {
+    int64_t sveBits =
+        subtarget->checkFeatures("+sve") ? getSveVectorBits(cpu) : 0;
+    target.vectorBits = sveBits ? sveBits : 128;
+    target.scalableVectors = sveBits != 0;
+    target.vectorRegisters = 32;
+  } else {
+    target.vectorBits = 128;
+    target.vectorRegisters = 16;
+  }
+  if (options.vectorBits) {
+    if (target.scalableVectors && options.vectorBits != target.vectorBits)
+      return targetError("--vector-bits=" + llvm::Twine(options.vectorBits) +
+                         " on " + options.cpu + ", whose SVE vectors have " +
+                         llvm::Twine(target.vectorBits) + " bits");
+    target.vectorBits = options.vectorBits;
+  }
+
+  if (!native)
+    setKnownCaches(cpu, target);
+  auto cache = [&](int64_t given, unsigned level, int64_t fallback) {
     if (given > 0)
       return given;
-    return getHostCacheBytes(level).value_or(fallback);
+    // The host's caches only describe code that runs here.
+    return native ? getHostCacheBytes(level).value_or(fallback) : fallback;
   };
   target.l1CacheBytes = cache(options.l1CacheBytes, 1, target.l1CacheBytes);
   target.l2CacheBytes = cache(options.l2CacheBytes, 2, target.l2CacheBytes);
+
+  target.vectorMathLibrary = triple.getArch() == llvm::Triple::x86_64 &&
+                             triple.isOSLinux() && triple.isGNUEnvironment();
+  target.x86Sfence = triple.isX86();
+  target.hugePages = triple.isOSLinux();
   return target;
 }

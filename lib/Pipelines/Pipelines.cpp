@@ -21,9 +21,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -84,10 +81,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
     return;
   FuseBatchesOptions fusion;
   fusion.minIntermediateBytes = options.fuseBatchesMinBytes;
-  // A batch tile's intermediates fit L1 (a power of two of it: 32 KiB of
-  // 48).
-  fusion.tileBytes = int64_t(1) << llvm::Log2_64(
-                         uint64_t(std::max<int64_t>(1, options.l1CacheBytes)));
+  fusion.tileBytes = options.fuseBatchesTileBytes;
   fusion.threads = options.threads;
   pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
   addPipeline(pm, "canonicalize,cse");
@@ -133,26 +127,14 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   vectorize.vectorLanes = options.vectorLanes;
   pm.addNestedPass<func::FuncOp>(createVectorizeParallelLoops(vectorize));
   addPipeline(pm, "canonicalize,cse");
+  // The fence of non-temporal stores, the vector math library and huge
+  // pages follow the module's target (tl.target).
   StreamingStoresOptions streaming;
   streaming.minBytes = options.streamingMinBytes;
-  // The code runs on this host (JIT) or one of its kind (AOT objects).
-  streaming.x86Sfence = llvm::Triple(llvm::sys::getProcessTriple()).isX86();
   pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
-  if (usesVectorMathLibrary())
-    pm.addPass(createVectorMathLibrary());
+  pm.addPass(createVectorMathLibrary());
   // Last on buffers: every pass before sees the temporaries as allocations.
   pm.addPass(createWorkspace());
-}
-
-bool tensorlang::usesVectorMathLibrary() {
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  return triple.getArch() == llvm::Triple::x86_64 && triple.isOSLinux() &&
-         triple.isGNUEnvironment();
-}
-
-bool tensorlang::advisesHugePagesForTemporaries() {
-  // madvise(MADV_HUGEPAGE) is Linux's.
-  return llvm::Triple(llvm::sys::getProcessTriple()).isOSLinux();
 }
 
 void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
@@ -179,11 +161,9 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   if (options.threads > 1)
     addPipeline(pm, "convert-openmp-to-llvm");
   addPipeline(pm, "reconcile-unrealized-casts");
-  if (advisesHugePagesForTemporaries()) {
-    HugePageTemporariesOptions hugePages;
-    hugePages.minBytes = kHugePageTemporaryBytes;
-    pm.addPass(createHugePageTemporaries(hugePages));
-  }
+  HugePageTemporariesOptions hugePages;
+  hugePages.minBytes = kHugePageTemporaryBytes;
+  pm.addPass(createHugePageTemporaries(hugePages));
 }
 
 void tensorlang::buildDistributePipeline(OpPassManager &pm,

@@ -31,6 +31,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <mutex>
@@ -44,14 +45,17 @@ class ExecutionEngine;
 namespace tensorlang {
 
 struct CompileOptions {
+  /// The target triple to generate code for ("aarch64-linux-gnu"); empty
+  /// or "host": this machine. The JIT runs the host's only.
+  std::string target;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
-  /// (512 with AVX-512, 256 with AVX, else 128).
+  /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel = 3;
   /// The CPU to generate code for: "host", or an LLVM CPU name such as
   /// "x86-64-v3" (the JIT then runs code for that CPU on this one). Its
-  /// vector width and register count drive the tiling (describeTarget).
+  /// vector width and register count drive the tiling (resolveTarget).
   std::string cpu = "host";
   /// Bytes of one core's L1 data and L2 caches for the tiling decisions;
   /// 0: the host's (the code runs here, or on a machine like it).
@@ -88,27 +92,25 @@ struct CompileOptions {
   int32_t communicator = 0;
 };
 
-/// The widest vector registers of the host CPU, in bits.
-unsigned getHostVectorBits();
-/// The widest vector registers of `cpu` ("host" or an LLVM CPU name), in
-/// bits, from LLVM's subtarget description; 0 for a CPU LLVM does not know.
-unsigned getTargetVectorBits(llvm::StringRef cpu);
-/// The vector registers of that width `cpu` has (x86-64: 32 with AVX-512,
-/// else 16; AArch64: 32); 0 for a CPU LLVM does not know.
-unsigned getTargetVectorRegisters(llvm::StringRef cpu);
 /// Bytes of the host's data cache of `level` (1: L1 data, 2: L2) per core,
 /// from Linux's sysfs, else (x86) from CPUID; nullopt where neither says.
 std::optional<int64_t> getHostCacheBytes(unsigned level);
-/// What the tiling decisions are derived from when compiling with
-/// `options`: the vector width (options.vectorBits, or the widest of
-/// options.cpu) and register count of the CPU, and the caches given in the
-/// options or else the host's (TargetDescription's defaults where the host
-/// does not say).
-TargetDescription describeTarget(const CompileOptions &options);
+/// Whether `target` (CompileOptions::target) names this machine's triple.
+bool isHostTarget(llvm::StringRef target);
+/// The target a compilation with `options` generates code for, resolved
+/// once: the triple (options.target, else this process's), the CPU's vector
+/// width and registers from LLVM's description of it (or
+/// options.vectorBits), the caches given in the options, else the host's
+/// for the host and known values for a few foreign CPUs, else the reference
+/// target's; and the facilities the triple has. Fails on an unknown triple
+/// or CPU, with the message a tool prints.
+llvm::Expected<TargetDescription> resolveTarget(const CompileOptions &options);
 
 /// A compiled program in the LLVM dialect, with what is known about it.
 struct LoweredProgram {
   mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// The target it was lowered for (also on the module, as `tl.target`).
+  TargetDescription target;
   std::string functionName;
   /// Bytes the function allocates for temporaries while it runs (those of
   /// static shape).
@@ -185,9 +187,10 @@ private:
 };
 
 /// Compiles `lowered` (lowerToLLVM of `program` with `options`) ahead of
-/// time into a relocatable object file at `path`, written atomically. The
-/// object defines one function named after the program and needs only the
-/// C library (malloc and free).
+/// time into a relocatable object file at `path`, written atomically, for
+/// lowered.target (another machine's triple, say). The object defines one
+/// function named after the program and needs only the C library (malloc
+/// and free).
 mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
                                    LoweredProgram &lowered,
                                    const CompileOptions &options,
@@ -195,12 +198,13 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 
 /// The C header declaring the function an object file of `program` defines,
 /// with each argument's type, shape and qualifier in a comment. Variables
-/// the program never assigns are `const`.
+/// the program never assigns are `const`. `hugePages`: whether the target
+/// advises large temporaries onto huge pages (TargetDescription).
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
             bool hasSizedTemporaries = false, llvm::StringRef distributed = "",
-            int64_t workspaceBytes = -1);
+            int64_t workspaceBytes = -1, bool hugePages = true);
 
 /// A Fortran module (`<name>_interface`) with an ISO_C_BINDING explicit
 /// interface for the function an object file of `program` defines: the

@@ -32,19 +32,19 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::init(8)};
   Option<int64_t> vectorRegisters{
       *this, "vector-registers",
-      llvm::cl::desc("Vector registers of the target (tl-tile-contractions)"),
-      llvm::cl::init(32)};
+      llvm::cl::desc("Vector registers for tl-tile-contractions (0: the "
+                     "module's tl.target's)"),
+      llvm::cl::init(0)};
   Option<int64_t> l1CacheBytes{
       *this, "l1-cache-bytes",
-      llvm::cl::desc("Bytes of the target's L1 data cache, per core: the "
-                     "tiles are derived from it (tl-tile-contractions, "
-                     "tl-fuse-batches)"),
-      llvm::cl::init(int64_t(48) << 10)};
+      llvm::cl::desc("Bytes of L1 data cache per core for "
+                     "tl-tile-contractions (0: the module's tl.target's)"),
+      llvm::cl::init(0)};
   Option<int64_t> l2CacheBytes{
       *this, "l2-cache-bytes",
-      llvm::cl::desc("Bytes of the target's L2 cache, per core "
-                     "(tl-tile-contractions)"),
-      llvm::cl::init(int64_t(1) << 20)};
+      llvm::cl::desc("Bytes of L2 cache per core for tl-tile-contractions "
+                     "(0: the module's tl.target's)"),
+      llvm::cl::init(0)};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads for the outermost parallel loops (OpenMP; "
@@ -61,6 +61,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "one batch slice at a time when its intermediates "
                      "total at least this many bytes (tl-fuse-batches)"),
       llvm::cl::init(kFuseBatchesMinBytes)};
+  Option<int64_t> fuseBatchesTileBytes{
+      *this, "fuse-batches-tile-bytes",
+      llvm::cl::desc("With tile-contractions: most bytes of a batch tile's "
+                     "intermediates (tl-fuse-batches; 0: the largest power "
+                     "of two within the module target's L1)"),
+      llvm::cl::init(0)};
   Option<int64_t> streamingMinBytes{
       *this, "streaming-min-bytes",
       llvm::cl::desc("Write arguments of at least this many bytes that a "
@@ -97,14 +103,9 @@ void buildDistributePipeline(mlir::OpPassManager &pm,
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 void buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
                                const LoweringOptions &options);
-/// Whether the lowering advises transparent huge pages for temporaries of
-/// at least 4 MiB (tl-huge-page-temporaries): on Linux hosts, which the
-/// code runs on (JIT) or on one of the kind of (AOT objects).
-bool advisesHugePagesForTemporaries();
-/// Whether vector exp and log call glibc's libmvec (tl-vector-math-library):
-/// on x86-64 GNU/Linux hosts. The JIT then loads kVectorMathLibrary; AOT
-/// objects need -lm (glibc's libm.so brings libmvec in).
-bool usesVectorMathLibrary();
+/// glibc's vector math library, which vector exp and log call on targets
+/// that have it (tl-vector-math-library): the JIT loads it; AOT objects
+/// need -lm (glibc's libm.so brings libmvec in).
 inline constexpr const char *kVectorMathLibrary = "libmvec.so.1";
 
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,

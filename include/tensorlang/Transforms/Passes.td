@@ -80,9 +80,9 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     `tile-bytes` of result.
   }];
   let options = [
-    Option<"tileBytes", "tile-bytes", "int64_t",
-           "::tensorlang::kFuseBatchesTileBytes",
-           "Most bytes of fused intermediates per batch tile">,
+    Option<"tileBytes", "tile-bytes", "int64_t", "0",
+           "Most bytes of fused intermediates per batch tile (0: the "
+           "largest power of two within the L1 of the module's tl.target)">,
     Option<"minIntermediateBytes", "min-intermediate-bytes", "int64_t",
            "::tensorlang::kFuseBatchesMinBytes",
            "Fuse a chain only if its intermediates total at least this">,
@@ -154,14 +154,17 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"vectorLanes", "vector-lanes", "int64_t", "0",
-           "Elements per vector register (0: unknown; the tiles are those "
-           "of 512-bit vectors, never three vectors wide)">,
-    Option<"vectorRegisters", "vector-registers", "int64_t", "32",
-           "Vector registers of the target">,
-    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", "49152",
-           "Bytes of the target's L1 data cache (one core)">,
-    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "1048576",
-           "Bytes of the target's L2 cache (one core)">,
+           "Elements per vector register (0: those of the module's "
+           "tl.target; in a module without one, unknown: the tiles are "
+           "those of 512-bit vectors, never three vectors wide)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "0",
+           "Vector registers of the target (0: the module's tl.target's)">,
+    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", "0",
+           "Bytes of the target's L1 data cache, one core's (0: the "
+           "module's tl.target's)">,
+    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "0",
+           "Bytes of the target's L2 cache, one core's (0: the module's "
+           "tl.target's)">,
     Option<"registerRows", "register-rows", "int64_t", "0",
            "Result rows per register tile (0: derived from the target)">,
     Option<"registerColumns", "register-columns", "int64_t", "0",

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -112,6 +113,9 @@ struct HugePageTemporariesPass
                        "positive");
       return signalPassFailure();
     }
+    // madvise(MADV_HUGEPAGE) is Linux's.
+    if (!tensorlang::tl::getTargetDescription(module).hugePages)
+      return;
     // Calls of malloc whose size may reach minBytes.
     SmallVector<LLVM::CallOp> calls;
     module.walk([&](LLVM::CallOp call) {

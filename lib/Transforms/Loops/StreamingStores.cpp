@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -229,6 +230,11 @@ struct StreamingStoresPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    // The module's target says how non-temporal stores are fenced; without
+    // one, the option does.
+    bool x86Sfence = this->x86Sfence;
+    if (tensorlang::tl::TargetAttr target = tensorlang::tl::getTargetAttr(func))
+      x86Sfence = target.getX86Sfence();
     Block &entry = func.getBody().front();
     SmallVector<std::pair<Operation *, SmallVector<StreamableWrite>>> nests;
     for (Operation &op : entry) {

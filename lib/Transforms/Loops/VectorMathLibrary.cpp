@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -43,6 +44,10 @@ struct VectorMathLibraryPass
     : public tensorlang::impl::VectorMathLibraryBase<VectorMathLibraryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Only glibc on x86-64 has libmvec: elsewhere LLVM lowers the vector
+    // calls itself, one element at a time.
+    if (!tensorlang::tl::getTargetDescription(module).vectorMathLibrary)
+      return;
     SymbolTable symbols(module);
     SmallVector<Operation *> calls;
     module.walk([&](Operation *op) {

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/ContractionPlan.h"
 #include "tensorlang/Transforms/Passes.h"
 
@@ -141,12 +142,22 @@ struct FuseBatchesPass
     : public tensorlang::impl::FuseBatchesBase<FuseBatchesPass> {
   using Base::Base;
 
+  /// tile-bytes, or the target's where it is 0.
+  int64_t batchTileBytes = 0;
+
   void runOnOperation() override {
-    if (tileBytes < 1 || minIntermediateBytes < 0) {
-      getOperation().emitError("tl-fuse-batches: tile-bytes must be positive "
-                               "and min-intermediate-bytes not negative");
+    if (tileBytes < 0 || minIntermediateBytes < 0) {
+      getOperation().emitError("tl-fuse-batches: tile-bytes and "
+                               "min-intermediate-bytes must not be negative");
       return signalPassFailure();
     }
+    // A batch tile's intermediates fit L1: a power of two of it (32 KiB of
+    // 48).
+    batchTileBytes = tileBytes;
+    if (batchTileBytes == 0)
+      batchTileBytes = int64_t(1) << llvm::Log2_64(uint64_t(
+                           tensorlang::tl::getTargetDescription(getOperation())
+                               .l1CacheBytes));
     // Roots: generics that are not themselves fused into a consumer. Chains
     // are disjoint (every fused producer has one use), so each is tiled
     // once, from its last statement.
@@ -270,7 +281,7 @@ struct FuseBatchesPass
     // The largest tile that divides the batches (no partial tiles), is
     // smaller than them, and keeps the intermediates within tile-bytes.
     int64_t tile = largestDivisorAtMost(
-        batches, std::min(batches - 1, tileBytes / bytesPerBatch));
+        batches, std::min(batches - 1, batchTileBytes / bytesPerBatch));
     if (batches > 1)
       (void)tileAndFuse(rewriter, root, innerChain, rewriter.getIndexAttr(tile),
                         loopType);
@@ -295,7 +306,7 @@ struct FuseBatchesPass
       for (int64_t extent : resultType.getShape())
         if (!ShapedType::isDynamic(extent))
           bytesPerIndex *= extent;
-      tile = std::max<int64_t>(1, tileBytes / bytesPerIndex);
+      tile = std::max<int64_t>(1, batchTileBytes / bytesPerIndex);
     }
     SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
     sizes[loop] = rewriter.getIndexAttr(tile);

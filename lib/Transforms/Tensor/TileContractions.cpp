@@ -16,8 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorlang/Transforms/Passes.h"
 #include "tensorlang/Transforms/TileContractions.h"
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
+#include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -111,13 +112,18 @@ struct TileContractionsPass
     return bytes;
   }
 
+  /// The module's target (tl.target) with the nonzero options over it.
   TargetDescription getTarget(int64_t elementBytes) {
-    TargetDescription target;
+    TargetDescription target = tl::getTargetDescription(getOperation());
     if (vectorLanes > 0)
       target.vectorBits = vectorLanes * elementBytes * 8;
-    target.vectorRegisters = vectorRegisters;
-    target.l1CacheBytes = l1CacheBytes;
-    target.l2CacheBytes = l2CacheBytes;
+    auto override = [](int64_t &value, int64_t option) {
+      if (option != 0)
+        value = option;
+    };
+    override(target.vectorRegisters, vectorRegisters);
+    override(target.l1CacheBytes, l1CacheBytes);
+    override(target.l2CacheBytes, l2CacheBytes);
     return target;
   }
 
@@ -136,8 +142,9 @@ struct TileContractionsPass
     override(config.cacheColumns, cacheColumns);
     override(config.cacheDepth, cacheDepth);
     override(config.wholeDepthPanelBytes, wholeDepthPanelBytes);
-    // Unknown lanes: no register tiles three vectors wide.
-    if (vectorLanes == 0)
+    // Unknown lanes (no option, no tl.target): no register tiles three
+    // vectors wide.
+    if (vectorLanes == 0 && !tl::getTargetAttr(getOperation()))
       config.vectorLanes = 0;
     config.parallel = parallel;
     return config;

@@ -1,7 +1,7 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256}))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{min-intermediate-bytes=0 tile-bytes=256 threads=2}))" | FileCheck %s --check-prefix=PAR
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches))" | FileCheck %s --check-prefix=DEFAULT
-// RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{tile-bytes=0}))" 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-fuse-batches{tile-bytes=-1}))" 2>&1 | FileCheck %s --check-prefix=ERR
 
 #u = affine_map<(e, i, k, j) -> (e, k, j)>
 #m = affine_map<(e, i, k, j) -> (i, k)>
@@ -105,7 +105,7 @@ func.func @two_uses(%a: tensor<4x4x4xf64>, %out: tensor<4x4x4xf64>) -> (tensor<4
   return %r, %t : tensor<4x4x4xf64>, tensor<4x4x4xf64>
 }
 
-// ERR: error: tl-fuse-batches: tile-bytes must be positive
+// ERR: error: tl-fuse-batches: tile-bytes and min-intermediate-bytes must not be negative
 
 // -----
 

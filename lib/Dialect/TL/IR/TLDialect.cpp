@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 
 using namespace tensorlang::tl;
@@ -18,4 +19,5 @@ void TLDialect::initialize() {
 #define GET_OP_LIST
 #include "tensorlang/Dialect/TL/IR/TLOps.cpp.inc"
       >();
+  registerAttributes();
 }

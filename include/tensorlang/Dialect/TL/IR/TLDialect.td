@@ -32,6 +32,12 @@ def TL_Dialect : Dialect {
     the report (`t-prod`, `t-trans`, `t-contr`, `t-elem`, `t-smul`,
     `t-sdiv`, `ok-stmt`, `t-var`, `s-var`) are the verifiers of these ops.
   }];
+  let useDefaultAttributePrinterParser = 1;
+  // `tl.target` on a module must be a #tl.target.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 #endif // TENSORLANG_DIALECT_TL_IR_TLDIALECT_TD

@@ -1,0 +1,71 @@
+//===- TLAttributes.td - Attributes of the tl dialect -------*- tablegen -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_DIALECT_TL_IR_TLATTRIBUTES_TD
+#define TENSORLANG_DIALECT_TL_IR_TLATTRIBUTES_TD
+
+include "tensorlang/Dialect/TL/IR/TLDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class TL_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TL_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TL_TargetAttr : TL_Attr<"Target", "target"> {
+  let summary = "The machine a module is compiled for";
+  let description = [{
+    Everything the code generator knows of the target, carried on the
+    module as `tl.target` (in the spirit of `#llvm.target` and DLTI): the
+    passes that depend on the machine (tiles, vector widths, cache lines,
+    fences, math library, huge pages) read it from there, and LLVM code
+    generation takes its triple, CPU and features. The compiler resolves it
+    once, from `--target`, `--cpu`, the cache flags or the host; a module
+    without it is compiled for the reference target of
+    `tensorlang::TargetDescription`.
+
+    ```mlir
+    module attributes {tl.target = #tl.target<triple = "aarch64-unknown-linux-gnu",
+        cpu = "a64fx", vector_bits = 512, scalable_vectors = true,
+        vector_registers = 32, l1_cache_bytes = 65536,
+        l2_cache_bytes = 8388608, cache_line_bytes = 256,
+        vector_math_library = false, x86_sfence = false, huge_pages = true>} {
+    }
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"LLVM target triple">:$triple,
+    StringRefParameter<"LLVM CPU name">:$cpu,
+    StringRefParameter<"LLVM CPU features to add", "\"\"">:$features,
+    "int64_t":$vector_bits,
+    DefaultValuedParameter<"bool", "false",
+                           "vectors are SVE registers of vector_bits">
+        :$scalable_vectors,
+    "int64_t":$vector_registers,
+    "int64_t":$l1_cache_bytes,
+    "int64_t":$l2_cache_bytes,
+    "int64_t":$cache_line_bytes,
+    DefaultValuedParameter<"bool", "false", "glibc's libmvec is available">
+        :$vector_math_library,
+    DefaultValuedParameter<"bool", "false",
+                           "non-temporal stores are fenced by sfence">
+        :$x86_sfence,
+    DefaultValuedParameter<"bool", "false", "madvise(MADV_HUGEPAGE)">
+        :$huge_pages
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The attribute of `target` and back.
+    static TargetAttr get(::mlir::MLIRContext *context,
+                          const ::tensorlang::TargetDescription &target);
+    ::tensorlang::TargetDescription getDescription() const;
+  }];
+}
+
+#endif // TENSORLANG_DIALECT_TL_IR_TLATTRIBUTES_TD

@@ -1,0 +1,123 @@
+//===- TLAttributes.cpp - Attributes of the tl dialect --------------------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
+#include "tensorlang/Dialect/TL/IR/TLDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace tensorlang;
+using namespace tensorlang::tl;
+
+#define GET_ATTRDEF_CLASSES
+#include "tensorlang/Dialect/TL/IR/TLAttributes.cpp.inc"
+
+void TLDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tensorlang/Dialect/TL/IR/TLAttributes.cpp.inc"
+      >();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef triple, StringRef cpu,
+                                 StringRef features, int64_t vectorBits,
+                                 bool scalableVectors, int64_t vectorRegisters,
+                                 int64_t l1CacheBytes, int64_t l2CacheBytes,
+                                 int64_t cacheLineBytes, bool vectorMathLibrary,
+                                 bool x86Sfence, bool hugePages) {
+  llvm::Triple parsed(triple);
+  if (parsed.getArch() == llvm::Triple::UnknownArch)
+    return emitError() << "unknown target triple '" << triple << "'";
+  if (cpu.empty())
+    return emitError() << "the target needs a CPU name";
+  auto positive = [&](StringRef name, int64_t value) -> LogicalResult {
+    if (value > 0)
+      return success();
+    return emitError() << name << " must be positive, got " << value;
+  };
+  if (failed(positive("vector_bits", vectorBits)) ||
+      failed(positive("vector_registers", vectorRegisters)) ||
+      failed(positive("l1_cache_bytes", l1CacheBytes)) ||
+      failed(positive("l2_cache_bytes", l2CacheBytes)) ||
+      failed(positive("cache_line_bytes", cacheLineBytes)))
+    return failure();
+  if (!llvm::isPowerOf2_64(cacheLineBytes))
+    return emitError() << "cache_line_bytes must be a power of two, got "
+                       << cacheLineBytes;
+  if (scalableVectors && (!parsed.isAArch64() || vectorBits % 128 != 0))
+    return emitError() << "scalable vectors are AArch64's SVE, a multiple of "
+                          "128 bits; got "
+                       << vectorBits << " bits on '" << triple << "'";
+  if (x86Sfence && !parsed.isX86())
+    return emitError() << "x86_sfence on the non-x86 target '" << triple << "'";
+  return success();
+}
+
+TargetAttr TargetAttr::get(MLIRContext *context,
+                           const TargetDescription &target) {
+  return get(context, target.triple, target.cpu, target.features,
+             target.vectorBits, target.scalableVectors, target.vectorRegisters,
+             target.l1CacheBytes, target.l2CacheBytes, target.cacheLineBytes,
+             target.vectorMathLibrary, target.x86Sfence, target.hugePages);
+}
+
+TargetDescription TargetAttr::getDescription() const {
+  TargetDescription target;
+  target.triple = getTriple().str();
+  target.cpu = getCpu().str();
+  target.features = getFeatures().str();
+  target.vectorBits = getVectorBits();
+  target.scalableVectors = getScalableVectors();
+  target.vectorRegisters = getVectorRegisters();
+  target.l1CacheBytes = getL1CacheBytes();
+  target.l2CacheBytes = getL2CacheBytes();
+  target.cacheLineBytes = getCacheLineBytes();
+  target.vectorMathLibrary = getVectorMathLibrary();
+  target.x86Sfence = getX86Sfence();
+  target.hugePages = getHugePages();
+  return target;
+}
+
+TargetAttr tl::getTargetAttr(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (isa<ModuleOp>(op))
+      if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
+        return target;
+  return nullptr;
+}
+
+TargetDescription tl::getTargetDescription(Operation *op) {
+  if (TargetAttr target = getTargetAttr(op))
+    return target.getDescription();
+  return TargetDescription();
+}
+
+void tl::setTargetDescription(Operation *module,
+                              const TargetDescription &target) {
+  module->setAttr(kTargetAttrName,
+                  TargetAttr::get(module->getContext(), target));
+}
+
+LogicalResult TLDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  if (attribute.getName() != kTargetAttrName)
+    return success();
+  if (!isa<TargetAttr>(attribute.getValue()))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' must be a #tl.target attribute";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' belongs on a builtin.module";
+  return success();
+}
