@@ -52,6 +52,17 @@ struct ProgramCLOptions {
                         "such as aarch64-linux-gnu (tl-compile; the JIT "
                         "runs the host's code only)"),
                cl::value_desc("TRIPLE"), cl::init("host"), cl::cat(category)),
+        gpuArch("gpu-arch",
+                cl::desc("With --target=cuda: the NVIDIA GPU architecture "
+                         "the kernels are compiled for"),
+                cl::value_desc("sm_NN"), cl::init(CompileOptions().gpuArch),
+                cl::cat(category)),
+        gpuMappingOnCPU(
+            "gpu-mapping-on-cpu",
+            cl::desc("Map the statements to GPU blocks and threads as "
+                     "--target=cuda does, and run the mapped loops on this "
+                     "CPU (a test of the GPU target without a GPU)"),
+            cl::init(false), cl::Hidden, cl::cat(category)),
         cpu("cpu",
             cl::desc("CPU to generate code for: host, or an LLVM CPU name "
                      "such as x86-64-v3, neoverse-v2 or a64fx"),
@@ -113,6 +124,8 @@ struct ProgramCLOptions {
   cl::list<std::string> sizes;
   cl::opt<std::string> distribute;
   cl::opt<std::string> target;
+  cl::opt<std::string> gpuArch;
+  cl::opt<bool> gpuMappingOnCPU;
   cl::opt<std::string> cpu;
   cl::opt<uint64_t> l1CacheBytes;
   cl::opt<uint64_t> l2CacheBytes;
@@ -187,6 +200,8 @@ tensorlang::getProgramOptionsFromCL(unsigned threads) {
   CompileOptions &compile = options.compile;
   compile.distribute = programFlags->distribute;
   compile.target = programFlags->target;
+  compile.gpuArch = programFlags->gpuArch;
+  compile.gpuMappingOnCPU = programFlags->gpuMappingOnCPU;
   compile.cpu = programFlags->cpu;
   compile.vectorBits = programFlags->vectorBits;
   compile.l1CacheBytes = byteCount(programFlags->l1CacheBytes);

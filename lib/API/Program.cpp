@@ -633,7 +633,7 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
   return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes, lowered->hasSizedTemporaries,
                      resolved.distribute, lowered->workspaceBytes,
-                     lowered->target.hugePages);
+                     lowered->target.hugePages, lowered->target.gpuChip);
 }
 
 FailureOr<std::string> Program::emitFortranInterface() {

@@ -123,12 +123,11 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
   return success();
 }
 
-std::string tensorlang::emitCHeader(tl::ProgramOp program,
-                                    int64_t temporaryBytes,
-                                    int64_t streamingMinBytes,
-                                    bool hasSizedTemporaries,
-                                    StringRef distributed,
-                                    int64_t workspaceBytes, bool hugePages) {
+std::string
+tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
+                        int64_t streamingMinBytes, bool hasSizedTemporaries,
+                        StringRef distributed, int64_t workspaceBytes,
+                        bool hugePages, StringRef gpuChip) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -169,7 +168,15 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
        // header shows the declared types.)
        << (program.getBatchLast() != columnMajor ? "last" : "first")
        << "; the others are shared by all elements.\n";
-  if (workspaceBytes >= 0)
+  if (!gpuChip.empty())
+    os << "   The statements run on an NVIDIA GPU (" << gpuChip
+       << ", through the CUDA driver):\n"
+       << "   each call copies the buffers to device memory, the outputs\n"
+       << "   back, and keeps its temporaries there. Link with\n"
+       << "   -ltensorlang_cuda; a GPU failure (no driver, no device) leaves\n"
+       << "   the outputs undefined and is told by\n"
+       << "   tensorlang_cuda_last_error() (tensorlang-c/CUDARuntime.h).\n";
+  else if (workspaceBytes >= 0)
     os << "   The function allocates its temporaries with malloc while it\n"
        << "   runs: one block of " << workspaceBytes
        << " bytes (the workspace of " << name
@@ -185,7 +192,7 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
   else if (temporaryBytes >= 0)
     os << "   The function allocates " << temporaryBytes
        << " bytes of temporaries with malloc while it runs.\n";
-  if (temporaryBytes >= kHugePageTemporaryBytes && hugePages)
+  if (temporaryBytes >= kHugePageTemporaryBytes && hugePages && gpuChip.empty())
     os << "   Blocks of 4 MiB or more are advised to use transparent huge\n"
        << "   pages (madvise).\n";
   bool padded = llvm::any_of(program.getVars(), [](tl::VarOp var) {
@@ -291,6 +298,10 @@ std::string tensorlang::emitCHeader(tl::ProgramOp program,
         std::string(assigned.contains(var.getSymName()) ? "" : "const ") +
         scalar.str() + " *" + var.getSymName().str();
     arguments += ", " + var.getSymName().str();
+  }
+  if (!gpuChip.empty()) {
+    os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+    return text;
   }
   // The workspace variant (tl-workspace).
   os << "\n/* The bytes of the workspace of " << function << "_ws";

@@ -18,6 +18,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 using namespace mlir;
 using namespace tensorlang;
@@ -31,6 +32,8 @@ static OwningOpRef<ModuleOp> cloneIntoModule(tl::ProgramOp program,
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // gpu-module-to-binary translates the kernels of the GPU target.
+  registerAllGPUToLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
   OwningOpRef<ModuleOp> module = ModuleOp::create(program.getLoc());
   tl::setTargetDescription(*module, target);
@@ -53,6 +56,16 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;
   lowering.distribute = options.distribute;
+  // The GPU target maps statements to threads itself: the CPU's cache and
+  // register tiles do not apply.
+  if (options.gpuMappingOnCPU) {
+    lowering.gpuMappingOnCPU = true;
+    lowering.tileContractions = false;
+  }
+  if (!target.gpuChip.empty()) {
+    lowering.gpuChip = target.gpuChip;
+    lowering.tileContractions = false;
+  }
 }
 
 FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
@@ -115,6 +128,16 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
       lowered.temporaryBytes +=
           type.getNumElements() * type.getElementTypeBitWidth() / 8;
   });
+
+  if (!lowered.target.gpuChip.empty()) {
+    PassManager gpu(context);
+    buildLowerToGPUPipeline(gpu, lowering);
+    if (failed(gpu.run(*lowered.module)))
+      return program.emitError("lowering for the GPU failed");
+    // No workspace variant: the temporaries are in device memory.
+    lowered.workspaceBytes = -1;
+    return lowered;
+  }
 
   PassManager loops(context);
   buildLowerToLoopsPipeline(loops, lowering);

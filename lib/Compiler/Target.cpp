@@ -141,6 +141,11 @@ static llvm::Error targetError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+bool tensorlang::isCudaTarget(llvm::StringRef target) {
+  return target == "cuda" ||
+         llvm::Triple(llvm::Triple::normalize(target)).isNVPTX();
+}
+
 bool tensorlang::isHostTarget(llvm::StringRef target) {
   return target.empty() || target == "host" ||
          llvm::Triple(llvm::Triple::normalize(target)) ==
@@ -151,6 +156,22 @@ llvm::Expected<TargetDescription>
 tensorlang::resolveTarget(const CompileOptions &options) {
   // The one place where the process's own triple is read: every other
   // decision follows the description this returns.
+  if (isCudaTarget(options.target)) {
+    // The GPU's host is this machine.
+    CompileOptions host = options;
+    host.target = "host";
+    llvm::Expected<TargetDescription> target = resolveTarget(host);
+    if (!target)
+      return target.takeError();
+    unsigned smVersion;
+    llvm::StringRef chip = options.gpuArch;
+    if (!chip.starts_with("sm_") ||
+        chip.drop_front(3).getAsInteger(10, smVersion))
+      return targetError("unknown GPU architecture '" + options.gpuArch +
+                         "' (expected sm_NN, such as sm_90)");
+    target->gpuChip = options.gpuArch;
+    return target;
+  }
   bool native = isHostTarget(options.target);
   llvm::Triple triple(native ? llvm::sys::getProcessTriple()
                              : llvm::Triple::normalize(options.target));

@@ -108,6 +108,9 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
 
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
                                            const LoweringOptions &options) {
+  // The mapped loops lower for the CPU like any scf.parallel.
+  if (options.gpuMappingOnCPU)
+    pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
   // Register tiles from tl-tile-contractions: subviews fold into their
   // transfers, so that the accumulators can be hoisted out of the
   // reduction loops.
@@ -164,6 +167,34 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   HugePageTemporariesOptions hugePages;
   hugePages.minBytes = kHugePageTemporaryBytes;
   pm.addPass(createHugePageTemporaries(hugePages));
+}
+
+void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
+                                         const LoweringOptions &options) {
+  // No canonicalization before the launches exist: it would fold the
+  // mapped loops of one iteration away, and their bodies would run on the
+  // host.
+  pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
+  pm.addPass(createGPUDeviceMemory());
+  addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
+                  "gpu-kernel-outlining,func.func(gpu-async-region)");
+  pm.addNestedPass<func::FuncOp>(createStripAnnotations());
+  // PTX, which the driver compiles for the GPU it finds (no toolkit needed
+  // here); libdevice (exp, log) is linked in where the toolkit has it.
+  addPipeline(
+      pm, llvm::formatv(
+              "lower-affine,convert-scf-to-cf,"
+              "nvvm-attach-target{{chip={0} O=3},"
+              "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+              "reconcile-unrealized-casts),"
+              "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+              "convert-math-to-llvm,convert-arith-to-llvm,"
+              "convert-index-to-llvm,convert-cf-to-llvm,"
+              "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},"
+              "gpu-to-llvm,gpu-module-to-binary{{format=isa},"
+              "canonicalize,cse,reconcile-unrealized-casts",
+              std::string(options.gpuChip))
+              .str());
 }
 
 void tensorlang::buildDistributePipeline(OpPassManager &pm,
@@ -224,4 +255,10 @@ void tensorlang::registerTensorLangPipelines() {
   PassPipelineRegistration<LoweringOptions>(
       "tl-to-llvm", "Lower tl programs all the way to the LLVM dialect",
       buildTLToLLVMPipeline);
+  PassPipelineRegistration<LoweringOptions>(
+      "tl-lower-to-gpu",
+      "Lower bufferized linalg (tl-bufferize, untiled) for an NVIDIA GPU: "
+      "one kernel per statement, the variables in device memory, PTX for "
+      "gpu-chip, host code calling the CUDA runtime",
+      buildLowerToGPUPipeline);
 }

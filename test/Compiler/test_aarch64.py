@@ -13,7 +13,9 @@ import subprocess
 import numpy as np
 import pytest
 
+import cdriver
 import tlgen
+from tlcases import CONTRACTIONS, contraction_store
 from tlcompare import assert_same
 
 BIN_DIR = os.environ.get(
@@ -34,52 +36,6 @@ pytestmark = pytest.mark.skipif(
 CPUS = ["neoverse-v2", "a64fx"]
 
 
-def prototype(header):
-    """The arguments of the function a header declares, as (C type, name),
-    in order: the sizes (int64_t) first, then one pointer per variable."""
-    text = re.sub(r"/\*.*?\*/", "", header, flags=re.S)
-    match = re.search(r"\bvoid\s+k\s*\((.*?)\)\s*;", text, flags=re.S)
-    assert match, header
-    args = []
-    for arg in match.group(1).split(","):
-        words = arg.replace("*", " * ").split()
-        args.append(("int64_t" if words[0] == "int64_t" else "pointer",
-                     words[-1]))
-    return args
-
-
-def driver(args, scalar, size_values, counts):
-    """A C program that reads each variable from <name>.in, calls the kernel
-    and writes each variable to <name>.out (raw, in storage order)."""
-    lines = ["#include <stdio.h>", "#include <stdlib.h>", '#include "k.h"',
-             "static void *load(const char *path, size_t n) {",
-             "  void *data = malloc(n ? n : 1);",
-             "  FILE *f = fopen(path, \"rb\");",
-             "  if (!f || fread(data, 1, n, f) != n) { perror(path); exit(2); }",
-             "  fclose(f); return data; }",
-             "static void save(const char *path, const void *data, size_t n) {",
-             "  FILE *f = fopen(path, \"wb\");",
-             "  if (!f || fwrite(data, 1, n, f) != n) { perror(path); exit(2); }",
-             "  fclose(f); }",
-             "int main(void) {"]
-    call = []
-    for kind, name in args:
-        if kind == "int64_t":
-            call.append("%dLL" % size_values[name])
-            continue
-        nbytes = "%d * sizeof(%s)" % (counts[name], scalar)
-        lines.append('  %s *%s = load("%s.in", %s);' % (scalar, name, name,
-                                                        nbytes))
-        call.append(name)
-    lines.append("  k(%s);" % ", ".join(call))
-    for kind, name in args:
-        if kind != "int64_t":
-            lines.append('  save("%s.out", %s, %d * sizeof(%s));' % (
-                name, name, counts[name], scalar))
-    lines += ["  return 0;", "}"]
-    return "\n".join(lines) + "\n"
-
-
 def run_on_aarch64(tmp_path, source, store, cpu, dtype=np.float64,
                    extra=()):
     """Compiles `source` for AArch64 `cpu`, runs it under qemu on `store`
@@ -97,24 +53,11 @@ def run_on_aarch64(tmp_path, source, store, cpu, dtype=np.float64,
     assert compiled.returncode == 0, compiled.stderr
     assert "ARM aarch64" in subprocess.run(
         ["file", "k.o"], cwd=work, capture_output=True, text=True).stdout
-    args = prototype((work / "k.h").read_text())
+    args = cdriver.prototype((work / "k.h").read_text())
     scalar = "float" if dtype == np.float32 else "double"
-    # A size's value is the extent of an input that has it (sizes come
-    # first, each named as declared).
-    size_values = {}
-    sized = re.findall(r"^var (?:\w+ )*(\w+) : \[([^\]]*)\]", source, re.M)
-    for name, extents in sized:
-        for axis, extent in enumerate(extents.split()):
-            if not extent.isdigit() and name in store:
-                size_values.setdefault(
-                    extent, np.asarray(store[name]).shape[axis])
-    counts = {}
-    for kind, name in args:
-        if kind == "pointer":
-            value = np.ascontiguousarray(store[name], dtype=dtype)
-            value.tofile(work / (name + ".in"))
-            counts[name] = value.size
-    (work / "driver.c").write_text(driver(args, scalar, size_values, counts))
+    counts = cdriver.write_inputs(work, args, store, dtype)
+    (work / "driver.c").write_text(cdriver.driver(
+        args, scalar, cdriver.size_values(source, store), counts))
     linked = subprocess.run(
         [CROSS_CC, "-O1", "driver.c", "k.o", "-o", "driver", "-lm"],
         cwd=work, capture_output=True, text=True)
@@ -159,44 +102,6 @@ def test_random_sized_and_batched_programs(tl_run, tmp_path, cpu, seed):
     store = gen.values(bound)
     check_against_reference(tl_run, tmp_path, program.source(), store,
                             program.live_out, cpu)
-
-
-# Contractions of the TCCG suite's index patterns at prime extents (no tile
-# divides them), and the CFD kernels, with a sized element count.
-CONTRACTIONS = {
-    "ab-ac-cb": ("var input A : [67 71]\nvar input B : [71 73]\n"
-                 "var output C : [67 73]\nC = A # B . [[2 3]]\n"),
-    "abc-bda-dc": ("var input A : [17 11 13]\nvar input B : [11 7]\n"
-                   "var output C : [13 17 7]\n"
-                   "C = A # B . [[2 4]] ^ [[1 2]]\n"),
-    "abcd-aebf-fdec": ("var input A : [5 11 2 13]\n"
-                       "var input B : [13 3 11 7]\n"
-                       "var output C : [5 2 7 3]\n"
-                       "C = A # B . [[2 7] [4 5]] ^ [[3 4]]\n"),
-    "cfd-interpolation": ("size E\nvar input u : [E 11 11 11]\n"
-                          "var input A : [11 11]\n"
-                          "var output v : [E 11 11 11]\n"
-                          "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n"),
-    "inverse-helmholtz": ("var input S : [7 7]\nvar input D : [7 7 7]\n"
-                          "var input u : [7 7 7]\nvar t : [7 7 7]\n"
-                          "var r : [7 7 7]\nvar output v : [7 7 7]\n"
-                          "t = S # S # S # u . [[2 7] [4 8] [6 9]]\n"
-                          "r = D * t\n"
-                          "v = S # S # S # r . [[1 7] [3 8] [5 9]]\n"),
-}
-
-
-def contraction_store(source, rng):
-    store = {}
-    for name, extents in re.findall(
-            r"^var input (\w+) : \[([^\]]*)\]", source, re.M):
-        shape = [int(e) if e.isdigit() else 3 for e in extents.split()]
-        store[name] = rng.standard_normal(shape)
-    for name, extents in re.findall(
-            r"^var output (\w+) : \[([^\]]*)\]", source, re.M):
-        shape = [int(e) if e.isdigit() else 3 for e in extents.split()]
-        store[name] = np.zeros(shape)
-    return store
 
 
 @pytest.mark.parametrize("cpu", CPUS)

@@ -21,6 +21,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,6 +48,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR (the GPU target).
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
   tensorlang::registerTensorLangDialects(registry);
   tensorlang::registerTensorLangPasses();
   return tensorlang::runWithAtomicOutput(argc, argv, [&](int argc, char **argv) {

@@ -46,8 +46,15 @@ namespace tensorlang {
 
 struct CompileOptions {
   /// The target triple to generate code for ("aarch64-linux-gnu"); empty
-  /// or "host": this machine. The JIT runs the host's only.
+  /// or "host": this machine; "cuda": this machine with its statements on
+  /// an NVIDIA GPU (gpuArch). The JIT runs the host's only.
   std::string target;
+  /// With target "cuda": the GPU's architecture.
+  std::string gpuArch = "sm_90";
+  /// For testing the GPU target without a GPU: map the statements to
+  /// blocks and threads as for the GPU (tl-gpu-map-loops), then run the
+  /// mapped loops on this CPU.
+  bool gpuMappingOnCPU = false;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;
@@ -97,6 +104,9 @@ struct CompileOptions {
 std::optional<int64_t> getHostCacheBytes(unsigned level);
 /// Whether `target` (CompileOptions::target) names this machine's triple.
 bool isHostTarget(llvm::StringRef target);
+/// Whether `target` names the NVIDIA GPU target ("cuda", or an nvptx
+/// triple).
+bool isCudaTarget(llvm::StringRef target);
 /// The target a compilation with `options` generates code for, resolved
 /// once: the triple (options.target, else this process's), the CPU's vector
 /// width and registers from LLVM's description of it (or
@@ -199,12 +209,14 @@ mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
 /// The C header declaring the function an object file of `program` defines,
 /// with each argument's type, shape and qualifier in a comment. Variables
 /// the program never assigns are `const`. `hugePages`: whether the target
-/// advises large temporaries onto huge pages (TargetDescription).
+/// advises large temporaries onto huge pages (TargetDescription);
+/// `gpuChip`: the NVIDIA GPU the statements run on (no workspace variant).
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
             bool hasSizedTemporaries = false, llvm::StringRef distributed = "",
-            int64_t workspaceBytes = -1, bool hugePages = true);
+            int64_t workspaceBytes = -1, bool hugePages = true,
+            llvm::StringRef gpuChip = "");
 
 /// A Fortran module (`<name>_interface`) with an ISO_C_BINDING explicit
 /// interface for the function an object file of `program` defines: the

@@ -83,6 +83,17 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       *this, "optimize",
       llvm::cl::desc("Run the tl-level optimizations first (tl-optimize)"),
       llvm::cl::init(true)};
+  Option<std::string> gpuChip{
+      *this, "gpu-chip",
+      llvm::cl::desc("tl-lower-to-gpu: the NVIDIA GPU to compile the "
+                     "kernels for"),
+      llvm::cl::init("sm_90")};
+  Option<bool> gpuMappingOnCPU{
+      *this, "gpu-mapping-on-cpu",
+      llvm::cl::desc("tl-lower-to-loops: map the statements to GPU blocks "
+                     "and threads (tl-gpu-map-loops) and run the mapped "
+                     "loops on the CPU (a test of the mapping)"),
+      llvm::cl::init(false)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "
@@ -110,6 +121,14 @@ inline constexpr const char *kVectorMathLibrary = "libmvec.so.1";
 
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);
+
+/// Bufferized linalg (tl-bufferize, without tl-tile-linalg) to the LLVM
+/// dialect for the NVIDIA GPU target: one kernel per statement, one thread
+/// per result element (tl-gpu-map-loops), the variables copied to device
+/// memory and back (tl-gpu-device-memory), the kernels embedded as PTX for
+/// options.gpuChip, the host code calling lib/Runtime/CUDARuntime.c.
+void buildLowerToGPUPipeline(mlir::OpPassManager &pm,
+                             const LoweringOptions &options);
 
 /// tl through the tl-level optimizations, linalg and the tiling of
 /// contractions to bufferized IR: the first half of `tl-to-llvm`, which

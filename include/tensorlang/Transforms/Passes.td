@@ -490,4 +490,61 @@ def HugePageTemporaries
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn bufferized linalg into scf.parallel loops mapped to "
+                "GPU blocks and threads";
+  let description = [{
+    The first step of the NVIDIA GPU target (docs/gpu.md), on bufferized
+    IR: every statement becomes one kernel whose threads each compute one
+    element of the result.
+
+    - `memref.copy` becomes `linalg.copy`; each `linalg.generic` has its
+      parallel dimensions moved first (the reductions then run inside each
+      thread, in the order the program sums, so results do not depend on
+      the mapping);
+    - each linalg op becomes a loop nest (`scf.parallel` over its parallel
+      dimensions, `scf.for` over its reductions); one with no parallel
+      dimension (a sum to a scalar) is wrapped in an `scf.parallel` of one
+      iteration: it runs as one thread, not on the host;
+    - each outermost `scf.parallel` is collapsed to one dimension in
+      row-major order (consecutive threads write consecutive elements:
+      coalesced), tiled by `threads-per-block`, and mapped: the tiles to
+      `block_x`, the elements of a tile to `thread_x`.
+
+    `convert-parallel-loops-to-gpu` then makes each mapped nest a
+    `gpu.launch`. The mapped IR can also be lowered for the CPU, which
+    runs the same iterations: its index arithmetic and bounds are tested
+    without a GPU.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+           "Threads of one block (each computes one element)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Keep a GPU program's variables and temporaries in device "
+                "memory";
+  let description = [{
+    The public functions of the module (a program's interface) take the
+    caller's host buffers. Each copies every buffer argument into device
+    memory (`gpu.alloc`, `gpu.memcpy`) on entry and works on the copies,
+    copies back on return those that something stores into (directly,
+    through views or in the functions they are passed to), and frees the
+    copies. Every `memref.alloc` and `memref.dealloc` of the module (the
+    temporaries) becomes a `gpu.alloc` and `gpu.dealloc`. Functions whose
+    names PTX cannot have (statement functions, `p.s0`) are renamed
+    (`p_s0`), since their kernels are named after them. Run after
+    `tl-gpu-map-loops`: every access to a buffer is then inside a mapped
+    loop, so that the host touches device memory only through copies.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

@@ -57,6 +57,9 @@ struct TargetDescription {
   /// Whether large temporaries may be advised onto transparent huge pages
   /// (Linux's madvise).
   bool hugePages = true;
+  /// The NVIDIA GPU the statements run on (`sm_90`), the host code being
+  /// for the triple above; empty: none, everything runs on the CPU.
+  std::string gpuChip;
 
   /// Elements of `elementBytes` bytes per vector register (at least 1).
   int64_t lanes(int64_t elementBytes) const {

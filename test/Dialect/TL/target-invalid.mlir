@@ -48,3 +48,9 @@ module {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{unknown GPU chip 'volta' (expected sm_NN, such as sm_90)}}
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "host", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64, gpu_chip = "volta">} {
+}

@@ -1,6 +1,6 @@
-// RUN: tl-opt %s | FileCheck %s
-// RUN: tl-opt %s | tl-opt | FileCheck %s
-// RUN: tl-opt %s --mlir-print-op-generic | tl-opt | FileCheck %s
+// RUN: tl-opt %s --split-input-file | FileCheck %s
+// RUN: tl-opt %s --split-input-file | tl-opt --split-input-file | FileCheck %s
+// RUN: tl-opt %s --split-input-file --mlir-print-op-generic | tl-opt --split-input-file | FileCheck %s
 
 // The target a module is compiled for, with its optional parameters left
 // out where they have their defaults (no features, fixed-width vectors, none
@@ -10,4 +10,11 @@ module attributes {tl.target = #tl.target<triple = "aarch64-unknown-linux-gnu",
     cpu = "a64fx", vector_bits = 512, scalable_vectors = true,
     vector_registers = 32, l1_cache_bytes = 65536, l2_cache_bytes = 699050,
     cache_line_bytes = 256, huge_pages = true>} {
+}
+
+// -----
+
+// The GPU target: the statements on an sm_90, the rest of it the host.
+// CHECK: #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "host", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64, vector_math_library = true, x86_sfence = true, huge_pages = true, gpu_chip = "sm_90">
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "host", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64, vector_math_library = true, x86_sfence = true, huge_pages = true, gpu_chip = "sm_90">} {
 }

@@ -35,7 +35,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  bool scalableVectors, int64_t vectorRegisters,
                                  int64_t l1CacheBytes, int64_t l2CacheBytes,
                                  int64_t cacheLineBytes, bool vectorMathLibrary,
-                                 bool x86Sfence, bool hugePages) {
+                                 bool x86Sfence, bool hugePages,
+                                 StringRef gpuChip) {
   llvm::Triple parsed(triple);
   if (parsed.getArch() == llvm::Triple::UnknownArch)
     return emitError() << "unknown target triple '" << triple << "'";
@@ -59,6 +60,11 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "scalable vectors are AArch64's SVE, a multiple of "
                           "128 bits; got "
                        << vectorBits << " bits on '" << triple << "'";
+  unsigned smVersion;
+  if (!gpuChip.empty() && (!gpuChip.starts_with("sm_") ||
+                           gpuChip.drop_front(3).getAsInteger(10, smVersion)))
+    return emitError() << "unknown GPU chip '" << gpuChip
+                       << "' (expected sm_NN, such as sm_90)";
   if (x86Sfence && !parsed.isX86())
     return emitError() << "x86_sfence on the non-x86 target '" << triple << "'";
   return success();
@@ -69,7 +75,8 @@ TargetAttr TargetAttr::get(MLIRContext *context,
   return get(context, target.triple, target.cpu, target.features,
              target.vectorBits, target.scalableVectors, target.vectorRegisters,
              target.l1CacheBytes, target.l2CacheBytes, target.cacheLineBytes,
-             target.vectorMathLibrary, target.x86Sfence, target.hugePages);
+             target.vectorMathLibrary, target.x86Sfence, target.hugePages,
+             target.gpuChip);
 }
 
 TargetDescription TargetAttr::getDescription() const {
@@ -86,6 +93,7 @@ TargetDescription TargetAttr::getDescription() const {
   target.vectorMathLibrary = getVectorMathLibrary();
   target.x86Sfence = getX86Sfence();
   target.hugePages = getHugePages();
+  target.gpuChip = getGpuChip().str();
   return target;
 }
 

@@ -37,6 +37,17 @@ def TL_TargetAttr : TL_Attr<"Target", "target"> {
         vector_math_library = false, x86_sfence = false, huge_pages = true>} {
     }
     ```
+
+    With `gpu_chip = "sm_90"`, the statements run on that NVIDIA GPU and
+    the rest of the target describes the host:
+
+    ```mlir
+    module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu",
+        cpu = "host", vector_bits = 512, vector_registers = 32,
+        l1_cache_bytes = 49152, l2_cache_bytes = 1048576,
+        cache_line_bytes = 64, gpu_chip = "sm_90">} {
+    }
+    ```
   }];
   let parameters = (ins
     StringRefParameter<"LLVM target triple">:$triple,
@@ -56,7 +67,9 @@ def TL_TargetAttr : TL_Attr<"Target", "target"> {
                            "non-temporal stores are fenced by sfence">
         :$x86_sfence,
     DefaultValuedParameter<"bool", "false", "madvise(MADV_HUGEPAGE)">
-        :$huge_pages
+        :$huge_pages,
+    StringRefParameter<"NVIDIA GPU the statements run on", "\"\"">
+        :$gpu_chip
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -1,0 +1,239 @@
+//===- GPUDeviceMemory.cpp - A GPU program's buffers in device memory -----===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The caller of a compiled program hands it host buffers (the C interface of
+// every target); the kernels need device memory. Copying each variable in
+// once and out once per call keeps every statement's kernel on device
+// memory, whatever the order of the statements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_GPUDEVICEMEMORY
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+/// The number of elements of the variable whose base pointer `argument` (a
+/// rank-0 memref) is, if it has sizes: the product of the extents of the
+/// view a called function makes of it (tl-to-linalg's viewArgument), its
+/// size arguments mapped back to the caller's values, computed at the
+/// builder's insertion point. Null for a scalar variable.
+static Value getSizedElementCount(OpBuilder &builder, BlockArgument argument,
+                                  SymbolTable &symbols) {
+  for (OpOperand &use : argument.getUses()) {
+    auto call = dyn_cast<func::CallOp>(use.getOwner());
+    auto callee =
+        call ? symbols.lookup<func::FuncOp>(call.getCallee()) : nullptr;
+    if (!callee || callee.isExternal())
+      continue;
+    for (Operation *user :
+         callee.getArgument(use.getOperandNumber()).getUsers()) {
+      auto view = dyn_cast<memref::ReinterpretCastOp>(user);
+      if (!view || view.getType().getRank() == 0)
+        continue;
+      Location loc = argument.getLoc();
+      Value count = arith::ConstantIndexOp::create(builder, loc, 1);
+      bool mapped = true;
+      for (OpFoldResult extent : view.getMixedSizes()) {
+        Value factor;
+        if (std::optional<int64_t> constant = getConstantIntValue(extent)) {
+          factor = arith::ConstantIndexOp::create(builder, loc, *constant);
+        } else if (auto size = dyn_cast<BlockArgument>(cast<Value>(extent));
+                   size && size.getOwner() == &callee.getBody().front()) {
+          factor = call.getOperand(size.getArgNumber());
+        } else {
+          mapped = false;
+          break;
+        }
+        count = arith::MulIOp::create(builder, loc, count, factor);
+      }
+      if (mapped)
+        return count;
+    }
+  }
+  return nullptr;
+}
+
+/// Views `buffer` as `type` (a rank-0 base pointer, or a vector of
+/// `count` elements).
+static Value reinterpret(OpBuilder &builder, Location loc, Value buffer,
+                         MemRefType type, Value count) {
+  SmallVector<OpFoldResult> sizes, strides;
+  if (type.getRank() == 1) {
+    sizes.push_back(count);
+    strides.push_back(builder.getIndexAttr(1));
+  }
+  return memref::ReinterpretCastOp::create(
+      builder, loc, type, buffer, builder.getIndexAttr(0), sizes, strides);
+}
+
+/// A buffer argument's copy in device memory.
+struct DeviceCopy {
+  /// The caller's buffer, viewed as `device` is.
+  Value host;
+  /// The device buffer, to copy to and from and to free.
+  Value device;
+  /// What the function uses in place of the argument.
+  Value replacement;
+  Operation *copyIn;
+};
+
+/// Allocates `argument`'s copy in device memory and copies it in: a buffer
+/// of its static shape, or of its element count for a variable with sizes
+/// (passed as a rank-0 base pointer).
+static DeviceCopy copyToDevice(OpBuilder &builder, BlockArgument argument,
+                               SymbolTable &symbols) {
+  Location loc = argument.getLoc();
+  auto type = cast<MemRefType>(argument.getType());
+  DeviceCopy copy;
+  copy.host = argument;
+  if (type.getRank() == 0) {
+    if (Value count = getSizedElementCount(builder, argument, symbols)) {
+      auto flat =
+          MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+      copy.host = reinterpret(builder, loc, argument, flat, count);
+      copy.device = gpu::AllocOp::create(builder, loc, flat, Type(),
+                                         ValueRange(), ValueRange{count},
+                                         ValueRange(), /*hostShared=*/false)
+                        .getMemref();
+      copy.replacement = reinterpret(builder, loc, copy.device, type, Value());
+    }
+  }
+  if (!copy.device) {
+    copy.device =
+        gpu::AllocOp::create(builder, loc, type, Type(), ValueRange(),
+                             ValueRange(), ValueRange(), /*hostShared=*/false)
+            .getMemref();
+    copy.replacement = copy.device;
+  }
+  copy.copyIn = gpu::MemcpyOp::create(builder, loc, Type(), ValueRange(),
+                                      copy.device, copy.host);
+  return copy;
+}
+
+/// Whether anything stores into `buffer`: through views of it, and through
+/// the functions it is passed to (whose arguments `written` caches).
+static bool isWritten(Value buffer, SymbolTable &symbols,
+                      DenseMap<BlockArgument, bool> &written,
+                      Operation *ignored = nullptr) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == ignored)
+      continue;
+    if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      if (store.getMemref() == buffer)
+        return true;
+    } else if (isa<ViewLikeOpInterface>(user)) {
+      if (isWritten(user->getResult(0), symbols, written))
+        return true;
+    } else if (auto call = dyn_cast<func::CallOp>(user)) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        return true;
+      BlockArgument argument = callee.getArgument(use.getOperandNumber());
+      auto [it, inserted] = written.try_emplace(argument, false);
+      if (inserted)
+        it->second = isWritten(argument, symbols, written);
+      if (it->second)
+        return true;
+    } else if (!isa<memref::LoadOp, memref::DimOp, gpu::DeallocOp>(user)) {
+      // Anything else (a copy, a kernel launch): assume it writes.
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+struct GPUDeviceMemoryPass
+    : public tensorlang::impl::GPUDeviceMemoryBase<GPUDeviceMemoryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    IRRewriter rewriter(&getContext());
+
+    // Kernels are named after their functions, and PTX names have no '.'
+    // (statement functions are `p.s0`).
+    SymbolTable symbols(module);
+    for (func::FuncOp func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (!func.getSymName().contains('.'))
+        continue;
+      std::string name = func.getSymName().str();
+      llvm::replace(name, '.', '_');
+      while (symbols.lookup(name))
+        name += "_";
+      if (failed(symbols.rename(func, rewriter.getStringAttr(name)))) {
+        func.emitError("tl-gpu-device-memory: cannot rename for PTX");
+        return signalPassFailure();
+      }
+    }
+
+    // Temporaries first, so that the copies below stay host allocations'
+    // only users of the arguments.
+    SmallVector<memref::AllocOp> allocs;
+    SmallVector<memref::DeallocOp> deallocs;
+    module.walk([&](memref::AllocOp op) { allocs.push_back(op); });
+    module.walk([&](memref::DeallocOp op) { deallocs.push_back(op); });
+    for (memref::AllocOp alloc : allocs) {
+      rewriter.setInsertionPoint(alloc);
+      auto device = gpu::AllocOp::create(
+          rewriter, alloc.getLoc(), alloc.getType(), Type(), ValueRange(),
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          /*hostShared=*/false);
+      rewriter.replaceOp(alloc, device.getMemref());
+    }
+    for (memref::DeallocOp dealloc : deallocs) {
+      rewriter.setInsertionPoint(dealloc);
+      gpu::DeallocOp::create(rewriter, dealloc.getLoc(), Type(), ValueRange(),
+                             dealloc.getMemref());
+      rewriter.eraseOp(dealloc);
+    }
+
+    DenseMap<BlockArgument, bool> written;
+    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || func.isPrivate())
+        continue;
+      Block &entry = func.getBody().front();
+      rewriter.setInsertionPointToStart(&entry);
+      SmallVector<DeviceCopy> copies;
+      for (BlockArgument argument : entry.getArguments()) {
+        if (!isa<MemRefType>(argument.getType()))
+          continue;
+        SmallPtrSet<Operation *, 4> users(argument.getUsers().begin(),
+                                          argument.getUsers().end());
+        DeviceCopy copy = copyToDevice(rewriter, argument, symbols);
+        argument.replaceUsesWithIf(copy.replacement, [&](OpOperand &use) {
+          return users.contains(use.getOwner());
+        });
+        copies.push_back(copy);
+      }
+      // Only the buffers the program writes are copied back.
+      SmallVector<bool> copyBack;
+      for (DeviceCopy &copy : copies)
+        copyBack.push_back(
+            isWritten(copy.replacement, symbols, written, copy.copyIn));
+      func.walk([&](func::ReturnOp ret) {
+        rewriter.setInsertionPoint(ret);
+        for (auto [copy, back] : llvm::zip(copies, copyBack)) {
+          if (back)
+            gpu::MemcpyOp::create(rewriter, ret.getLoc(), Type(), ValueRange(),
+                                  copy.host, copy.device);
+          gpu::DeallocOp::create(rewriter, ret.getLoc(), Type(), ValueRange(),
+                                 copy.device);
+        }
+      });
+    }
+  }
+};
+} // namespace

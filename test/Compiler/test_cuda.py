@@ -1,0 +1,138 @@
+"""The NVIDIA GPU target without a GPU: every case of gpucases.py compiles
+with tl-compile --target=cuda into an object whose kernels' PTX ptxas
+assembles for sm_90 (skipped where the CUDA toolkit is missing), links with
+the CUDA runtime into a driver that, finding no libcuda.so.1, says so in one
+line and exits with an error instead of crashing or writing outputs. On a
+GPU machine the same cases run through test/gpu/make_bundle.py against the
+reference interpreter (docs/gpu.md)."""
+
+import ctypes
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import cudabuild
+import gpucases
+
+BIN_DIR = os.environ.get(
+    "TENSORLANG_BIN_DIR",
+    os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
+PTXAS = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas"
+    if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+
+
+def has_driver():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+CASES = {case[0]: case for case in gpucases.cases()}
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    return cudabuild.runtime_object(tmp_path_factory.mktemp("runtime"))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_compiles_assembles_and_fails_softly(tmp_path, runtime, name):
+    _, source, store, _, dtype = CASES[name]
+    work = tmp_path / name
+    args = cudabuild.build(work, source, store, BIN_DIR, runtime, dtype)
+    # (A program whose statements all fold away, `t4 = t4`, has none.)
+    kernels = cudabuild.ptx_of(work / "k.o")
+    if PTXAS:
+        for index, ptx in enumerate(kernels):
+            (work / ("k%d.ptx" % index)).write_text(ptx)
+            assembled = subprocess.run(
+                [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
+                 "/dev/null"], cwd=work, capture_output=True, text=True)
+            assert assembled.returncode == 0, assembled.stderr
+            assert "0 bytes spill stores" in assembled.stderr, \
+                assembled.stderr
+    if has_driver():
+        return
+    ran = subprocess.run(["./driver"], cwd=work, capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 3, ran.stderr
+    # The PTX is handed to the driver to compile when the object loads;
+    # without kernels, the first stream fails.
+    first = "compiling PTX" if kernels else "creating a stream"
+    assert ran.stderr.startswith(first + ": no CUDA driver: libcuda.so.1"), \
+        ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1
+    assert not any((work / (n + ".out")).exists() for _, n in args)
+
+
+def test_ptxas_is_found_or_skipped():
+    if not PTXAS:
+        pytest.skip("skipped: no ptxas (the CUDA toolkit at /usr/local/cuda)")
+    assert os.access(PTXAS, os.X_OK)
+
+
+def test_jit_refuses_the_gpu_target(tmp_path):
+    (tmp_path / "p.tl").write_text("var input a : [3]\nvar output b : [3]\n"
+                                   "b = a * 2\n")
+    np.save(tmp_path / "a.npy", np.arange(3.0))
+    ran = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-run"), "p.tl", "--target=cuda",
+         "--in", "a=a.npy", "--out", "b=b.npy"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 1
+    assert "the JIT runs code for this machine only" in ran.stderr
+    assert not (tmp_path / "b.npy").exists()
+
+
+def test_unknown_gpu_architecture(tmp_path):
+    (tmp_path / "p.tl").write_text("var input a : [3]\nvar output b : [3]\n"
+                                   "b = a * 2\n")
+    ran = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "p.tl", "--target=cuda",
+         "--gpu-arch=volta", "-o", "p.o"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 1
+    assert "unknown GPU architecture 'volta' (expected sm_NN" in ran.stderr
+    assert not (tmp_path / "p.o").exists()
+
+
+# The GPU mapping (tl-gpu-map-loops: one thread per element, the nest
+# collapsed and tiled into blocks, the last block masked) run on this CPU:
+# its index arithmetic and bounds against the reference interpreter, at
+# extents that divide no block size.
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gpu_mapping_on_the_cpu(tl_run, name):
+    _, source, store, live_out, dtype = CASES[name]
+    element = ["--element-type=f32"] if dtype == np.float32 else []
+    names = list(store)
+    mapped = tl_run(source, store, names, engine="jit", dtype=dtype,
+                    extra=["--gpu-mapping-on-cpu"] + element)
+    ref = tl_run(source, store, names, engine="reference", dtype=dtype,
+                 extra=element)
+    for output in live_out:
+        np.testing.assert_allclose(mapped[output], ref[output],
+                                   rtol=1e-12 if dtype == np.float64 else 1e-5,
+                                   atol=1e-12, equal_nan=True)
+
+
+def test_gpu_mapping_on_the_cpu_across_blocks(tl_run):
+    # 3 x 7 x 53 = 1113 elements: four blocks of 256 and a masked fifth.
+    source = ("var input a : [3 7 53]\nvar input b : [53 5]\n"
+              "var output c : [3 7 5]\nvar output d : [3 7 53]\n"
+              "c = a # b . [[3 4]]\nd = a * 2 - a\n")
+    rng = np.random.default_rng(3)
+    store = {"a": rng.standard_normal((3, 7, 53)),
+             "b": rng.standard_normal((53, 5)),
+             "c": np.zeros((3, 7, 5)), "d": np.zeros((3, 7, 53))}
+    mapped = tl_run(source, store, ["c", "d"], engine="jit",
+                    extra=["--gpu-mapping-on-cpu"])
+    np.testing.assert_allclose(mapped["c"], np.einsum("ijk,kl->ijl",
+                                                      store["a"], store["b"]),
+                               rtol=1e-12)
+    np.testing.assert_array_equal(mapped["d"], store["a"])

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Builds the GPU check bundle: every case of test/lib/gpucases.py compiled
+with tl-compile --target=cuda into a driver executable (runtime linked in,
+no LLVM needed to run it), its inputs, and the reference interpreter's
+results, with test/gpu/run.py beside them. Copy OUT to a machine with an
+NVIDIA GPU and driver and run `python3 OUT/run.py` there (NumPy only).
+
+  /usr/bin/python3 test/gpu/make_bundle.py OUT [--build build]"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+
+import numpy as np  # noqa: E402
+
+import cudabuild  # noqa: E402
+import gpucases  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("--build", default=os.path.join(HERE, "..", "..",
+                                                        "build"))
+    args = parser.parse_args()
+    out = Path(args.out).resolve()
+    if out.exists():
+        shutil.rmtree(out)
+    (out / "cases").mkdir(parents=True)
+    bin_dir = os.path.join(args.build, "bin")
+    runtime = cudabuild.runtime_object(out)
+    manifest = []
+    for name, source, store, live_out, dtype in gpucases.cases():
+        work = out / "cases" / name
+        kernel_args = cudabuild.build(work, source, store, bin_dir, runtime,
+                                      dtype)
+        cudabuild.reference(os.path.join(bin_dir, "tl-run"), work, source,
+                            store, dtype)
+        pointers = [n for kind, n in kernel_args if kind == "pointer"]
+        for leftover in ("k.o", "driver.c", "k.h"):
+            os.remove(work / leftover)
+        manifest.append({"name": name, "outputs": [n for n in live_out
+                                                   if n in pointers],
+                         "arguments": pointers,
+                         "dtype": np.dtype(dtype).name})
+    os.remove(runtime)
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    shutil.copy(os.path.join(HERE, "run.py"), out / "run.py")
+    print("%d cases in %s" % (len(manifest), out))
+
+
+if __name__ == "__main__":
+    main()
