@@ -28,6 +28,9 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--build", default=os.path.join(HERE, "..", "..",
                                                         "build"))
+    parser.add_argument("--random", type=int, default=12,
+                        help="random programs (and half as many sized and "
+                             "batched ones)")
     args = parser.parse_args()
     out = Path(args.out).resolve()
     if out.exists():
@@ -36,7 +39,7 @@ def main():
     bin_dir = os.path.join(args.build, "bin")
     runtime = cudabuild.runtime_object(out)
     manifest = []
-    for name, source, store, live_out, dtype in gpucases.cases():
+    for name, source, store, live_out, dtype in gpucases.cases(args.random):
         work = out / "cases" / name
         kernel_args = cudabuild.build(work, source, store, bin_dir, runtime,
                                       dtype)
