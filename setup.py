@@ -48,7 +48,7 @@ class CMakeBuild(build_ext):
                  # The module is built for the interpreter that installs it.
                  "-DPython3_EXECUTABLE=%s" % sys.executable],
                 check=True)
-        targets = ["_tensorlang"]
+        targets = ["_tensorlang", "tensorlang_cuda"]
         cache = open(os.path.join(build, "CMakeCache.txt")).read()
         has_mpi = "TENSORLANG_HAVE_MPI:INTERNAL=ON" in cache
         if has_mpi:
@@ -64,8 +64,11 @@ class CMakeBuild(build_ext):
         destination = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(destination), exist_ok=True)
         shutil.copyfile(os.path.join(module_dir, module[0]), destination)
-        # The MPI runtime distributed programs load (tensorlang/__init__.py
-        # points the JIT at this copy).
+        # The runtimes distributed and GPU programs load
+        # (tensorlang/__init__.py points the JIT at these copies).
+        shutil.copyfile(os.path.join(build, "lib", "libtensorlang_cuda.so"),
+                        os.path.join(os.path.dirname(destination),
+                                     "libtensorlang_cuda.so"))
         if has_mpi:
             shutil.copyfile(os.path.join(build, "lib", "libtensorlang_mpi.so"),
                             os.path.join(os.path.dirname(destination),

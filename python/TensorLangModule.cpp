@@ -53,6 +53,9 @@ public:
   const std::string &getText() const { return text; }
 
   [[noreturn]] void raise(const std::string &fallback) {
+    // An error of the machine, not of the program (no CUDA driver, say).
+    if (!machineError.empty())
+      throw std::runtime_error(machineError);
     CompileError error;
     error.message = text.empty() ? fallback : text;
     if (!error.message.empty() && error.message.back() == '\n')
@@ -64,6 +67,10 @@ public:
 
 private:
   void record(Diagnostic &diagnostic) {
+    if (isa<UnknownLoc>(diagnostic.getLocation()) &&
+        diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+        machineError.empty())
+      machineError = diagnostic.str();
     std::string location;
     if (auto fileLoc = dyn_cast<FileLineColLoc>(diagnostic.getLocation())) {
       location = (fileLoc.getFilename().str() + ":" +
@@ -84,6 +91,7 @@ private:
 
   ScopedDiagnosticHandler handler;
   std::string text;
+  std::string machineError;
   int line = 0, column = 0;
 };
 
@@ -109,9 +117,9 @@ public:
             const std::string &syntax,
             const std::vector<std::pair<std::string, int64_t>> &sizes,
             const std::string &distribute, int32_t communicator,
-            const std::string &layout)
+            const std::string &layout, const std::string &target)
       : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
-                            sizes, distribute, communicator, layout),
+                            sizes, distribute, communicator, layout, target),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     if (failed(program.loadText(text, filename, isIR))) {
@@ -251,7 +259,10 @@ private:
               bool warningsAreErrors, const std::string &syntax,
               const std::vector<std::pair<std::string, int64_t>> &sizes,
               const std::string &distribute, int32_t communicator,
-              const std::string &layout) {
+              const std::string &layout, const std::string &target) {
+    if (target != "host" && target != "cuda")
+      throw py::value_error("target must be 'host' or 'cuda', got '" + target +
+                            "'");
     if (layout != "row-major" && layout != "col-major")
       throw py::value_error("layout must be 'row-major' or 'col-major', got '" +
                             layout + "'");
@@ -275,6 +286,7 @@ private:
     options.sizes = sizes;
     options.compile.distribute = distribute;
     options.compile.communicator = communicator;
+    options.compile.target = target;
     options.layout =
         layout == "col-major" ? Layout::ColumnMajor : Layout::RowMajor;
     return options;
@@ -318,12 +330,13 @@ PYBIND11_MODULE(_tensorlang, m) {
                     const std::string &, int64_t,
                     const std::vector<std::string> &, bool, const std::string &,
                     const std::vector<std::pair<std::string, int64_t>> &,
-                    const std::string &, int32_t, const std::string &>(),
+                    const std::string &, int32_t, const std::string &,
+                    const std::string &>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
            py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
            py::arg("sizes"), py::arg("distribute"), py::arg("communicator"),
-           py::arg("layout"))
+           py::arg("layout"), py::arg("target") = "host")
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)

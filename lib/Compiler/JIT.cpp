@@ -26,6 +26,46 @@ using namespace tensorlang;
 
 JitProgram::~JitProgram() = default;
 
+/// An error of the machine, not of the program: without a location, so
+/// that the tools print it as one line.
+static LogicalResult emitMachineError(tl::ProgramOp program,
+                                      llvm::StringRef message) {
+  return emitError(UnknownLoc::get(program.getContext()), message);
+}
+
+/// Loads the CUDA runtime into the process (the JIT finds its symbols
+/// there) and asks it whether a driver and a GPU are usable: one line of
+/// error where they are not.
+static LogicalResult loadCudaRuntime(tl::ProgramOp program) {
+  // An installed copy (the pip package's) overrides the build's.
+  std::string path = TENSORLANG_CUDA_RUNTIME_LIBRARY;
+  if (const char *given = std::getenv("TENSORLANG_CUDA_RUNTIME_LIBRARY");
+      given && *given)
+    path = given;
+  std::string error;
+  if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(path.c_str(), &error))
+    return program.emitError("cannot load the CUDA runtime ")
+           << path << ": " << error;
+  auto init = reinterpret_cast<int (*)(char *, size_t)>(
+      llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+          "tensorlang_cuda_init"));
+  if (!init)
+    return program.emitError("the CUDA runtime ")
+           << path << " has no tensorlang_cuda_init";
+  char message[512];
+  if (init(message, sizeof message) != 0)
+    return emitMachineError(program, message);
+  return success();
+}
+
+/// The first error of the CUDA runtime since the process started, if any.
+static const char *getCudaError() {
+  auto lastError = reinterpret_cast<const char *(*)()>(
+      llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+          "tensorlang_cuda_last_error"));
+  return lastError ? lastError() : nullptr;
+}
+
 static void initializeNativeTarget() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
@@ -39,10 +79,13 @@ static void initializeNativeTarget() {
 
 FailureOr<std::unique_ptr<JitProgram>>
 JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
-  if (!isHostTarget(options.target))
+  bool gpu = isCudaTarget(options.target);
+  if (!isHostTarget(options.target) && !gpu)
     return program.emitError("the JIT runs code for this machine only, not "
                              "for '")
            << options.target << "': compile an object with tl-compile";
+  if (gpu && failed(loadCudaRuntime(program)))
+    return failure();
   initializeNativeTarget();
   // Multi-threaded code calls the OpenMP runtime.
   SmallVector<StringRef, 1> libraries;
@@ -122,6 +165,13 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
 
   std::unique_ptr<JitProgram> jit(new JitProgram());
   jit->engine = std::move(*engine);
+  if (gpu) {
+    // The kernels are loaded by the module's constructors.
+    jit->engine->initialize();
+    if (const char *error = getCudaError())
+      return emitMachineError(program, error);
+    jit->gpu = true;
+  }
   jit->program = program;
   jit->functionName = lowered->functionName;
   if (!options.distribute.empty())
@@ -140,6 +190,9 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     return program.emitError("JIT compilation produced no function: ")
            << llvm::toString(function.takeError());
   jit->function = *function;
+  // (GPU programs keep their temporaries in device memory: no workspace.)
+  if (lowered->workspaceBytes < 0)
+    return jit;
   auto withWorkspace = jit->engine->lookupPacked(jit->functionName + "_ws");
   auto workspaceFunction = jit->engine->lookup(jit->functionName + "_ws");
   if (!withWorkspace || !workspaceFunction) {
@@ -166,6 +219,10 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
     arguments.push_back(&size);
   for (void *&value : values)
     arguments.push_back(&value);
+  if (!packedWithWorkspace) {
+    packed(arguments.data());
+    return;
+  }
   std::unique_lock<std::mutex> lock(workspaceMutex, std::try_to_lock);
   if (lock.owns_lock() && !workspace)
     workspace = HostTensor::allocateUninitialized(
@@ -222,5 +279,8 @@ LogicalResult JitProgram::run(Store &store) {
     sizes.push_back(it == sizeValues.end() ? 1 : it->second);
   }
   call(sizes, pointers);
+  if (gpu)
+    if (const char *error = getCudaError())
+      return emitMachineError(program, error);
   return success();
 }

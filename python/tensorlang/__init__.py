@@ -21,12 +21,15 @@ import numpy as np
 
 from ._tensorlang import CompileError, Program as _Program
 
-# An installed package (setup.py) carries the MPI runtime next to its
-# module: the JIT loads that copy for distributed programs.
-_MPI_RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            "libtensorlang_mpi.so")
-if os.path.exists(_MPI_RUNTIME):
-    os.environ.setdefault("TENSORLANG_MPI_RUNTIME_LIBRARY", _MPI_RUNTIME)
+# An installed package (setup.py) carries the MPI and CUDA runtimes next to
+# its module: the JIT loads those copies for distributed and GPU programs.
+for _name, _variable in (("libtensorlang_mpi.so",
+                          "TENSORLANG_MPI_RUNTIME_LIBRARY"),
+                         ("libtensorlang_cuda.so",
+                          "TENSORLANG_CUDA_RUNTIME_LIBRARY")):
+    _runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), _name)
+    if os.path.exists(_runtime):
+        os.environ.setdefault(_variable, _runtime)
 
 __all__ = ["CompileError", "SourceWarning", "Program", "Variable",
            "Signature", "IR", "compile", "compile_file", "run_reference"]
@@ -117,7 +120,7 @@ class Program:
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
                  syntax="tl", sizes=None, distribute=None, comm=None,
-                 layout="row-major"):
+                 layout="row-major", target="host"):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -132,7 +135,7 @@ class Program:
                               bool(warnings_as_errors), str(syntax),
                               _check_sizes(sizes),
                               *_check_distribution(distribute, comm),
-                              str(layout))
+                              str(layout), str(target))
         self._layout = str(layout)
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
@@ -239,7 +242,7 @@ class Program:
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
             warnings_as_errors=False, syntax="tl", sizes=None,
-            distribute=None, comm=None, layout="row-major"):
+            distribute=None, comm=None, layout="row-major", target="host"):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
@@ -252,17 +255,20 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     processes of comm, each calling with its block of E's indices
     (docs/distributed.md); every process must call. `layout="col-major"`
     takes and returns arrays in Fortran order (numpy order='F'), without
-    copies for arrays already in that order."""
+    copies for arrays already in that order. `target="cuda"` runs the
+    statements on an NVIDIA GPU (docs/gpu.md; NumPy arrays are copied to
+    the GPU and back); without a driver or a GPU it raises RuntimeError."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
                       warnings_as_errors, syntax, sizes, distribute, comm,
-                      layout)
+                      layout, target)
     program._impl.compile()
     return program
 
 
 def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
-                 warnings_as_errors=False, sizes=None, layout="row-major"):
+                 warnings_as_errors=False, sizes=None, layout="row-major",
+                 target="host"):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
     file in the tl dialect."""
     path = os.fspath(path)
@@ -271,7 +277,7 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
     program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
                       keep, warnings_as_errors,
                       "cfdlang" if path.endswith(".cfd") else "tl", sizes,
-                      layout=layout)
+                      layout=layout, target=target)
     program._impl.compile()
     return program
 

@@ -77,13 +77,29 @@ def test_ptxas_is_found_or_skipped():
     assert os.access(PTXAS, os.X_OK)
 
 
-def test_jit_refuses_the_gpu_target(tmp_path):
+@pytest.mark.skipif(has_driver(), reason="a CUDA driver is present")
+def test_tl_run_without_a_driver_says_so_in_one_line(tmp_path):
     (tmp_path / "p.tl").write_text("var input a : [3]\nvar output b : [3]\n"
                                    "b = a * 2\n")
     np.save(tmp_path / "a.npy", np.arange(3.0))
     ran = subprocess.run(
         [os.path.join(BIN_DIR, "tl-run"), "p.tl", "--target=cuda",
          "--in", "a=a.npy", "--out", "b=b.npy"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 1
+    assert ran.stderr.startswith("tl-run: error: no CUDA driver: "
+                                 "libcuda.so.1"), ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1, ran.stderr
+    assert not (tmp_path / "b.npy").exists()
+
+
+def test_tl_run_refuses_a_foreign_cpu_target(tmp_path):
+    (tmp_path / "p.tl").write_text("var input a : [3]\nvar output b : [3]\n"
+                                   "b = a * 2\n")
+    np.save(tmp_path / "a.npy", np.arange(3.0))
+    ran = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-run"), "p.tl",
+         "--target=aarch64-linux-gnu", "--in", "a=a.npy", "--out", "b=b.npy"],
         cwd=tmp_path, capture_output=True, text=True)
     assert ran.returncode == 1
     assert "the JIT runs code for this machine only" in ran.stderr

@@ -45,11 +45,15 @@ def main():
                                       dtype)
         cudabuild.reference(os.path.join(bin_dir, "tl-run"), work, source,
                             store, dtype)
+        # The inputs as .npy as well, for run.py --tl-run.
+        for variable, value in store.items():
+            np.save(work / ("in_%s.npy" % variable), np.asarray(value, dtype))
         pointers = [n for kind, n in kernel_args if kind == "pointer"]
         for leftover in ("k.o", "driver.c", "k.h"):
             os.remove(work / leftover)
         manifest.append({"name": name, "outputs": [n for n in live_out
                                                    if n in pointers],
+                         "variables": sorted(store),
                          "arguments": pointers,
                          "dtype": np.dtype(dtype).name})
     os.remove(runtime)

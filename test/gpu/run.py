@@ -2,8 +2,15 @@
 """Runs the GPU check bundle (make_bundle.py) on a machine with an NVIDIA
 GPU: each case's driver, its outputs against the reference interpreter's
 (relative 1e-12 in f64, 1e-5 in f32; NaN where the reference has NaN).
-Needs Python 3 and NumPy only. Exits 1 if any case fails."""
+Needs Python 3 and NumPy only. Exits 1 if any case fails.
 
+  python3 run.py [--tl-run PATH]
+
+With --tl-run, each case also runs through that tl-run (--target=cuda,
+its JIT), reading and writing .npy files (shared/tools/bundle-tools.sh packs
+one that needs no LLVM installed)."""
+
+import argparse
 import json
 import os
 import subprocess
@@ -26,27 +33,52 @@ def compare(actual, expected, rtol):
     return worst <= rtol, worst
 
 
+def run_case(case, work, tl_run):
+    """Runs one case, by its driver or by `tl_run`; returns each output's
+    value, or an error message."""
+    dtype = np.dtype(case["dtype"])
+    if not tl_run:
+        ran = subprocess.run(["./driver"], cwd=work, capture_output=True,
+                             text=True, timeout=120)
+        if ran.returncode != 0:
+            return "exit %d: %s" % (ran.returncode, ran.stderr.strip())
+        return {name: np.fromfile(os.path.join(work, name + ".out"),
+                                  dtype=dtype) for name in case["outputs"]}
+    command = [tl_run, "prog.tl", "--target=cuda"]
+    if dtype == np.float32:
+        command.append("--element-type=f32")
+    for name in case["variables"]:
+        command += ["--in", "%s=in_%s.npy" % (name, name)]
+    for name in case["outputs"]:
+        command += ["--out", "%s=tlrun_%s.npy" % (name, name)]
+    ran = subprocess.run(command, cwd=work, capture_output=True, text=True,
+                         timeout=300)
+    if ran.returncode != 0:
+        return "tl-run exit %d: %s" % (ran.returncode, ran.stderr.strip())
+    return {name: np.load(os.path.join(work, "tlrun_%s.npy" % name))
+            for name in case["outputs"]}
+
+
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tl-run", default=None)
+    args = parser.parse_args()
     manifest = json.load(open(os.path.join(HERE, "manifest.json")))
     failed = []
     start = time.time()
     for case in manifest:
         work = os.path.join(HERE, "cases", case["name"])
-        ran = subprocess.run(["./driver"], cwd=work, capture_output=True,
-                             text=True, timeout=120)
-        if ran.returncode != 0:
-            print("FAIL %s: exit %d: %s" % (case["name"], ran.returncode,
-                                            ran.stderr.strip()))
+        outputs = run_case(case, work, args.tl_run)
+        if isinstance(outputs, str):
+            print("FAIL %s: %s" % (case["name"], outputs))
             failed.append(case["name"])
             continue
-        dtype = np.dtype(case["dtype"])
-        rtol = 1e-12 if dtype == np.float64 else 1e-5
+        rtol = 1e-12 if np.dtype(case["dtype"]) == np.float64 else 1e-5
         worst_case = 0.0
         ok = True
         for name in case["outputs"]:
             expected = np.load(os.path.join(work, "expected_%s.npy" % name))
-            actual = np.fromfile(os.path.join(work, name + ".out"),
-                                 dtype=dtype).reshape(expected.shape)
+            actual = np.asarray(outputs[name]).reshape(expected.shape)
             good, worst = compare(actual, expected, rtol)
             worst_case = max(worst_case, worst)
             ok &= good

@@ -502,3 +502,27 @@ def test_jupyter_shows_the_signature_and_the_ir_as_text():
     printer = _Printer()
     ir._repr_pretty_(printer, False)
     assert printer.text_ == str(ir) and "linalg.generic" in printer.text_
+
+
+def _has_cuda_driver():
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(_has_cuda_driver(), reason="a CUDA driver is present")
+def test_gpu_target_without_a_driver_raises_runtime_error():
+    with pytest.raises(RuntimeError) as error:
+        tl.compile(MATMUL, target="cuda")
+    message = str(error.value)
+    assert message.startswith("no CUDA driver: libcuda.so.1")
+    assert "\n" not in message
+
+
+def test_unknown_target_is_refused():
+    with pytest.raises(ValueError, match="target must be 'host' or 'cuda', "
+                                         "got 'tpu'"):
+        tl.compile(MATMUL, target="tpu")

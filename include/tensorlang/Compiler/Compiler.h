@@ -182,6 +182,8 @@ private:
   std::string functionName;
   std::vector<std::string> variables;
   int64_t temporaryBytes = 0;
+  /// Whether its statements run on a GPU (the CUDA runtime reports errors).
+  bool gpu = false;
   /// A distributed program's communicator (MPI_Fint), if it takes one.
   std::optional<int32_t> communicator;
   void (*packed)(void **) = nullptr;
