@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/InitAllDialects.h"
@@ -64,6 +65,11 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   }
   if (!target.gpuChip.empty()) {
     lowering.gpuChip = target.gpuChip;
+    // (Where none is found, kernels that call libdevice are refused after
+    // the lowering, which sees the calls.)
+    bool found;
+    lowering.gpuToolkit = getCudaToolkit(found);
+    (void)found;
     lowering.tileContractions = false;
   }
 }
@@ -134,6 +140,21 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
     buildLowerToGPUPipeline(gpu, lowering);
     if (failed(gpu.run(*lowered.module)))
       return program.emitError("lowering for the GPU failed");
+    // Without libdevice, kernels that call exp, log or abs keep them as
+    // undefined functions, which no driver can load.
+    WalkResult unresolved = lowered.module->walk([](gpu::BinaryOp binary) {
+      for (Attribute object : binary.getObjects())
+        for (StringRef line : llvm::split(
+                 cast<gpu::ObjectAttr>(object).getObject().getValue(), '\n'))
+          if (line.starts_with(".extern .func") && line.contains(" __nv_"))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (unresolved.wasInterrupted())
+      return program.emitError(
+          "the GPU kernels call CUDA's libdevice (exp, log, abs, ...), and "
+          "no CUDA toolkit was found to link it: set CUDA_HOME to one "
+          "(nvvm/libdevice/libdevice.10.bc)");
     // No workspace variant: the temporaries are in device memory.
     lowered.workspaceBytes = -1;
     return lowered;

@@ -20,9 +20,15 @@
 #include "tensorlang/Compiler/Compiler.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -144,6 +150,66 @@ static llvm::Error targetError(const llvm::Twine &message) {
 bool tensorlang::isCudaTarget(llvm::StringRef target) {
   return target == "cuda" ||
          llvm::Triple(llvm::Triple::normalize(target)).isNVPTX();
+}
+
+/// A directory laid out as a CUDA toolkit holding only an empty libdevice,
+/// removed when the process ends.
+namespace {
+struct StandInToolkit {
+  StandInToolkit() {
+    llvm::SmallString<128> directory;
+    if (llvm::sys::fs::createUniqueDirectory("tensorlang-cuda", directory))
+      return;
+    llvm::SmallString<256> libdevice(directory);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice");
+    if (llvm::sys::fs::create_directories(libdevice))
+      return;
+    llvm::sys::path::append(libdevice, "libdevice.10.bc");
+    llvm::LLVMContext context;
+    llvm::Module empty("libdevice", context);
+    // NVPTX's data layout, which LLVM would otherwise warn about when it
+    // links the kernels with this.
+    empty.setTargetTriple(llvm::Triple("nvptx64-nvidia-cuda"));
+    empty.setDataLayout(
+        "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64");
+    std::error_code error;
+    llvm::raw_fd_ostream os(libdevice, error);
+    if (error)
+      return;
+    llvm::WriteBitcodeToFile(empty, os);
+    root = directory.str().str();
+  }
+  ~StandInToolkit() {
+    if (!root.empty())
+      (void)llvm::sys::fs::remove_directories(root);
+  }
+  std::string root;
+};
+} // namespace
+
+std::string tensorlang::getCudaToolkit(bool &found) {
+  llvm::SmallVector<std::string> roots;
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(variable); value && *value)
+      roots.push_back(value);
+  roots.push_back("/usr/local/cuda");
+  // nvcc is often a link from a bin directory on PATH into the toolkit.
+  llvm::SmallString<256> nvcc;
+  if (llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("nvcc");
+      program && !llvm::sys::fs::real_path(*program, nvcc))
+    roots.push_back(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(nvcc)).str());
+  for (const std::string &root : roots) {
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path)) {
+      found = true;
+      return root;
+    }
+  }
+  found = false;
+  static StandInToolkit standIn;
+  return standIn.root;
 }
 
 bool tensorlang::isHostTarget(llvm::StringRef target) {

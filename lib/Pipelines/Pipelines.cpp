@@ -191,9 +191,12 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
               "convert-math-to-llvm,convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,"
               "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},"
-              "gpu-to-llvm,gpu-module-to-binary{{format=isa},"
+              "gpu-to-llvm,gpu-module-to-binary{{format=isa{1}},"
               "canonicalize,cse,reconcile-unrealized-casts",
-              std::string(options.gpuChip))
+              std::string(options.gpuChip),
+              options.gpuToolkit.empty()
+                  ? std::string()
+                  : " toolkit=" + std::string(options.gpuToolkit))
               .str());
 }
 

@@ -20,9 +20,16 @@ import gpucases
 BIN_DIR = os.environ.get(
     "TENSORLANG_BIN_DIR",
     os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
-PTXAS = shutil.which("ptxas") or (
-    "/usr/local/cuda/bin/ptxas"
-    if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+def find_ptxas():
+    """The CUDA toolkit's ptxas, if one runs here."""
+    for candidate in (shutil.which("ptxas"), "/usr/local/cuda/bin/ptxas"):
+        if candidate and os.path.exists(candidate) and subprocess.run(
+                [candidate, "--version"], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
+PTXAS = find_ptxas()
 
 
 def has_driver():
@@ -46,6 +53,9 @@ def test_compiles_assembles_and_fails_softly(tmp_path, runtime, name):
     _, source, store, _, dtype = CASES[name]
     work = tmp_path / name
     args = cudabuild.build(work, source, store, BIN_DIR, runtime, dtype)
+    if args is None:
+        pytest.skip("skipped: the kernels call libdevice, and there is no "
+                    "CUDA toolkit (tl-compile said so)")
     # (A program whose statements all fold away, `t4 = t4`, has none.)
     kernels = cudabuild.ptx_of(work / "k.o")
     if PTXAS:

@@ -43,6 +43,9 @@ def main():
         work = out / "cases" / name
         kernel_args = cudabuild.build(work, source, store, bin_dir, runtime,
                                       dtype)
+        if kernel_args is None:
+            sys.exit("make_bundle.py: %s needs libdevice: set CUDA_HOME to a "
+                     "CUDA toolkit" % name)
         cudabuild.reference(os.path.join(bin_dir, "tl-run"), work, source,
                             store, dtype)
         # The inputs as .npy as well, for run.py --tl-run.

@@ -28,11 +28,28 @@ def runtime_object(directory):
     return path
 
 
+LIBDEVICE_MISSING = ("the GPU kernels call CUDA's libdevice (exp, log, abs, "
+                     "...), and no CUDA toolkit was found to link it")
+
+
+def has_libdevice():
+    """Whether tl-compile finds a CUDA toolkit's libdevice (Target.cpp,
+    getCudaToolkit)."""
+    roots = [os.environ[v] for v in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
+             if os.environ.get(v)] + ["/usr/local/cuda"]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))))
+    return any(os.path.exists(os.path.join(r, "nvvm", "libdevice",
+                                           "libdevice.10.bc")) for r in roots)
+
+
 def build(work, source, store, bin_dir, runtime, dtype=np.float64,
           extra=()):
     """Compiles `source` for the GPU in `work` (k.o, k.h), writes the
     arguments' initial values from `store` and links ./driver. Returns the
-    kernel's arguments (cdriver.prototype)."""
+    kernel's arguments (cdriver.prototype), or None where the kernels need
+    libdevice and there is no CUDA toolkit (tl-compile says so)."""
     work.mkdir(parents=True, exist_ok=True)
     (work / "prog.tl").write_text(source)
     element = ["--element-type=f32"] if dtype == np.float32 else []
@@ -40,6 +57,10 @@ def build(work, source, store, bin_dir, runtime, dtype=np.float64,
         [os.path.join(bin_dir, "tl-compile"), "prog.tl", "--target=cuda",
          "--name=k", "-o", "k.o", "--header", "k.h"] + element + list(extra),
         cwd=work, capture_output=True, text=True)
+    if compiled.returncode != 0 and not has_libdevice() and \
+            LIBDEVICE_MISSING in compiled.stderr:
+        assert not (work / "k.o").exists()
+        return None
     assert compiled.returncode == 0, source + compiled.stderr
     args = cdriver.prototype((work / "k.h").read_text())
     scalar = "float" if dtype == np.float32 else "double"

@@ -107,6 +107,13 @@ bool isHostTarget(llvm::StringRef target);
 /// Whether `target` names the NVIDIA GPU target ("cuda", or an nvptx
 /// triple).
 bool isCudaTarget(llvm::StringRef target);
+/// The CUDA toolkit whose libdevice (nvvm/libdevice/libdevice.10.bc) GPU
+/// kernels that call exp, log, abs link: $CUDA_HOME, $CUDA_PATH,
+/// $CUDA_ROOT, /usr/local/cuda or the toolkit of the nvcc on PATH. Where
+/// there is none, a stand-in made for this process with an empty
+/// libdevice, so that kernels without such calls still compile (MLIR
+/// insists on a libdevice); `found` says which.
+std::string getCudaToolkit(bool &found);
 /// The target a compilation with `options` generates code for, resolved
 /// once: the triple (options.target, else this process's), the CPU's vector
 /// width and registers from LLVM's description of it (or

@@ -88,6 +88,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("tl-lower-to-gpu: the NVIDIA GPU to compile the "
                      "kernels for"),
       llvm::cl::init("sm_90")};
+  Option<std::string> gpuToolkit{
+      *this, "gpu-toolkit",
+      llvm::cl::desc("tl-lower-to-gpu: the CUDA toolkit whose libdevice is "
+                     "linked into kernels that call exp, log, abs (empty: "
+                     "MLIR's default, /usr/local/cuda)"),
+      llvm::cl::init("")};
   Option<bool> gpuMappingOnCPU{
       *this, "gpu-mapping-on-cpu",
       llvm::cl::desc("tl-lower-to-loops: map the statements to GPU blocks "
