@@ -117,12 +117,14 @@ public:
             const std::string &syntax,
             const std::vector<std::pair<std::string, int64_t>> &sizes,
             const std::string &distribute, int32_t communicator,
-            const std::string &layout, const std::string &target)
+            const std::string &layout, const std::string &target, bool fromFile)
       : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
                             sizes, distribute, communicator, layout, target),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
-    if (failed(program.loadText(text, filename, isIR))) {
+    // A file's kind is its extension, as the tools decide it (loadFile).
+    if (failed(fromFile ? program.loadFile(filename)
+                        : program.loadText(text, filename, isIR))) {
       if (!problem.empty())
         diagnostics.raise(takeProblem());
       diagnostics.raise("cannot read the program");
@@ -331,12 +333,13 @@ PYBIND11_MODULE(_tensorlang, m) {
                     const std::vector<std::string> &, bool, const std::string &,
                     const std::vector<std::pair<std::string, int64_t>> &,
                     const std::string &, int32_t, const std::string &,
-                    const std::string &>(),
+                    const std::string &, bool>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("pad"), py::arg("dtype"), py::arg("threads"),
            py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
            py::arg("sizes"), py::arg("distribute"), py::arg("communicator"),
-           py::arg("layout"), py::arg("target") = "host")
+           py::arg("layout"), py::arg("target") = "host",
+           py::arg("from_file") = false)
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)

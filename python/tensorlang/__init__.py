@@ -120,7 +120,7 @@ class Program:
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
                  syntax="tl", sizes=None, distribute=None, comm=None,
-                 layout="row-major", target="host"):
+                 layout="row-major", target="host", from_file=False):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._pad = _check_int(pad, "pad", 0)
@@ -135,7 +135,7 @@ class Program:
                               bool(warnings_as_errors), str(syntax),
                               _check_sizes(sizes),
                               *_check_distribution(distribute, comm),
-                              str(layout), str(target))
+                              str(layout), str(target), bool(from_file))
         self._layout = str(layout)
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
@@ -270,14 +270,15 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
                  warnings_as_errors=False, sizes=None, layout="row-major",
                  target="host"):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
-    file in the tl dialect."""
+    file in the tl dialect, as tl-run and tl-compile do: a file of another
+    extension is refused (CompileError), not guessed."""
     path = os.fspath(path)
-    with open(path) as f:
-        text = f.read()
-    program = Program(text, path, pad, dtype, threads, path.endswith(".mlir"),
-                      keep, warnings_as_errors,
-                      "cfdlang" if path.endswith(".cfd") else "tl", sizes,
-                      layout=layout, target=target)
+    # (A missing file raises FileNotFoundError, as open does.)
+    with open(path):
+        pass
+    program = Program("", path, pad, dtype, threads, False, keep,
+                      warnings_as_errors, "tl", sizes, layout=layout,
+                      target=target, from_file=True)
     program._impl.compile()
     return program
 

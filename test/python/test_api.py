@@ -225,6 +225,28 @@ def test_argument_errors():
         tl.compile_file("/no/such/file.tl")
 
 
+def test_compile_file_decides_the_language_as_the_tools_do(tmp_path):
+    # A CFDlang program saved as .txt (as CFDlang's own tests are named) was
+    # read as TensorLang, and ran with wrong results: it is refused, as
+    # tl-run and tl-compile refuse it.
+    cfdlang = ("var input A : [2 2]\nvar input u : [2 2]\n"
+               "var output v : [2 2]\nv = A # u . [[1 2]]\n")
+    text = tmp_path / "prog.txt"
+    text.write_text(cfdlang)
+    with pytest.raises(tl.CompileError,
+                       match="cannot tell the kind of '.*prog.txt': expected "
+                             "a .tl source file, a .cfd CFDlang source file "
+                             "or a .mlir file"):
+        tl.compile_file(text)
+    # As .cfd it is CFDlang: 0-based indices, the contraction of A's
+    # columns with u's rows.
+    cfd = tmp_path / "prog.cfd"
+    cfd.write_text(cfdlang)
+    a, u = rng.standard_normal((2, 2)), rng.standard_normal((2, 2))
+    np.testing.assert_allclose(tl.compile_file(cfd)(A=a, u=u)["v"], a @ u,
+                               rtol=1e-13)
+
+
 def test_kept_variables_are_results_on_both_engines():
     # t is neither input nor output: the optimizer may fold it into B and
     # drop its statement, unless it is kept.

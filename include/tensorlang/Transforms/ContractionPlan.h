@@ -100,6 +100,38 @@ struct TileContractionsConfig {
   /// its rows is blocked a line of that operand at a time.
   int64_t cacheLineBytes = 64;
 
+  /// Most rows of a register tile, whatever the registers (rows x 2 / (rows
+  /// + 2) loads per FMA barely fall past 8, while fewer extents divide).
+  int64_t maxRegisterRows = 8;
+  /// From this many register tiles of the tallest kind on, the rows are cut
+  /// into the tallest tiles and a rest, rather than into a divisor.
+  int64_t manyRowTiles = 16;
+  /// Bytes of a packed or panelled operand block that stay in L2 while the
+  /// register tiles read it (half of L2).
+  int64_t l2BlockBytes = int64_t(512) << 10;
+  /// Rows of an operand this many bytes apart, or a multiple, share the
+  /// sets of L2 (its size over its ways: 16 assumed) ...
+  int64_t l2SetPeriodBytes = int64_t(64) << 10;
+  /// ... and fall in few of them where they share this many bytes of the
+  /// period (a page).
+  int64_t minSetSpreadBytes = 4096;
+  /// A cache tile's block of the columns' operand whose rows conflict in
+  /// L2 is copied contiguous first from this many depth steps on (below, it
+  /// fits the caches whatever its sets).
+  int64_t minDepthStepsToCopyBlock = 64;
+  /// The columns' operand is copied into panels where each element serves
+  /// this many rows or more ...
+  int64_t minPanelReuse = 64;
+  /// ... and its block fits l2BlockBytes, or the tiles read all of it this
+  /// many times or more.
+  int64_t minPanelPasses = 3;
+  /// The rows' operand is copied into panels of rows where its rows are at
+  /// least this many bytes apart (a page) ...
+  int64_t minRowStrideBytes = 4096;
+  /// ... and each of its register tiles of rows serves this many register
+  /// tiles of columns or more.
+  int64_t minRowPanelReuse = 24;
+
   /// Elements of `elementBytes` bytes per cache line (8 doubles).
   int64_t lineElements(int64_t elementBytes) const {
     return std::max<int64_t>(1, cacheLineBytes / std::max<int64_t>(1, elementBytes));
@@ -208,7 +240,8 @@ deriveTileContractionsConfig(const TargetDescription &target,
 /// the sets of a 1 MiB, 16-way L2 repeat, so that a block of many such rows
 /// cannot stay in L2 (rows of 768 doubles, 6 KiB apart, take 32 offsets
 /// and are as fast copied or not; rows of 1024 take 8).
-bool rowsConflictInCaches(int64_t strideBytes);
+bool rowsConflictInCaches(int64_t strideBytes,
+                          const TileContractionsConfig &config);
 
 /// Whether the body of `op` is `out + in0 * in1`: what a vector contraction
 /// of a register tile computes.

@@ -180,6 +180,9 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
            "Leave the depth unblocked while the columns' operand panel over "
            "all of it (depth x columns) takes at most this many bytes (0: "
            "a quarter of L2)">,
+    Option<"l2BlockBytes", "l2-block-bytes", "int64_t", "0",
+           "Most bytes of a packed or panelled operand block kept in L2 "
+           "(0: half of the target's L2)">,
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost parallel loop of cache tiles over "
            "threads (an scf.forall)">,

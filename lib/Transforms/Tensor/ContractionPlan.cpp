@@ -59,10 +59,9 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   // operand and two spare (addresses, a broadcast in flight). Past 8 rows
   // the loads per FMA barely fall (rows x 2 / (rows + 2): 1.6 at 8, 1.75 at
   // 14), while fewer extents divide.
-  constexpr int64_t kMostRegisterRows = 8;
   config.registerColumns = 2 * config.vectorLanes;
   config.registerRows = std::clamp<int64_t>((target.vectorRegisters - 4) / 2, 1,
-                                            kMostRegisterRows);
+                                            config.maxRegisterRows);
   // The register tile reads a sliver of each operand per depth step: rows
   // elements of one, columns of the other. The rows' sliver over a depth
   // block is read again by every register tile of columns in the cache
@@ -93,6 +92,11 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   config.wholeDepthPanelBytes = target.l2CacheBytes / 4;
   config.maxTransposedElements = target.l2CacheBytes / 4 / elementBytes;
   config.cacheLineBytes = target.cacheLineBytes;
+  // Packed and panelled blocks: half of L2, as the columns' block. The
+  // description has no associativity: 16 ways, the common one of server
+  // L2s, give the period of its sets.
+  config.l2BlockBytes = target.l2CacheBytes / 2;
+  config.l2SetPeriodBytes = std::max<int64_t>(1, target.l2CacheBytes / 16);
   return config;
 }
 
@@ -325,9 +329,8 @@ static bool isDepthBlocked(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// 7, rather than tiles of 5).
 static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
                                   const TileContractionsConfig &config) {
-  constexpr int64_t kManyRowTiles = 16;
   int64_t maxRows = maxRegisterRows(registerColumns, config);
-  if (rows >= kManyRowTiles * maxRows)
+  if (rows >= config.manyRowTiles * maxRows)
     return maxRows;
   return std::min(
       maxRows,
@@ -360,10 +363,11 @@ static int64_t tileSize(int64_t extent, int64_t step, int64_t preferred) {
       int64_t(llvm::alignTo(llvm::divideCeil(extent, blocks), uint64_t(step))));
 }
 
-bool tensorlang::rowsConflictInCaches(int64_t strideBytes) {
-  constexpr int64_t kL2SetPeriodBytes = 64 << 10, kFewestSpreadBytes = 4096;
-  return strideBytes > 0 &&
-         std::gcd(strideBytes, kL2SetPeriodBytes) >= kFewestSpreadBytes;
+bool tensorlang::rowsConflictInCaches(int64_t strideBytes,
+                                      const TileContractionsConfig &config) {
+  return strideBytes > 0 && config.l2SetPeriodBytes > 0 &&
+         std::gcd(strideBytes, config.l2SetPeriodBytes) >=
+             config.minSetSpreadBytes;
 }
 
 /// The side of the squares in which a packed block is copied: a vector's
@@ -401,7 +405,7 @@ static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
     if (dim != plan.packedDim && dim != plan.columnDim)
       unitBytes *= plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
   }
-  int64_t budget = 2 * config.wholeDepthPanelBytes;
+  int64_t budget = config.l2BlockBytes;
   int64_t lanes = packingLanes(config);
   int64_t packed = extents[plan.packedDim];
   int64_t columns = extents[plan.columnDim];
@@ -430,15 +434,15 @@ static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
 /// depth steps fits the caches whatever its sets.
 static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
-                            const ContractionTilingPlan &plan) {
-  constexpr int64_t kMinDepthSteps = 64;
+                            const ContractionTilingPlan &plan,
+                            const TileContractionsConfig &config) {
   int64_t depth = plan.cacheTiles[plan.depthDim]
                       ? plan.cacheTiles[plan.depthDim]
                       : extents[plan.depthDim];
   // The columns' operand has them last (transposed so if need be): its
   // rows are the whole columns extent apart.
-  if (depth < kMinDepthSteps ||
-      !rowsConflictInCaches(extents[plan.columnDim] * elementBytes(op)))
+  if (depth < config.minDepthStepsToCopyBlock ||
+      !rowsConflictInCaches(extents[plan.columnDim] * elementBytes(op), config))
     return -1;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -453,14 +457,14 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// (ContractionTilingPlan::panelInput), or -1: the columns' operand (which
 /// transposeForColumns gives the columns last) with the depth among its
 /// dimensions and more columns than one panel holds, where
-/// - each of its elements serves enough rows (`kMinPanelReuse`: the rows
+/// - each of its elements serves enough rows (`minPanelReuse`: the rows
 ///   of the cache tile and its other dimensions that the operand lacks;
 ///   the copy leaves the row blocks' loops) that copying it costs little
 ///   beside the FMAs (two memory operations per element against at least
 ///   64 / lanes FMAs);
 /// - and the copy, a pass through memory where the block does not fit
 ///   half of L2, pays: the block fits, or the tiles read all of it
-///   several times over (`kMinPanelPasses`: once per row block, and per
+///   several times over (`minPanelPasses`: once per row block, and per
 ///   step of a dimension the operand lacks outside one it has; TCCG ccsd6,
 ///   2.8 MB blocks read once per step of the result's first dimension, 71
 ///   times: 6.0 s to 5.1 s; abc-ad-bdc, a 73 MB block read by 3 row
@@ -470,7 +474,6 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                       const ContractionTilingPlan &plan,
                       const TileContractionsConfig &config) {
-  constexpr int64_t kMinPanelReuse = 64, kMinPanelPasses = 3;
   // Columns that one panel holds are contiguous rows already.
   if (extents[plan.columnDim] <= plan.registerTiles[plan.columnDim])
     return -1;
@@ -509,8 +512,9 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
       else
         lacking *= tileOf(dim);
     }
-    bool inCache = blockBytes <= 2 * config.wholeDepthPanelBytes;
-    if (reuse >= kMinPanelReuse && (inCache || passes >= kMinPanelPasses))
+    bool inCache = blockBytes <= config.l2BlockBytes;
+    if (reuse >= config.minPanelReuse &&
+        (inCache || passes >= config.minPanelPasses))
       return int(input->getOperandNumber());
     return -1;
   }
@@ -520,10 +524,10 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// The input whose cache-tile blocks are copied into panels of rows
 /// (ContractionTilingPlan::rowPanelInput), or -1: the rows' operand (the
 /// input with the rows and the depth but not the columns) where
-/// - its rows are at least a page apart (`kMinRowStrideBytes`): rows
+/// - its rows are at least a page apart (`minRowStrideBytes`): rows
 ///   closer together share lines and pages whatever the layout, and rows
 ///   that are its last dimension are one run per depth step already;
-/// - and each of its register tiles of rows serves `kMinRowPanelReuse`
+/// - and each of its register tiles of rows serves `minRowPanelReuse`
 ///   register tiles of columns or more in the cache tile, which then read
 ///   it from one line per depth step, rather than one per row. The copy
 ///   reads the block from memory with nothing to overlap it, where the
@@ -532,14 +536,14 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 ///   -> 4.5-4.7 s; on an AMD Zen 5 (L2 1 MiB: 256 columns, 16 tiles) 3.12
 ///   s -> 3.31 s, and ab-cad-dcb (10 tiles) 0.245 s -> 0.317 s.
 static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
-                         const ContractionTilingPlan &plan) {
-  constexpr int64_t kMinRowStrideBytes = 4096, kMinRowPanelReuse = 24;
+                         const ContractionTilingPlan &plan,
+                         const TileContractionsConfig &config) {
   if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)
     return -1;
   int64_t columns = plan.cacheTiles[plan.columnDim]
                         ? plan.cacheTiles[plan.columnDim]
                         : extents[plan.columnDim];
-  if (columns < kMinRowPanelReuse * plan.registerTiles[plan.columnDim])
+  if (columns < config.minRowPanelReuse * plan.registerTiles[plan.columnDim])
     return -1;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -553,8 +557,9 @@ static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
          position >= 0 && map.getDimPosition(position) != plan.rowDim;
          --position)
       strideBytes *= type.getDimSize(position);
-    return strideBytes >= kMinRowStrideBytes ? int(input->getOperandNumber())
-                                             : -1;
+    return strideBytes >= config.minRowStrideBytes
+               ? int(input->getOperandNumber())
+               : -1;
   }
   return -1;
 }
@@ -698,9 +703,9 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   if (plan.packedInput < 0)
     plan.panelInput = panelInput(op, extents, plan, config);
   if (plan.packedInput < 0 && plan.panelInput < 0)
-    plan.copiedBlockInput = copiedBlockInput(op, extents, plan);
+    plan.copiedBlockInput = copiedBlockInput(op, extents, plan, config);
   if (plan.packedInput < 0)
-    plan.rowPanelInput = rowPanelInput(op, extents, plan);
+    plan.rowPanelInput = rowPanelInput(op, extents, plan, config);
 }
 
 FailureOr<ContractionTilingPlan>

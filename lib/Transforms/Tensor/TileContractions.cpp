@@ -142,6 +142,7 @@ struct TileContractionsPass
     override(config.cacheColumns, cacheColumns);
     override(config.cacheDepth, cacheDepth);
     override(config.wholeDepthPanelBytes, wholeDepthPanelBytes);
+    override(config.l2BlockBytes, l2BlockBytes);
     // Unknown lanes (no option, no tl.target): no register tiles three
     // vectors wide.
     if (vectorLanes == 0 && !tl::getTargetAttr(getOperation()))
