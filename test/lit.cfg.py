@@ -15,10 +15,13 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tensorlang_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 # A machine with the NVIDIA driver runs GPU code instead of failing softly.
-# The CUDA toolkit's libdevice, which MLIR links into GPU kernels.
-if os.path.exists(os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
-                               "nvvm", "libdevice", "libdevice.10.bc")):
+# The CUDA toolkit whose libdevice MLIR links into GPU kernels, named to
+# tl-lower-to-gpu as %cuda_toolkit.
+cuda_toolkit = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_toolkit, "nvvm", "libdevice",
+                               "libdevice.10.bc")):
     config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
 # (The toolkit's stub libcuda.so is not the driver: load libcuda.so.1.)
 import ctypes
 try:

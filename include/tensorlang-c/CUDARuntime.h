@@ -43,6 +43,11 @@ int tensorlang_cuda_init(char *message, size_t size);
    when none was. The string stays valid and unchanged for the process. */
 const char *tensorlang_cuda_last_error(void);
 
+/* Forgets the error, so that the next one is recorded (a process that runs
+   on after a failure: the JIT clears before each compilation and run). A
+   string tensorlang_cuda_last_error returned before may then change. */
+void tensorlang_cuda_clear_error(void);
+
 /*===--- Called by generated code (C signatures of MLIR 22's declares) ----===*/
 
 void *mgpuModuleLoad(void *data, size_t size);    /* cubin or fatbin */

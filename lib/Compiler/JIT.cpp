@@ -58,12 +58,22 @@ static LogicalResult loadCudaRuntime(tl::ProgramOp program) {
   return success();
 }
 
-/// The first error of the CUDA runtime since the process started, if any.
+/// The first error of the CUDA runtime since clearCudaError, if any.
 static const char *getCudaError() {
   auto lastError = reinterpret_cast<const char *(*)()>(
       llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
           "tensorlang_cuda_last_error"));
   return lastError ? lastError() : nullptr;
+}
+
+/// Forgets the runtime's error: an earlier program's failure is not this
+/// one's. (Two threads running GPU programs at once share the one record.)
+static void clearCudaError() {
+  auto clear = reinterpret_cast<void (*)()>(
+      llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+          "tensorlang_cuda_clear_error"));
+  if (clear)
+    clear();
 }
 
 static void initializeNativeTarget() {
@@ -167,6 +177,7 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   jit->engine = std::move(*engine);
   if (gpu) {
     // The kernels are loaded by the module's constructors.
+    clearCudaError();
     jit->engine->initialize();
     if (const char *error = getCudaError())
       return emitMachineError(program, error);
@@ -278,6 +289,8 @@ LogicalResult JitProgram::run(Store &store) {
     auto it = sizeValues.find(size.getSymName());
     sizes.push_back(it == sizeValues.end() ? 1 : it->second);
   }
+  if (gpu)
+    clearCudaError();
   call(sizes, pointers);
   if (gpu)
     if (const char *error = getCudaError())

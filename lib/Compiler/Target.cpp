@@ -223,6 +223,10 @@ tensorlang::resolveTarget(const CompileOptions &options) {
   // The one place where the process's own triple is read: every other
   // decision follows the description this returns.
   if (isCudaTarget(options.target)) {
+    // The MPI runtime's sums read host memory.
+    if (!options.distribute.empty())
+      return targetError("--distribute is not supported with --target=cuda "
+                         "yet");
     // The GPU's host is this machine.
     CompileOptions host = options;
     host.target = "host";

@@ -108,6 +108,12 @@ const char *tensorlang_cuda_last_error(void) {
                                                                 : NULL;
 }
 
+void tensorlang_cuda_clear_error(void) {
+  pthread_mutex_lock(&errorLock);
+  atomic_store_explicit(&haveError, false, memory_order_release);
+  pthread_mutex_unlock(&errorLock);
+}
+
 static const char *errorName(CUresult result) {
   const char *name = NULL;
   cu.cuGetErrorName(result, &name);
@@ -305,6 +311,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   }
   /* Sizes the driver's unsigned parameters cannot hold are refused. */
+  /* No blocks (a size of 0 at run time): nothing to do. */
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return;
   CUresult result = sharedBytes < 0 ? CUDA_ERROR_INVALID_VALUE : 0;
   intptr_t sizes[] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
   for (int i = 0; i < 6; ++i)

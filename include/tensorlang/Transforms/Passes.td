@@ -547,7 +547,8 @@ def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
     loop, so that the host touches device memory only through copies.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

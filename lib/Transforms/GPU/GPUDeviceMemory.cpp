@@ -28,9 +28,11 @@ using namespace mlir;
 /// rank-0 memref) is, if it has sizes: the product of the extents of the
 /// view a called function makes of it (tl-to-linalg's viewArgument), its
 /// size arguments mapped back to the caller's values, computed at the
-/// builder's insertion point. Null for a scalar variable.
-static Value getSizedElementCount(OpBuilder &builder, BlockArgument argument,
-                                  SymbolTable &symbols) {
+/// builder's insertion point. Null for a scalar variable; failure for a
+/// view whose extents do not come from the caller.
+static FailureOr<Value> getSizedElementCount(OpBuilder &builder,
+                                             BlockArgument argument,
+                                             SymbolTable &symbols) {
   for (OpOperand &use : argument.getUses()) {
     auto call = dyn_cast<func::CallOp>(use.getOwner());
     auto callee =
@@ -58,11 +60,12 @@ static Value getSizedElementCount(OpBuilder &builder, BlockArgument argument,
         }
         count = arith::MulIOp::create(builder, loc, count, factor);
       }
-      if (mapped)
-        return count;
+      if (!mapped)
+        return failure();
+      return count;
     }
   }
-  return nullptr;
+  return Value();
 }
 
 /// Views `buffer` as `type` (a rank-0 base pointer, or a vector of
@@ -92,19 +95,22 @@ struct DeviceCopy {
 /// Allocates `argument`'s copy in device memory and copies it in: a buffer
 /// of its static shape, or of its element count for a variable with sizes
 /// (passed as a rank-0 base pointer).
-static DeviceCopy copyToDevice(OpBuilder &builder, BlockArgument argument,
-                               SymbolTable &symbols) {
+static FailureOr<DeviceCopy>
+copyToDevice(OpBuilder &builder, BlockArgument argument, SymbolTable &symbols) {
   Location loc = argument.getLoc();
   auto type = cast<MemRefType>(argument.getType());
   DeviceCopy copy;
   copy.host = argument;
   if (type.getRank() == 0) {
-    if (Value count = getSizedElementCount(builder, argument, symbols)) {
+    FailureOr<Value> count = getSizedElementCount(builder, argument, symbols);
+    if (failed(count))
+      return failure();
+    if (*count) {
       auto flat =
           MemRefType::get({ShapedType::kDynamic}, type.getElementType());
-      copy.host = reinterpret(builder, loc, argument, flat, count);
+      copy.host = reinterpret(builder, loc, argument, flat, *count);
       copy.device = gpu::AllocOp::create(builder, loc, flat, Type(),
-                                         ValueRange(), ValueRange{count},
+                                         ValueRange(), ValueRange{*count},
                                          ValueRange(), /*hostShared=*/false)
                         .getMemref();
       copy.replacement = reinterpret(builder, loc, copy.device, type, Value());
@@ -212,7 +218,14 @@ struct GPUDeviceMemoryPass
           continue;
         SmallPtrSet<Operation *, 4> users(argument.getUsers().begin(),
                                           argument.getUsers().end());
-        DeviceCopy copy = copyToDevice(rewriter, argument, symbols);
+        FailureOr<DeviceCopy> copied =
+            copyToDevice(rewriter, argument, symbols);
+        if (failed(copied)) {
+          func.emitError("tl-gpu-device-memory: the extents of argument ")
+              << argument.getArgNumber() << " come from no size of the caller";
+          return signalPassFailure();
+        }
+        DeviceCopy copy = *copied;
         argument.replaceUsesWithIf(copy.replacement, [&](OpOperand &use) {
           return users.contains(use.getOwner());
         });

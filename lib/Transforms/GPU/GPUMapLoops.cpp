@@ -144,8 +144,14 @@ struct GPUMapLoopsPass
         Block *block = nest->getBlock();
         Operation *after = nest->getNextNode();
         collapseParallelLoops(rewriter, nest, {all});
-        nest = cast<scf::ParallelOp>(after ? after->getPrevNode()
-                                           : &block->back());
+        auto collapsed = dyn_cast_or_null<scf::ParallelOp>(
+            after ? after->getPrevNode() : &block->back());
+        if (!collapsed) {
+          func.emitError("tl-gpu-map-loops: the collapsed loop is not where "
+                         "it was");
+          return signalPassFailure();
+        }
+        nest = collapsed;
       }
       // Fewer threads for fewer elements. The last block's threads past the
       // end are masked (noMinMaxBounds): the block size stays a constant,
