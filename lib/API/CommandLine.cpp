@@ -158,6 +158,17 @@ struct RunCLOptions {
 
 } // namespace
 
+MachineErrorHandler::MachineErrorHandler(
+    mlir::MLIRContext &context, std::function<void(const std::string &)> report)
+    : ScopedDiagnosticHandler(
+          &context, [report = std::move(report)](mlir::Diagnostic &diagnostic) {
+            if (!mlir::isa<mlir::UnknownLoc>(diagnostic.getLocation()) ||
+                diagnostic.getSeverity() != mlir::DiagnosticSeverity::Error)
+              return mlir::failure();
+            report(diagnostic.str());
+            return mlir::success();
+          }) {}
+
 static std::unique_ptr<ProgramCLOptions> programFlags;
 static std::unique_ptr<RunCLOptions> runFlags;
 

@@ -67,9 +67,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
     lowering.gpuChip = target.gpuChip;
     // (Where none is found, kernels that call libdevice are refused after
     // the lowering, which sees the calls.)
-    bool found;
-    lowering.gpuToolkit = getCudaToolkit(found);
-    (void)found;
+    lowering.gpuToolkit = getCudaToolkit();
     lowering.tileContractions = false;
   }
 }

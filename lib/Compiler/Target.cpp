@@ -187,7 +187,7 @@ struct StandInToolkit {
 };
 } // namespace
 
-std::string tensorlang::getCudaToolkit(bool &found) {
+std::string tensorlang::getCudaToolkit() {
   llvm::SmallVector<std::string> roots;
   for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
     if (const char *value = std::getenv(variable); value && *value)
@@ -202,12 +202,9 @@ std::string tensorlang::getCudaToolkit(bool &found) {
   for (const std::string &root : roots) {
     llvm::SmallString<256> path(root);
     llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
-    if (llvm::sys::fs::exists(path)) {
-      found = true;
+    if (llvm::sys::fs::exists(path))
       return root;
-    }
   }
-  found = false;
   static StandInToolkit standIn;
   return standIn.root;
 }

@@ -6,7 +6,6 @@ line and exits with an error instead of crashing or writing outputs. On a
 GPU machine the same cases run through test/gpu/make_bundle.py against the
 reference interpreter (docs/gpu.md)."""
 
-import ctypes
 import os
 import shutil
 import subprocess
@@ -30,14 +29,6 @@ def find_ptxas():
 
 
 PTXAS = find_ptxas()
-
-
-def has_driver():
-    try:
-        ctypes.CDLL("libcuda.so.1")
-        return True
-    except OSError:
-        return False
 
 
 CASES = {case[0]: case for case in gpucases.cases()}
@@ -67,7 +58,7 @@ def test_compiles_assembles_and_fails_softly(tmp_path, runtime, name):
             assert assembled.returncode == 0, assembled.stderr
             assert "0 bytes spill stores" in assembled.stderr, \
                 assembled.stderr
-    if has_driver():
+    if cudabuild.has_driver():
         return
     ran = subprocess.run(["./driver"], cwd=work, capture_output=True,
                          text=True, timeout=60)
@@ -87,7 +78,7 @@ def test_ptxas_is_found_or_skipped():
     assert os.access(PTXAS, os.X_OK)
 
 
-@pytest.mark.skipif(has_driver(), reason="a CUDA driver is present")
+@pytest.mark.skipif(cudabuild.has_driver(), reason="a CUDA driver is present")
 def test_tl_run_without_a_driver_says_so_in_one_line(tmp_path):
     (tmp_path / "p.tl").write_text("var input a : [3]\nvar output b : [3]\n"
                                    "b = a * 2\n")

@@ -4,6 +4,7 @@ executables that need no LLVM: the object, the CUDA runtime
 (cdriver.py). Shared by the tests here (no GPU) and the bundle that runs on
 a GPU machine (test/gpu/make_bundle.py)."""
 
+import ctypes
 import os
 import re
 import shutil
@@ -30,6 +31,16 @@ def runtime_object(directory):
 
 LIBDEVICE_MISSING = ("the GPU kernels call CUDA's libdevice (exp, log, abs, "
                      "...), and no CUDA toolkit was found to link it")
+
+
+def has_driver():
+    """Whether the NVIDIA driver loads here (the toolkit's stub libcuda.so
+    is not it)."""
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
 
 
 def has_libdevice():

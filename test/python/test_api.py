@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 
+import cudabuild
 import tensorlang as tl
 from tlcompare import assert_same
 
@@ -526,16 +527,7 @@ def test_jupyter_shows_the_signature_and_the_ir_as_text():
     assert printer.text_ == str(ir) and "linalg.generic" in printer.text_
 
 
-def _has_cuda_driver():
-    import ctypes
-    try:
-        ctypes.CDLL("libcuda.so.1")
-        return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(_has_cuda_driver(), reason="a CUDA driver is present")
+@pytest.mark.skipif(cudabuild.has_driver(), reason="a CUDA driver is present")
 def test_gpu_target_without_a_driver_raises_runtime_error():
     with pytest.raises(RuntimeError) as error:
         tl.compile(MATMUL, target="cuda")

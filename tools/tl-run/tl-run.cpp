@@ -305,15 +305,9 @@ static LogicalResult run() {
                   [](const std::string &message) { (void)error(message); });
   SourceMgrDiagnosticHandler diagnostics(program.getSourceMgr(),
                                          &program.getContext());
-  // Errors of no place in the program (no CUDA driver, say): one line.
-  ScopedDiagnosticHandler machineErrors(
-      &program.getContext(), [](Diagnostic &diagnostic) -> LogicalResult {
-        if (!isa<UnknownLoc>(diagnostic.getLocation()) ||
-            diagnostic.getSeverity() != DiagnosticSeverity::Error)
-          return failure();
-        (void)error(diagnostic.str());
-        return success();
-      });
+  MachineErrorHandler machineErrors(
+      program.getContext(),
+      [](const std::string &message) { (void)error(message); });
   if (failed(agree(program.loadFile(programPath))))
     return failure();
   if (!distribute.empty() &&

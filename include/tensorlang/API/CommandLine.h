@@ -17,8 +17,11 @@
 
 #include "tensorlang/API/Program.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+
+#include <functional>
 
 namespace tensorlang {
 
@@ -33,6 +36,16 @@ void registerProgramCLOptions(llvm::cl::OptionCategory &category,
 /// The options the flags give, or an error naming a bad flag; `threads`
 /// comes from takeThreadsFlag.
 llvm::Expected<ProgramOptions> getProgramOptionsFromCL(unsigned threads);
+
+/// While alive, hands the errors of `context` that have no place in a
+/// program (no CUDA driver, say) to `report`, as one line each, before the
+/// tool's source manager handler would print them as `<unknown>:0:`.
+/// Construct it after that handler.
+class MachineErrorHandler : public mlir::ScopedDiagnosticHandler {
+public:
+  MachineErrorHandler(mlir::MLIRContext &context,
+                      std::function<void(const std::string &)> report);
+};
 
 } // namespace tensorlang
 

@@ -112,8 +112,8 @@ bool isCudaTarget(llvm::StringRef target);
 /// $CUDA_ROOT, /usr/local/cuda or the toolkit of the nvcc on PATH. Where
 /// there is none, a stand-in made for this process with an empty
 /// libdevice, so that kernels without such calls still compile (MLIR
-/// insists on a libdevice); `found` says which.
-std::string getCudaToolkit(bool &found);
+/// insists on a libdevice).
+std::string getCudaToolkit();
 /// The target a compilation with `options` generates code for, resolved
 /// once: the triple (options.target, else this process's), the CPU's vector
 /// width and registers from LLVM's description of it (or

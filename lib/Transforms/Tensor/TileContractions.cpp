@@ -112,15 +112,17 @@ struct TileContractionsPass
     return bytes;
   }
 
+  /// `value`, or `option` where it is given (nonzero).
+  static void override(int64_t &value, int64_t option) {
+    if (option != 0)
+      value = option;
+  }
+
   /// The module's target (tl.target) with the nonzero options over it.
   TargetDescription getTarget(int64_t elementBytes) {
     TargetDescription target = tl::getTargetDescription(getOperation());
     if (vectorLanes > 0)
       target.vectorBits = vectorLanes * elementBytes * 8;
-    auto override = [](int64_t &value, int64_t option) {
-      if (option != 0)
-        value = option;
-    };
     override(target.vectorRegisters, vectorRegisters);
     override(target.l1CacheBytes, l1CacheBytes);
     override(target.l2CacheBytes, l2CacheBytes);
@@ -132,10 +134,6 @@ struct TileContractionsPass
                                    int64_t elementBytes) {
     TileContractionsConfig config =
         deriveTileContractionsConfig(target, elementBytes);
-    auto override = [](int64_t &size, int64_t option) {
-      if (option != 0)
-        size = option;
-    };
     override(config.registerRows, registerRows);
     override(config.registerColumns, registerColumns);
     override(config.cacheRows, cacheRows);
