@@ -48,6 +48,21 @@ const char *tensorlang_cuda_last_error(void);
    string tensorlang_cuda_last_error returned before may then change. */
 void tensorlang_cuda_clear_error(void);
 
+/*===--- Called by generated code: a program's stream ---------------------===*/
+
+/* A program's functions run all their work on one stream: `<name>_device`
+   on its caller's, between tensorlang_cuda_enter and tensorlang_cuda_leave
+   (it returns without waiting); `<name>` on one it makes for the call,
+   between tensorlang_cuda_stream_begin and tensorlang_cuda_stream_end
+   (which waits for it and destroys it). Meanwhile the calling thread's
+   mgpuStreamCreate returns that stream, waiting on it or destroying it does
+   nothing, and device memory is allocated and freed in its order
+   (cuMemAllocAsync, cuMemFreeAsync: a driver of CUDA 11.2 or later). */
+void tensorlang_cuda_enter(void *stream);
+void tensorlang_cuda_leave(void);
+void *tensorlang_cuda_stream_begin(void);
+void tensorlang_cuda_stream_end(void *stream);
+
 /*===--- Called by generated code (C signatures of MLIR 22's declares) ----===*/
 
 void *mgpuModuleLoad(void *data, size_t size);    /* cubin or fatbin */
@@ -69,7 +84,8 @@ void mgpuEventDestroy(void *event);
 void mgpuEventSynchronize(void *event);
 void mgpuEventRecord(void *event, void *stream);
 
-/* hostShared: managed memory, readable and writable by host and device. */
+/* hostShared: managed memory, readable and writable by host and device
+   (never asked for on a program's stream, which allocates in order). */
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *pointer, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);

@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -620,6 +622,15 @@ FailureOr<HostTensor> Program::takeResult(Store &store, StringRef name,
 }
 
 FailureOr<std::string> Program::emitObjectFile(StringRef path) {
+  return emitCompiledCode(path, /*sharedLibrary=*/false);
+}
+
+FailureOr<std::string> Program::emitSharedLibrary(StringRef path) {
+  return emitCompiledCode(path, /*sharedLibrary=*/true);
+}
+
+FailureOr<std::string> Program::emitCompiledCode(StringRef path,
+                                                 bool sharedLibrary) {
   FailureOr<tl::ProgramOp> toCompile =
       getProgramToCompile(/*forObjectFile=*/true);
   if (failed(toCompile))
@@ -628,8 +639,25 @@ FailureOr<std::string> Program::emitObjectFile(StringRef path) {
   FailureOr<LoweredProgram> lowered = lowerToLLVM(*toCompile, resolved);
   if (failed(lowered))
     return failure();
-  if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved, path)))
-    return failure();
+  if (!sharedLibrary) {
+    if (failed(
+            tensorlang::emitObjectFile(*toCompile, *lowered, resolved, path)))
+      return failure();
+  } else {
+    // The object is linked from a temporary file.
+    SmallString<128> objectPath;
+    if (llvm::sys::fs::createTemporaryFile("tl-shared", "o", objectPath))
+      return error("cannot create a temporary object file");
+    llvm::scope_exit removeObject(
+        [&] { llvm::sys::fs::remove(objectPath); });
+    std::string description =
+        describeInterface(*toCompile, *lowered, resolved.distribute);
+    if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved,
+                                          objectPath, description)) ||
+        failed(linkSharedLibrary(*toCompile, *lowered, resolved, objectPath,
+                                 path)))
+      return failure();
+  }
   return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes, lowered->hasSizedTemporaries,
                      resolved.distribute, lowered->workspaceBytes,

@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -80,10 +81,27 @@ static void setVectorScaleRange(llvm::Module &module,
           module.getContext(), scale, scale));
 }
 
+/// `const char *tensorlang_interface(void)`, returning `description`.
+static void defineInterfaceDescription(llvm::Module &module,
+                                       StringRef description) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Constant *text =
+      llvm::ConstantDataArray::getString(context, description);
+  auto *global = new llvm::GlobalVariable(
+      module, text->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::PrivateLinkage, text, "tensorlang_interface_text");
+  llvm::Function *function = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::PointerType::getUnqual(context), false),
+      llvm::GlobalValue::ExternalLinkage, "tensorlang_interface", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", function));
+  builder.CreateRet(global);
+}
+
 LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
                                          LoweredProgram &lowered,
                                          const CompileOptions &options,
-                                         StringRef path) {
+                                         StringRef path,
+                                         StringRef interfaceDescription) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(lowered.target, options.optLevel, error);
@@ -103,6 +121,8 @@ LogicalResult tensorlang::emitObjectFile(tl::ProgramOp program,
   module->setTargetTriple(machine->getTargetTriple());
   module->setDataLayout(machine->createDataLayout());
   setVectorScaleRange(*module, lowered.target);
+  if (!interfaceDescription.empty())
+    defineInterfaceDescription(*module, interfaceDescription);
   if (llvm::Error err = makeOptimizingTransformer(options.optLevel, 0,
                                                   machine.get())(module.get()))
     return program.emitError("LLVM optimization failed: ")
@@ -172,7 +192,8 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
     os << "   The statements run on an NVIDIA GPU (" << gpuChip
        << ", through the CUDA driver):\n"
        << "   each call copies the buffers to device memory, the outputs\n"
-       << "   back, and keeps its temporaries there. Link with\n"
+       << "   back, and keeps its temporaries there (" << name
+       << "_device, below, works\n   on device memory). Link with\n"
        << "   -ltensorlang_cuda; a GPU failure (no driver, no device) leaves\n"
        << "   the outputs undefined and is told by\n"
        << "   tensorlang_cuda_last_error() (tensorlang-c/CUDARuntime.h).\n";
@@ -300,6 +321,17 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
     arguments += ", " + var.getSymName().str();
   }
   if (!gpuChip.empty()) {
+    os << "\n/* As " << name << ", on device memory: every pointer is a "
+       << "device pointer\n   (cuMemAlloc, cudaMalloc, a CuPy array's or a "
+       << "PyTorch CUDA tensor's\n   data) to the same elements in the same "
+       << "order. The work is queued on\n   `stream` (a CUstream or "
+       << "cudaStream_t; 0 is the legacy default stream)\n   and the function "
+       << "returns without waiting for it; temporaries are\n   allocated and "
+       << "freed in the stream's order. A failure to queue it is told by\n   "
+       << "tensorlang_cuda_last_error(), a fault while it runs when the\n   "
+       << "caller waits for the stream. */\n"
+       << "void " << name << "_device(" << StringRef(parameters).drop_front(2)
+       << (parameters.empty() ? "" : ", ") << "void *stream);\n";
     os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
     return text;
   }

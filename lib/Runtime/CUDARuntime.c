@@ -71,6 +71,8 @@ enum {
   X(cuMemAlloc_v2, (CUdeviceptr *, size_t))                                    \
   X(cuMemAllocManaged, (CUdeviceptr *, size_t, unsigned))                      \
   X(cuMemFree_v2, (CUdeviceptr))                                               \
+  X(cuMemAllocAsync, (CUdeviceptr *, size_t, CUstream))                        \
+  X(cuMemFreeAsync, (CUdeviceptr, CUstream))                                   \
   X(cuMemcpyAsync, (CUdeviceptr, CUdeviceptr, size_t, CUstream))               \
   X(cuMemsetD32Async, (CUdeviceptr, unsigned, size_t, CUstream))               \
   X(cuMemsetD16Async, (CUdeviceptr, unsigned short, size_t, CUstream))
@@ -342,7 +344,37 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 
 /*===--- Streams and events -----------------------------------------------===*/
 
+/* While a program's function runs on a stream it was given (its _device
+   function) or made for the call (its host function), every stream the
+   generated code asks for is that one: the statements are queued in order
+   on it, waits on it do nothing (the host function waits once, at its end),
+   and memory is allocated and freed in its order. Per thread; the host
+   function calls the device function inside its own (a stack). */
+enum { kMaxBorrowDepth = 8 };
+static _Thread_local CUstream borrowed[kMaxBorrowDepth];
+static _Thread_local int borrowDepth;
+
+static bool isBorrowed(void *stream) {
+  return borrowDepth > 0 && stream == borrowed[borrowDepth - 1];
+}
+
+void tensorlang_cuda_enter(void *stream) {
+  if (borrowDepth == kMaxBorrowDepth) {
+    recordError("entering a stream: more than %d nested program calls",
+                kMaxBorrowDepth);
+    return;
+  }
+  borrowed[borrowDepth++] = stream;
+}
+
+void tensorlang_cuda_leave(void) {
+  if (borrowDepth > 0)
+    --borrowDepth;
+}
+
 void *mgpuStreamCreate(void) {
+  if (borrowDepth > 0)
+    return borrowed[borrowDepth - 1];
   CUstream stream = NULL;
   /* Flags 0: ordered with the legacy default stream other code may use. */
   return DRIVER("creating a stream", cu.cuStreamCreate(&stream, 0)) ? stream
@@ -358,13 +390,28 @@ static void waited(CUresult result, const char *what) {
 }
 
 void mgpuStreamSynchronize(void *stream) {
-  if (ready("synchronizing a stream"))
+  if (!isBorrowed(stream) && ready("synchronizing a stream"))
     waited(cu.cuStreamSynchronize(stream), "synchronizing a stream");
 }
 
 void mgpuStreamDestroy(void *stream) {
-  if (stream)
+  if (stream && !isBorrowed(stream))
     (void)DRIVER("destroying a stream", cu.cuStreamDestroy_v2(stream));
+}
+
+void *tensorlang_cuda_stream_begin(void) {
+  CUstream stream = NULL;
+  if (!DRIVER("creating a stream", cu.cuStreamCreate(&stream, 0)))
+    stream = NULL;
+  tensorlang_cuda_enter(stream);
+  return stream;
+}
+
+void tensorlang_cuda_stream_end(void *stream) {
+  tensorlang_cuda_leave();
+  if (ready("synchronizing a stream"))
+    waited(cu.cuStreamSynchronize(stream), "synchronizing a stream");
+  mgpuStreamDestroy(stream);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -400,13 +447,15 @@ void mgpuEventRecord(void *event, void *stream) {
 #define DEVICE(pointer) ((CUdeviceptr)(uintptr_t)(pointer))
 
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
-  (void)stream; /* allocation is synchronous: no stream order to keep */
   if (bytes == 0 || !ready("allocating GPU memory"))
     return NULL;
   CUdeviceptr pointer = 0;
+  /* Outside a program's stream allocation is synchronous: no order to
+     keep. */
   CUresult result =
       hostShared ? cu.cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL)
-                 : cu.cuMemAlloc_v2(&pointer, bytes);
+      : isBorrowed(stream) ? cu.cuMemAllocAsync(&pointer, bytes, stream)
+                           : cu.cuMemAlloc_v2(&pointer, bytes);
   if (failed(result, "allocating %llu bytes of %s memory",
              (unsigned long long)bytes, hostShared ? "managed" : "device"))
     return NULL;
@@ -416,6 +465,10 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
 void mgpuMemFree(void *pointer, void *stream) {
   if (!pointer || !ready("freeing GPU memory"))
     return;
+  if (isBorrowed(stream)) {
+    failed(cu.cuMemFreeAsync(DEVICE(pointer), stream), "freeing GPU memory");
+    return;
+  }
   /* Work queued on the stream may still use the memory. */
   if (stream)
     waited(cu.cuStreamSynchronize(stream), "synchronizing to free memory");

@@ -19,7 +19,24 @@ import warnings
 
 import numpy as np
 
-from ._tensorlang import CompileError, Program as _Program
+from .loader import Kernel, load
+
+try:
+    from ._tensorlang import CompileError, Program as _Program
+except ImportError as _error:
+    # Where the native module was not built (a GPU node without the
+    # compiler, another Python): kernel libraries still load and run.
+    _NATIVE_ERROR = _error
+
+    class CompileError(Exception):
+        """A program that does not compile (never raised without the
+        compiler)."""
+
+    def _Program(*args, **kwargs):
+        raise ImportError("the TensorLang compiler (the package's native "
+                          "module) is not available here (%s): only "
+                          "tensorlang.load runs, on libraries built by "
+                          "tl-compile --shared" % _NATIVE_ERROR)
 
 # An installed package (setup.py) carries the MPI and CUDA runtimes next to
 # its module: the JIT loads those copies for distributed and GPU programs.
@@ -32,7 +49,8 @@ for _name, _variable in (("libtensorlang_mpi.so",
         os.environ.setdefault(_variable, _runtime)
 
 __all__ = ["CompileError", "SourceWarning", "Program", "Variable",
-           "Signature", "IR", "compile", "compile_file", "run_reference"]
+           "Signature", "IR", "compile", "compile_file", "run_reference",
+           "Kernel", "load"]
 
 
 class IR(str):

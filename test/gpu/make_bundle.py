@@ -2,8 +2,12 @@
 """Builds the GPU check bundle: every case of test/lib/gpucases.py compiled
 with tl-compile --target=cuda into a driver executable (runtime linked in,
 no LLVM needed to run it), its inputs, and the reference interpreter's
-results, with test/gpu/run.py beside them. Copy OUT to a machine with an
-NVIDIA GPU and driver and run `python3 OUT/run.py` there (NumPy only).
+results, with test/gpu/run.py beside them; and each case as a kernel
+library (tl-compile --shared, every third one also with --pad=4) with the
+package's runtime-only Python part (tensorlang.load) in OUT/python. Copy
+OUT to a machine with an NVIDIA GPU and driver and run `python3 OUT/run.py`
+there (NumPy only; `--load` also runs the libraries on NumPy, CuPy and
+PyTorch arrays where those are installed).
 
   /usr/bin/python3 test/gpu/make_bundle.py OUT [--build build]"""
 
@@ -11,6 +15,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,17 +56,33 @@ def main():
         # The inputs as .npy as well, for run.py --tl-run.
         for variable, value in store.items():
             np.save(work / ("in_%s.npy" % variable), np.asarray(value, dtype))
+        padded = len(manifest) % 3 == 0
+        for library, flags in (("k.so", []), ("kpad.so", ["--pad=4"])):
+            if library == "kpad.so" and not padded:
+                continue
+            element = (["--element-type=f32"] if dtype == np.float32
+                       else [])
+            subprocess.run([os.path.join(bin_dir, "tl-compile"), "prog.tl",
+                            "--target=cuda", "--shared", "--name=k", "-o",
+                            library] + element + flags,
+                           cwd=work, check=True)
         pointers = [n for kind, n in kernel_args if kind == "pointer"]
         for leftover in ("k.o", "driver.c", "k.h"):
             os.remove(work / leftover)
         manifest.append({"name": name, "outputs": [n for n in live_out
                                                    if n in pointers],
                          "variables": sorted(store),
+                         "padded": padded,
                          "arguments": pointers,
                          "dtype": np.dtype(dtype).name})
     os.remove(runtime)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     shutil.copy(os.path.join(HERE, "run.py"), out / "run.py")
+    package = out / "python" / "tensorlang"
+    package.mkdir(parents=True)
+    for name in ("__init__.py", "loader.py"):
+        shutil.copy(os.path.join(HERE, "..", "..", "python", "tensorlang",
+                                 name), package / name)
     print("%d cases in %s" % (len(manifest), out))
 
 

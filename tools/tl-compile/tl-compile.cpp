@@ -8,11 +8,13 @@
 //
 //   tl-compile PROGRAM -o FILE.o [--header FILE.h] [--name NAME] [--pad=M]
 //              [--element-type=f64|f32] [--cpu=host|NAME] [--vector-bits=N]
+//              [--target=TRIPLE|cuda] [--shared]
 //
 // Turns a .tl (or .mlir) program into an object file defining
 //   void NAME(double *A, double *B, ...);
 // one pointer per variable in declaration order, and a C header declaring
-// it. Link the object into any C, C++ or Fortran application.
+// it. Link the object into any C, C++ or Fortran application, or ask for a
+// shared library (--shared).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +37,18 @@ cl::OptionCategory category("tl-compile options");
 cl::opt<std::string> programPath(cl::Positional, cl::Required,
                                  cl::desc("<program.tl | program.mlir>"),
                                  cl::cat(category));
-cl::opt<std::string> objectPath("o", cl::Required,
-                                cl::desc("Object file to write"),
-                                cl::value_desc("FILE.o"), cl::cat(category));
+cl::opt<std::string> objectPath(
+    "o", cl::Required,
+    cl::desc("Object file to write (with --shared, the shared library)"),
+    cl::value_desc("FILE.o"), cl::cat(category));
+cl::opt<bool> sharedLibrary(
+    "shared",
+    cl::desc("Write a shared library, linked by the C compiler ($CC or cc), "
+             "that describes its interface (tensorlang_interface(), for "
+             "Python's tensorlang.load) and, for --target=cuda, holds the "
+             "CUDA runtime: it needs only the C library and the NVIDIA "
+             "driver where it runs"),
+    cl::cat(category));
 cl::opt<std::string> headerPath("header", cl::desc("C header to write"),
                                 cl::value_desc("FILE.h"), cl::cat(category));
 cl::opt<std::string> fortranPath(
@@ -109,7 +120,9 @@ static LogicalResult compile() {
   if (!fortranPath.empty() && failed(fortran = program.emitFortranInterface()))
     return failure();
   // One lowering gives the object and the header's byte counts.
-  FailureOr<std::string> header = program.emitObjectFile(objectPath);
+  FailureOr<std::string> header = sharedLibrary
+                                      ? program.emitSharedLibrary(objectPath)
+                                      : program.emitObjectFile(objectPath);
   if (failed(header))
     return failure();
   auto write = [](llvm::StringRef path, llvm::StringRef text) {

@@ -218,6 +218,11 @@ public:
   /// atomically) and returns the C header that declares its function,
   /// both from one lowering.
   mlir::FailureOr<std::string> emitObjectFile(llvm::StringRef path);
+  /// As emitObjectFile, linked into a shared library at `path` that also
+  /// describes its interface (tensorlang::linkSharedLibrary,
+  /// describeInterface): for loaders without a header, and machines
+  /// without TensorLang.
+  mlir::FailureOr<std::string> emitSharedLibrary(llvm::StringRef path);
   /// The Fortran module declaring the function of emitObjectFile's object
   /// file (see tensorlang::emitFortranInterface).
   mlir::FailureOr<std::string> emitFortranInterface();
@@ -228,6 +233,8 @@ public:
   int getCompilations() const { return compilations; }
 
 private:
+  mlir::FailureOr<std::string> emitCompiledCode(llvm::StringRef path,
+                                                bool sharedLibrary);
   mlir::LogicalResult load(llvm::StringRef text, llvm::StringRef bufferName,
                            bool isIR, SourceSyntax syntax);
   mlir::LogicalResult finishLoading(mlir::OwningOpRef<mlir::ModuleOp> loaded);

@@ -210,10 +210,34 @@ private:
 /// lowered.target (another machine's triple, say). The object defines one
 /// function named after the program and needs only the C library (malloc
 /// and free).
+/// With an `interfaceDescription` (describeInterface), the object also
+/// defines `const char *tensorlang_interface(void)`, which returns it.
 mlir::LogicalResult emitObjectFile(tl::ProgramOp program,
                                    LoweredProgram &lowered,
                                    const CompileOptions &options,
-                                   llvm::StringRef path);
+                                   llvm::StringRef path,
+                                   llvm::StringRef interfaceDescription = "");
+
+/// The interface of the function `lowered` defines, as JSON, for loaders
+/// that have neither a header nor TensorLang (Python's `tensorlang.load`):
+/// the function's name (and its device variant's, for a GPU), the dtype
+/// and layout, the sizes, and each interface variable in order with its
+/// declared shape (a size's name for a sized extent), its buffer's shape
+/// (padded), its qualifiers and whether the program writes it.
+std::string describeInterface(tl::ProgramOp program,
+                              const LoweredProgram &lowered,
+                              llvm::StringRef distributed);
+
+/// Links the object at `objectPath` into a shared library at `path`
+/// (atomically) with the C compiler for lowered.target ($CC, or cc for
+/// this machine): the math library, libomp for several threads, and for a
+/// GPU program the CUDA runtime itself, so that the library needs nothing
+/// of TensorLang where it runs.
+mlir::LogicalResult linkSharedLibrary(tl::ProgramOp program,
+                                      const LoweredProgram &lowered,
+                                      const CompileOptions &options,
+                                      llvm::StringRef objectPath,
+                                      llvm::StringRef path);
 
 /// The C header declaring the function an object file of `program` defines,
 /// with each argument's type, shape and qualifier in a comment. Variables

@@ -534,12 +534,17 @@ def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
   let summary = "Keep a GPU program's variables and temporaries in device "
                 "memory";
   let description = [{
-    The public functions of the module (a program's interface) take the
-    caller's host buffers. Each copies every buffer argument into device
-    memory (`gpu.alloc`, `gpu.memcpy`) on entry and works on the copies,
-    copies back on return those that something stores into (directly,
-    through views or in the functions they are passed to), and frees the
-    copies. Every `memref.alloc` and `memref.dealloc` of the module (the
+    Each public function of the module (a program's interface) becomes
+    two. `<name>_device` takes device buffers and a stream (an `!llvm.ptr`,
+    the `CUstream`, last): it runs the statements on the caller's buffers,
+    all queued on that stream (between the runtime's
+    `tensorlang_cuda_enter` and `tensorlang_cuda_leave`), and returns
+    without waiting. `<name>` keeps the host interface: on its own stream
+    (`tensorlang_cuda_stream_begin`/`_end`, which waits) it copies every
+    buffer argument into device memory (`gpu.alloc`, `gpu.memcpy`), calls
+    `<name>_device` on the copies, copies back those that something stores
+    into (directly, through views or in the functions they are passed to),
+    and frees the copies. Every `memref.alloc` and `memref.dealloc` of the module (the
     temporaries) becomes a `gpu.alloc` and `gpu.dealloc`. Functions whose
     names PTX cannot have (statement functions, `p.s0`) are renamed
     (`p_s0`), since their kernels are named after them. Run after
@@ -548,7 +553,8 @@ def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

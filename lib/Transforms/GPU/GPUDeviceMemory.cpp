@@ -15,6 +15,7 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
@@ -207,46 +208,126 @@ struct GPUDeviceMemoryPass
     }
 
     DenseMap<BlockArgument, bool> written;
-    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
-        continue;
-      Block &entry = func.getBody().front();
-      rewriter.setInsertionPointToStart(&entry);
-      SmallVector<DeviceCopy> copies;
-      for (BlockArgument argument : entry.getArguments()) {
-        if (!isa<MemRefType>(argument.getType()))
-          continue;
-        SmallPtrSet<Operation *, 4> users(argument.getUsers().begin(),
-                                          argument.getUsers().end());
-        FailureOr<DeviceCopy> copied =
-            copyToDevice(rewriter, argument, symbols);
-        if (failed(copied)) {
-          func.emitError("tl-gpu-device-memory: the extents of argument ")
-              << argument.getArgNumber() << " come from no size of the caller";
-          return signalPassFailure();
-        }
-        DeviceCopy copy = *copied;
-        argument.replaceUsesWithIf(copy.replacement, [&](OpOperand &use) {
-          return users.contains(use.getOwner());
-        });
-        copies.push_back(copy);
+    SmallVector<func::FuncOp> interfaces;
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && !func.isPrivate())
+        interfaces.push_back(func);
+    for (func::FuncOp func : interfaces) {
+      if (!func.getBody().hasOneBlock()) {
+        func.emitError("tl-gpu-device-memory: an interface function of more "
+                       "than one block");
+        return signalPassFailure();
       }
-      // Only the buffers the program writes are copied back.
-      SmallVector<bool> copyBack;
-      for (DeviceCopy &copy : copies)
-        copyBack.push_back(
-            isWritten(copy.replacement, symbols, written, copy.copyIn));
-      func.walk([&](func::ReturnOp ret) {
-        rewriter.setInsertionPoint(ret);
-        for (auto [copy, back] : llvm::zip(copies, copyBack)) {
-          if (back)
-            gpu::MemcpyOp::create(rewriter, ret.getLoc(), Type(), ValueRange(),
-                                  copy.host, copy.device);
-          gpu::DeallocOp::create(rewriter, ret.getLoc(), Type(), ValueRange(),
-                                 copy.device);
-        }
-      });
+      if (failed(splitDeviceFunction(rewriter, func, symbols, written)))
+        return signalPassFailure();
     }
+  }
+
+  /// Makes `func` (host buffers) a function on device memory, `<name>_device`
+  /// with a stream as its last argument, and a host function of the old
+  /// name that copies to device memory, calls it and copies back.
+  LogicalResult splitDeviceFunction(IRRewriter &rewriter, func::FuncOp func,
+                                    SymbolTable &symbols,
+                                    DenseMap<BlockArgument, bool> &written) {
+    MLIRContext *context = func.getContext();
+    Location loc = func.getLoc();
+    Type stream = LLVM::LLVMPointerType::get(context);
+    func::FuncOp enter = getRuntimeFunction(symbols, "tensorlang_cuda_enter",
+                                            {stream}, {}),
+                 leave = getRuntimeFunction(symbols, "tensorlang_cuda_leave",
+                                            {}, {}),
+                 begin = getRuntimeFunction(
+                     symbols, "tensorlang_cuda_stream_begin", {}, {stream}),
+                 end = getRuntimeFunction(symbols, "tensorlang_cuda_stream_end",
+                                          {stream}, {});
+
+    // The device function: the statements on the caller's device buffers,
+    // queued on the caller's stream.
+    rewriter.setInsertionPointAfter(func);
+    auto device = cast<func::FuncOp>(rewriter.clone(*func));
+    std::string name = func.getSymName().str() + "_device";
+    while (symbols.lookup(name))
+      name += "_";
+    device.setSymName(name);
+    symbols.insert(device);
+    unsigned streamIndex = device.getNumArguments();
+    if (failed(device.insertArgument(streamIndex, stream, DictionaryAttr(),
+                                     loc)))
+      return device.emitError("tl-gpu-device-memory: cannot add the stream");
+    rewriter.setInsertionPointToStart(&device.getBody().front());
+    func::CallOp::create(rewriter, loc, enter,
+                         ValueRange{device.getArgument(streamIndex)});
+    device.walk([&](func::ReturnOp ret) {
+      rewriter.setInsertionPoint(ret);
+      func::CallOp::create(rewriter, ret.getLoc(), leave, ValueRange());
+    });
+
+    // The host function: copies in, the device function, copies back.
+    Block &entry = func.getBody().front();
+    Operation *firstStatement = &entry.front();
+    rewriter.setInsertionPointToStart(&entry);
+    Value hostStream =
+        func::CallOp::create(rewriter, loc, begin, ValueRange()).getResult(0);
+    SmallVector<DeviceCopy> copies;
+    SmallVector<Value> deviceArguments;
+    for (BlockArgument argument : entry.getArguments()) {
+      if (!isa<MemRefType>(argument.getType())) {
+        deviceArguments.push_back(argument);
+        continue;
+      }
+      SmallPtrSet<Operation *, 4> users(argument.getUsers().begin(),
+                                        argument.getUsers().end());
+      FailureOr<DeviceCopy> copied = copyToDevice(rewriter, argument, symbols);
+      if (failed(copied))
+        return func.emitError("tl-gpu-device-memory: the extents of argument ")
+               << argument.getArgNumber() << " come from no size of the caller";
+      DeviceCopy copy = *copied;
+      argument.replaceUsesWithIf(copy.replacement, [&](OpOperand &use) {
+        return users.contains(use.getOwner());
+      });
+      copies.push_back(copy);
+      deviceArguments.push_back(copy.replacement);
+    }
+    // Only the buffers the program writes are copied back.
+    SmallVector<bool> copyBack;
+    for (DeviceCopy &copy : copies)
+      copyBack.push_back(
+          isWritten(copy.replacement, symbols, written, copy.copyIn));
+    // The statements now run in the device function.
+    Operation *terminator = entry.getTerminator();
+    SmallVector<Operation *> statements;
+    for (Operation &op : llvm::make_range(firstStatement->getIterator(),
+                                          terminator->getIterator()))
+      statements.push_back(&op);
+    for (Operation *op : llvm::reverse(statements))
+      rewriter.eraseOp(op);
+    rewriter.setInsertionPoint(terminator);
+    deviceArguments.push_back(hostStream);
+    func::CallOp::create(rewriter, loc, device, deviceArguments);
+    for (auto [copy, back] : llvm::zip(copies, copyBack)) {
+      if (back)
+        gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), copy.host,
+                              copy.device);
+      gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), copy.device);
+    }
+    func::CallOp::create(rewriter, loc, end, ValueRange{hostStream});
+    return success();
+  }
+
+  /// The runtime's `name` (tensorlang-c/CUDARuntime.h), declared once.
+  static func::FuncOp getRuntimeFunction(SymbolTable &symbols, StringRef name,
+                                         TypeRange arguments,
+                                         TypeRange results) {
+    if (auto existing = symbols.lookup<func::FuncOp>(name))
+      return existing;
+    auto module = cast<ModuleOp>(symbols.getOp());
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    auto declaration = func::FuncOp::create(
+        builder, module.getLoc(), name,
+        builder.getFunctionType(arguments, results));
+    declaration.setPrivate();
+    symbols.insert(declaration);
+    return declaration;
   }
 };
 } // namespace

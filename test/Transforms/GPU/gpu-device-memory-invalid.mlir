@@ -1,4 +1,4 @@
-// RUN: tl-opt %s --tl-gpu-device-memory --verify-diagnostics
+// RUN: tl-opt %s --split-input-file --tl-gpu-device-memory --verify-diagnostics
 
 // The extent of the statement's view is computed in the callee, from no
 // size argument: the pass cannot know how much to copy and says so, rather
@@ -15,6 +15,20 @@ module {
   // expected-error @+1 {{tl-gpu-device-memory: the extents of argument 1 come from no size of the caller}}
   func.func @q(%n: index {tl.size = "N"}, %u: memref<f64> {tl.name = "u"}) {
     call @q.s0(%n, %u) : (index, memref<f64>) -> ()
+    return
+  }
+}
+
+// -----
+
+// The host function's statements move into the device function as one
+// block: an interface function of several blocks (which tl-to-linalg never
+// makes) is refused, not split wrongly.
+module {
+  // expected-error @+1 {{tl-gpu-device-memory: an interface function of more than one block}}
+  func.func @r(%u: memref<4xf64> {tl.name = "u"}) {
+    cf.br ^next
+  ^next:
     return
   }
 }

@@ -1,26 +1,40 @@
 // RUN: tl-opt %s --split-input-file --tl-gpu-device-memory | FileCheck %s
 
-// Each buffer argument of the interface function is copied to device
-// memory on entry and the function works on the copy; those something
-// stores into (here through the statement function) are copied back before
-// the return, the others only freed. Temporaries are device allocations,
-// and the statement function is renamed for PTX.
+// The interface function becomes two. p_device runs the statements on the
+// caller's device buffers, queued on the caller's stream (its last
+// argument), with its temporaries in device memory. p keeps the host
+// interface: on a stream of its own, each buffer argument is copied to
+// device memory, p_device runs on the copies, and those something stores
+// into (here through the statement function) are copied back, the others
+// only freed. The statement function is renamed for PTX.
+// CHECK-DAG: func.func private @tensorlang_cuda_enter(!llvm.ptr)
+// CHECK-DAG: func.func private @tensorlang_cuda_leave()
+// CHECK-DAG: func.func private @tensorlang_cuda_stream_begin() -> !llvm.ptr
+// CHECK-DAG: func.func private @tensorlang_cuda_stream_end(!llvm.ptr)
 // CHECK-LABEL: func.func private @p_s0(
 // CHECK: memref.store
 // CHECK-LABEL: func.func @p(
 // CHECK-SAME: %[[A:.*]]: memref<4xf64> {tl.input, tl.name = "a"}, %[[B:.*]]: memref<4xf64> {tl.name = "b", tl.output})
-// CHECK: %[[DA:.*]] = gpu.alloc () : memref<4xf64>
-// CHECK: gpu.memcpy %[[DA]], %[[A]]
-// CHECK: %[[DB:.*]] = gpu.alloc () : memref<4xf64>
-// CHECK: gpu.memcpy %[[DB]], %[[B]]
-// CHECK: %[[T:.*]] = gpu.alloc () : memref<4xf64>
-// CHECK: call @p_s0(%[[DA]], %[[T]])
-// CHECK: call @p_s0(%[[T]], %[[DB]])
-// CHECK: gpu.dealloc %[[T]]
+// CHECK-NEXT: %[[STREAM:.*]] = call @tensorlang_cuda_stream_begin()
+// CHECK-NEXT: %[[DA:.*]] = gpu.alloc () : memref<4xf64>
+// CHECK-NEXT: gpu.memcpy %[[DA]], %[[A]]
+// CHECK-NEXT: %[[DB:.*]] = gpu.alloc () : memref<4xf64>
+// CHECK-NEXT: gpu.memcpy %[[DB]], %[[B]]
+// CHECK-NEXT: call @p_device(%[[DA]], %[[DB]], %[[STREAM]])
 // CHECK-NOT: gpu.memcpy %[[A]]
-// CHECK: gpu.dealloc %[[DA]]
-// CHECK: gpu.memcpy %[[B]], %[[DB]]
-// CHECK: gpu.dealloc %[[DB]]
+// CHECK-NEXT: gpu.dealloc %[[DA]]
+// CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+// CHECK-NEXT: gpu.dealloc %[[DB]]
+// CHECK-NEXT: call @tensorlang_cuda_stream_end(%[[STREAM]])
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @p_device(
+// CHECK-SAME: %[[DEVICE_A:[^:]*]]: memref<4xf64> {tl.input, tl.name = "a"}, %[[DEVICE_B:[^:]*]]: memref<4xf64> {tl.name = "b", tl.output}, %[[DEVICE_STREAM:[^:]*]]: !llvm.ptr)
+// CHECK-NEXT: call @tensorlang_cuda_enter(%[[DEVICE_STREAM]])
+// CHECK-NEXT: %[[T:.*]] = gpu.alloc () : memref<4xf64>
+// CHECK-NEXT: call @p_s0(%[[DEVICE_A]], %[[T]])
+// CHECK-NEXT: call @p_s0(%[[T]], %[[DEVICE_B]])
+// CHECK-NEXT: gpu.dealloc %[[T]]
+// CHECK-NEXT: call @tensorlang_cuda_leave()
 // CHECK-NEXT: return
 module {
   func.func private @p.s0(%x: memref<4xf64>, %y: memref<4xf64>) {
@@ -51,9 +65,12 @@ module {
 // CHECK: %[[DEV:.*]] = gpu.alloc (%[[COUNT]]) : memref<?xf64>
 // CHECK: %[[BASE:.*]] = memref.reinterpret_cast %[[DEV]] to offset: [0], sizes: [], strides: [] : memref<?xf64> to memref<f64>
 // CHECK: gpu.memcpy %[[DEV]], %[[HOST]]
-// CHECK: call @q_s0(%[[N]], %[[BASE]])
+// CHECK: call @q_device(%[[N]], %[[BASE]], %{{.*}})
 // CHECK: gpu.memcpy %[[HOST]], %[[DEV]]
 // CHECK: gpu.dealloc %[[DEV]]
+// CHECK-LABEL: func.func @q_device(
+// CHECK-SAME: %[[DEVICE_N:[^:]*]]: index {tl.size = "N"}, %[[DEVICE_U:[^:]*]]: memref<f64> {tl.name = "u"}, %{{.*}}: !llvm.ptr)
+// CHECK: call @q_s0(%[[DEVICE_N]], %[[DEVICE_U]])
 module {
   func.func private @q.s0(%n: index, %base: memref<f64>) {
     %view = memref.reinterpret_cast %base to offset: [0], sizes: [%n, 3], strides: [3, 1] : memref<f64> to memref<?x3xf64>
