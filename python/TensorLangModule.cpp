@@ -141,6 +141,25 @@ public:
       diagnostics.raise(takeProblem("compilation failed"));
   }
 
+  /// The compiled kernels for binding with ctypes (loader.py): the host
+  /// function's and the device function's addresses (0 where there is
+  /// none) and their interface as JSON.
+  py::tuple kernels() {
+    DiagnosticCollector diagnostics(program.getContext());
+    FailureOr<void *> host = program.getKernel();
+    FailureOr<std::string> interface = program.getKernelInterface();
+    if (failed(host) || failed(interface))
+      diagnostics.raise(takeProblem("compilation failed"));
+    FailureOr<void *> device = program.getDeviceKernel();
+    if (failed(device))
+      takeProblem();
+    return py::make_tuple(reinterpret_cast<uintptr_t>(*host),
+                          succeeded(device)
+                              ? reinterpret_cast<uintptr_t>(*device)
+                              : uintptr_t(0),
+                          *interface);
+  }
+
   /// Per variable: name, shape (a size's name where a size stands),
   /// input, output.
   py::list signature() {
@@ -343,6 +362,7 @@ PYBIND11_MODULE(_tensorlang, m) {
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)
+      .def("kernels", &PyProgram::kernels)
       .def("signature", &PyProgram::signature)
       .def("result_names", &PyProgram::resultNames)
       .def("run", &PyProgram::run, py::arg("arrays"), py::arg("reference"),

@@ -544,6 +544,21 @@ FailureOr<std::pair<void *, int64_t>> Program::getWorkspaceKernel() {
                         jit->getWorkspaceBytes());
 }
 
+FailureOr<void *> Program::getDeviceKernel() {
+  if (failed(compile()))
+    return failure();
+  if (!jit->getDeviceFunctionAddress())
+    return error("the program is not compiled for a GPU (target cuda): it "
+                 "has no device kernel");
+  return jit->getDeviceFunctionAddress();
+}
+
+FailureOr<std::string> Program::getKernelInterface() {
+  if (failed(compile()))
+    return failure();
+  return jit->getInterfaceDescription();
+}
+
 FailureOr<std::string> Program::getKernelDeclaration() {
   FailureOr<tl::ProgramOp> toCompile =
       getProgramToCompile(/*forObjectFile=*/false);

@@ -201,6 +201,15 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     return program.emitError("JIT compilation produced no function: ")
            << llvm::toString(function.takeError());
   jit->function = *function;
+  jit->interfaceDescription =
+      describeInterface(program, *lowered, options.distribute);
+  if (gpu) {
+    auto deviceFunction = jit->engine->lookup(jit->functionName + "_device");
+    if (!deviceFunction)
+      return program.emitError("JIT compilation produced no device function: ")
+             << llvm::toString(deviceFunction.takeError());
+    jit->deviceFunction = *deviceFunction;
+  }
   // (GPU programs keep their temporaries in device memory: no workspace.)
   if (lowered->workspaceBytes < 0)
     return jit;

@@ -90,9 +90,19 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
     pm.addPass(createConvertTLToLinalg());
   } else if (stage == "loops") {
     buildTLToBuffersPipeline(pm, lowering);
-    buildLowerToLoopsPipeline(pm, lowering);
+    // (The GPU target's loops are its statements mapped to blocks and
+    // threads.)
+    if (!lowering.gpuChip.empty())
+      buildMapToGPUPipeline(pm);
+    else
+      buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {
-    buildTLToLLVMPipeline(pm, lowering);
+    if (!lowering.gpuChip.empty()) {
+      buildTLToBuffersPipeline(pm, lowering);
+      buildLowerToGPUPipeline(pm, lowering);
+    } else {
+      buildTLToLLVMPipeline(pm, lowering);
+    }
   } else {
     return program.emitError("unknown stage '")
            << stage << "' (expected tl, linalg, loops or llvm)";

@@ -169,13 +169,17 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createHugePageTemporaries(hugePages));
 }
 
+void tensorlang::buildMapToGPUPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
+  pm.addPass(createGPUDeviceMemory());
+}
+
 void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
                                          const LoweringOptions &options) {
   // No canonicalization before the launches exist: it would fold the
   // mapped loops of one iteration away, and their bodies would run on the
   // host.
-  pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
-  pm.addPass(createGPUDeviceMemory());
+  buildMapToGPUPipeline(pm);
   addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
                   "gpu-kernel-outlining,func.func(gpu-async-region)");
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());

@@ -13,6 +13,8 @@ See docs/python.md.
 """
 
 import collections
+import ctypes
+import json
 import numbers
 import os
 import warnings
@@ -155,6 +157,9 @@ class Program:
                               *_check_distribution(distribute, comm),
                               str(layout), str(target), bool(from_file))
         self._layout = str(layout)
+        self._target = str(target)
+        self._sizes = dict(sizes or {})
+        self._device_kernel = None
         if self._impl.warnings():
             warnings.warn(self._impl.warnings().rstrip("\n"), SourceWarning,
                           stacklevel=3)
@@ -219,7 +224,26 @@ class Program:
         return arrays
 
     def __call__(self, **values):
+        if any(hasattr(value, "__cuda_array_interface__")
+               for value in values.values()):
+            return self._on_device().run(values, self._sizes)
         return self._impl.run(self._arrays(values), False, 0.0)
+
+    def _on_device(self):
+        """The compiled kernels bound for CUDA arrays (CuPy, PyTorch): the
+        device function, on the arrays themselves and the library's current
+        stream (loader.Kernel)."""
+        if self._device_kernel is None:
+            host, device, interface = self._impl.kernels()
+            if not device:
+                raise TypeError("CUDA arrays are for programs compiled with "
+                                "target='cuda'; this one runs on the CPU "
+                                "(give NumPy arrays)")
+            # The JIT loaded the CUDA runtime into the process.
+            self._device_kernel = Kernel._from_addresses(
+                json.loads(interface), "<program>", host, device,
+                ctypes.CDLL(None))
+        return self._device_kernel
 
     def run_reference(self, max_work=3e10, **values):
         """Runs the program with the reference interpreter instead."""
@@ -275,7 +299,10 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     takes and returns arrays in Fortran order (numpy order='F'), without
     copies for arrays already in that order. `target="cuda"` runs the
     statements on an NVIDIA GPU (docs/gpu.md; NumPy arrays are copied to
-    the GPU and back); without a driver or a GPU it raises RuntimeError."""
+    the GPU and back; CuPy arrays and PyTorch CUDA tensors are used in
+    place, without copies, and the call returns arrays of the same kind
+    without waiting, on the library's current stream); without a driver or
+    a GPU it raises RuntimeError."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
                       warnings_as_errors, syntax, sizes, distribute, comm,

@@ -55,6 +55,26 @@ class Kernel:
         describe.restype = ctypes.c_char_p
         describe.argtypes = []
         interface = json.loads(describe().decode())
+        self._bind(interface, path,
+                   lambda name, argtypes: _function(getattr(self._lib, name),
+                                                    argtypes),
+                   self._lib)
+
+    @classmethod
+    def _from_addresses(cls, interface, label, host, device, runtime):
+        """A kernel of functions at addresses (the JIT's), with `runtime`
+        the library of the CUDA runtime's functions."""
+        kernel = cls.__new__(cls)
+        addresses = {interface["function"]: host}
+        if interface["device_function"]:
+            addresses[interface["device_function"]] = device
+        kernel._bind(interface, label,
+                     lambda name, argtypes: ctypes.CFUNCTYPE(None, *argtypes)(
+                         addresses[name]),
+                     runtime)
+        return kernel
+
+    def _bind(self, interface, path, function, runtime):
         if interface.get("tensorlang_interface") != 1:
             raise ValueError("%s describes its interface in a version this "
                              "loader does not know (%r)"
@@ -76,18 +96,16 @@ class Kernel:
         self._by_name = {v["name"]: v for v in self.variables}
         pointers = [ctypes.c_int64] * len(self.sizes) + \
             [ctypes.c_void_p] * len(self.variables)
-        self._host = getattr(self._lib, interface["function"])
-        self._host.argtypes = pointers
-        self._host.restype = None
+        self._host = function(interface["function"], pointers)
         self._device = None
+        self._runtime = runtime
         if self.gpu:
-            self._device = getattr(self._lib, interface["device_function"])
-            self._device.argtypes = pointers + [ctypes.c_void_p]
-            self._device.restype = None
-            self._lib.tensorlang_cuda_last_error.restype = ctypes.c_char_p
-            self._lib.tensorlang_cuda_init.argtypes = [ctypes.c_char_p,
-                                                       ctypes.c_size_t]
-            self._lib.mgpuSetDefaultDevice.argtypes = [ctypes.c_int32]
+            self._device = function(interface["device_function"],
+                                    pointers + [ctypes.c_void_p])
+            runtime.tensorlang_cuda_last_error.restype = ctypes.c_char_p
+            runtime.tensorlang_cuda_init.argtypes = [ctypes.c_char_p,
+                                                     ctypes.c_size_t]
+            runtime.mgpuSetDefaultDevice.argtypes = [ctypes.c_int32]
             self._initialized = False
 
     def __repr__(self):
@@ -264,9 +282,9 @@ class Kernel:
 
     def _initialize(self, device):
         if not self._initialized:
-            self._lib.mgpuSetDefaultDevice(device)
+            self._runtime.mgpuSetDefaultDevice(device)
             message = ctypes.create_string_buffer(512)
-            if self._lib.tensorlang_cuda_init(message, len(message)) != 0:
+            if self._runtime.tensorlang_cuda_init(message, len(message)) != 0:
                 raise RuntimeError(message.value.decode())
             self._initialized = True
             self._device_index = device
@@ -276,13 +294,19 @@ class Kernel:
 
     def _clear_error(self):
         if self.gpu:
-            self._lib.tensorlang_cuda_clear_error()
+            self._runtime.tensorlang_cuda_clear_error()
 
     def _raise_error(self):
         if self.gpu:
-            error = self._lib.tensorlang_cuda_last_error()
+            error = self._runtime.tensorlang_cuda_last_error()
             if error:
                 raise RuntimeError(error.decode())
+
+
+def _function(function, argtypes):
+    function.argtypes = argtypes
+    function.restype = None
+    return function
 
 
 def _is_contiguous(shape, strides, itemsize, order):

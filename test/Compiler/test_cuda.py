@@ -138,6 +138,23 @@ def test_gpu_mapping_on_the_cpu(tl_run, name):
                                    atol=1e-12, equal_nan=True)
 
 
+# The same with padding (--pad=4): the padded buffers' extents and the
+# zero padding through the mapped loops, on every other case.
+@pytest.mark.parametrize("name", sorted(CASES)[::2])
+def test_gpu_mapping_on_the_cpu_padded(tl_run, name):
+    _, source, store, live_out, dtype = CASES[name]
+    element = ["--element-type=f32"] if dtype == np.float32 else []
+    names = list(store)
+    mapped = tl_run(source, store, names, engine="jit", dtype=dtype,
+                    extra=["--gpu-mapping-on-cpu", "--pad=4"] + element)
+    ref = tl_run(source, store, names, engine="reference", dtype=dtype,
+                 extra=element)
+    for output in live_out:
+        np.testing.assert_allclose(mapped[output], ref[output],
+                                   rtol=1e-12 if dtype == np.float64 else 1e-5,
+                                   atol=1e-12, equal_nan=True)
+
+
 def test_gpu_mapping_on_the_cpu_across_blocks(tl_run):
     # 3 x 7 x 53 = 1113 elements: four blocks of 256 and a masked fifth.
     source = ("var input a : [3 7 53]\nvar input b : [53 5]\n"

@@ -230,12 +230,8 @@ def test_link_failures_leave_the_output_alone(tmp_path):
 
 @pytest.fixture(scope="module")
 def fake_driver(tmp_path_factory):
-    """test/gpu/fake-driver built as libcuda.so.1."""
     directory = tmp_path_factory.mktemp("fake-driver")
-    subprocess.run([CC, "-shared", "-fPIC", "-o",
-                    str(directory / "libcuda.so.1"),
-                    os.path.join(ROOT, "test", "gpu", "fake-driver",
-                                 "fake_cuda.c")], check=True)
+    cudabuild.fake_driver(directory)
     return directory
 
 

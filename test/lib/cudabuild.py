@@ -29,6 +29,18 @@ def runtime_object(directory):
     return path
 
 
+def fake_driver(directory):
+    """test/gpu/fake-driver built as `directory`/libcuda.so.1: a driver
+    that logs what is queued on which stream to $FAKE_CUDA_LOG, for
+    LD_LIBRARY_PATH."""
+    path = os.path.join(str(directory), "libcuda.so.1")
+    if not os.path.exists(path):
+        subprocess.run([CLANG, "-shared", "-fPIC", "-o", path,
+                        os.path.join(ROOT, "test", "gpu", "fake-driver",
+                                     "fake_cuda.c")], check=True)
+    return path
+
+
 LIBDEVICE_MISSING = ("the GPU kernels call CUDA's libdevice (exp, log, abs, "
                      "...), and no CUDA toolkit was found to link it")
 

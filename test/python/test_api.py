@@ -2,6 +2,8 @@
 written here, and its errors."""
 
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -540,3 +542,69 @@ def test_unknown_target_is_refused():
     with pytest.raises(ValueError, match="target must be 'host' or 'cuda', "
                                          "got 'tpu'"):
         tl.compile(MATMUL, target="tpu")
+
+
+CUDA_ARRAY = """
+import json, sys
+import numpy as np, tensorlang as tl
+
+class CudaArray:
+    '''Host memory dressed as a CUDA array (the stand-in driver's device
+    memory is host memory).'''
+    def __init__(self, array):
+        self.array = array
+        self.__cuda_array_interface__ = {
+            "shape": array.shape, "typestr": array.dtype.str,
+            "data": (array.ctypes.data, False), "strides": None,
+            "version": 3}
+
+prog = tl.compile(%r, target="cuda")
+A, B, C = (CudaArray(np.ones(s)) for s in ((7, 5), (5, 3), (7, 3)))
+print(prog(A=A, B=B, C=C)["C"] is C)
+try:
+    prog(A=A, B=np.ones((5, 3)), C=C)
+except TypeError as error:
+    print(error)
+try:
+    tl.compile(%r)(A=A, B=B, C=C)
+except TypeError as error:
+    print(error)
+""" % (MATMUL, MATMUL)
+
+
+@pytest.mark.skipif(cudabuild.has_driver(), reason="a CUDA driver is present")
+def test_cuda_arrays_run_the_device_kernel_in_place(tmp_path):
+    # tl.compile(target="cuda") on CUDA arrays (CuPy, PyTorch) calls the
+    # device kernel on the arrays themselves: against a stand-in driver,
+    # the kernels are queued on the current stream (CUDA's default for
+    # arrays of no known library) with nothing copied, and the array given
+    # for the output comes back.
+    cudabuild.fake_driver(tmp_path)
+    log = tmp_path / "driver.log"
+    ran = subprocess.run(
+        [sys.executable, "-c", CUDA_ARRAY], capture_output=True, text=True,
+        env=dict(os.environ, LD_LIBRARY_PATH=str(tmp_path),
+                 FAKE_CUDA_LOG=str(log)), timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert lines[0] == "True"
+    assert lines[1].startswith("variables A, C are CUDA arrays and B are not")
+    assert lines[2].startswith("CUDA arrays are for programs compiled with "
+                               "target='cuda'")
+    calls = [line.split() for line in log.read_text().splitlines()]
+    assert {call[0] for call in calls} == {"cuLaunchKernel"}, calls
+    assert all(call[1] == "(nil)" for call in calls), calls
+
+
+def test_gpu_stages_show_the_gpu_code():
+    # The IR of a GPU program at each stage is the GPU's, not the CPU's
+    # (which the stages showed before): its statements mapped to blocks and
+    # threads with the device function, then its kernels as PTX. Printing
+    # needs no driver.
+    prog = tl.Program(MATMUL, target="cuda")
+    loops = prog.ir("loops")
+    assert "processor = block_x" in loops and "processor = thread_x" in loops
+    assert "func.func @main_device(" in loops
+    assert "vector." not in loops
+    llvm = prog.ir("llvm")
+    assert "gpu.binary @main_s0_kernel" in llvm and ".visible .entry" in llvm

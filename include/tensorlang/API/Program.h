@@ -195,6 +195,14 @@ public:
   /// getKernel's workspace variant (tl-workspace), and the bytes of
   /// workspace it needs.
   mlir::FailureOr<std::pair<void *, int64_t>> getWorkspaceKernel();
+  /// A GPU program's (target cuda) device variant of getKernel's function:
+  /// the same arguments as device pointers, then a CUstream; it queues the
+  /// work on the stream and returns (tl-compile's header, `<name>_device`).
+  /// An error for other targets.
+  mlir::FailureOr<void *> getDeviceKernel();
+  /// The interface of the kernels as JSON (tensorlang::describeInterface),
+  /// for callers that bind them at run time (Python's CUDA arrays).
+  mlir::FailureOr<std::string> getKernelInterface();
   /// The C declaration of getKernel's function, as tl-compile's header has
   /// it (the function's name is the program's).
   mlir::FailureOr<std::string> getKernelDeclaration();

@@ -181,6 +181,13 @@ public:
   /// Its workspace variant (tl-workspace): the same arguments, then the
   /// workspace, of getWorkspaceBytes() bytes.
   void *getWorkspaceFunctionAddress() const { return workspaceFunction; }
+  /// A GPU program's device variant (`<name>_device`: device pointers, the
+  /// stream last), or null for other targets.
+  void *getDeviceFunctionAddress() const { return deviceFunction; }
+  /// The interface of the functions (describeInterface).
+  const std::string &getInterfaceDescription() const {
+    return interfaceDescription;
+  }
 
 private:
   JitProgram() = default;
@@ -196,6 +203,8 @@ private:
   void (*packed)(void **) = nullptr;
   void *function = nullptr;
   void *workspaceFunction = nullptr;
+  void *deviceFunction = nullptr;
+  std::string interfaceDescription;
   /// The workspace variant (tl-workspace) and the workspace, allocated at
   /// the first call and reused by every later one. A call that finds it in
   /// use (another thread's) calls the plain function, which allocates.

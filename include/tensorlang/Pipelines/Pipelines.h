@@ -128,8 +128,13 @@ inline constexpr const char *kVectorMathLibrary = "libmvec.so.1";
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options);
 
+/// Bufferized linalg to the statements mapped to blocks and threads
+/// (tl-gpu-map-loops) and the variables in device memory
+/// (tl-gpu-device-memory): the GPU target's "loops" stage.
+void buildMapToGPUPipeline(mlir::OpPassManager &pm);
+
 /// Bufferized linalg (tl-bufferize, without tl-tile-linalg) to the LLVM
-/// dialect for the NVIDIA GPU target: one kernel per statement, one thread
+/// dialect for the NVIDIA GPU target (buildMapToGPUPipeline, then): one kernel per statement, one thread
 /// per result element (tl-gpu-map-loops), the variables copied to device
 /// memory and back (tl-gpu-device-memory), the kernels embedded as PTX for
 /// options.gpuChip, the host code calling lib/Runtime/CUDARuntime.c.
