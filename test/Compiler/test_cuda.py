@@ -9,6 +9,7 @@ reference interpreter (docs/gpu.md)."""
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -70,6 +71,42 @@ def test_compiles_assembles_and_fails_softly(tmp_path, runtime, name):
         ran.stderr
     assert len(ran.stderr.strip().splitlines()) == 1
     assert not any((work / (n + ".out")).exists() for _, n in args)
+
+
+def bench_cases():
+    """bench/gpu.py's cases: the CFD kernels and the whole TCCG suite at
+    the sizes they are timed at."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                    "bench"))
+    import gpu
+    return {case["id"]: case for case in gpu.cfd_cases() +
+            gpu.tccg_cases(whole_suite=True)}
+
+
+BENCH_CASES = bench_cases()
+
+
+# The benchmark's kernels as they are timed on a GPU (bench/gpu.py): each
+# kernel's PTX assembles for sm_90 without spilling registers.
+@pytest.mark.skipif(not PTXAS, reason="skipped: no ptxas")
+@pytest.mark.parametrize("name", sorted(BENCH_CASES))
+def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
+    case = BENCH_CASES[name]
+    (tmp_path / "k.tl").write_text(case["source"])
+    element = (["--element-type=f32"] if case["dtype"] == "float32" else [])
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda", "-o",
+         "k.o"] + element, cwd=tmp_path, capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    kernels = cudabuild.ptx_of(tmp_path / "k.o")
+    assert kernels
+    for index, ptx in enumerate(kernels):
+        (tmp_path / ("k%d.ptx" % index)).write_text(ptx)
+        assembled = subprocess.run(
+            [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
+             "/dev/null"], cwd=tmp_path, capture_output=True, text=True)
+        assert assembled.returncode == 0, assembled.stderr
+        assert "0 bytes spill stores" in assembled.stderr, assembled.stderr
 
 
 def test_ptxas_is_found_or_skipped():
