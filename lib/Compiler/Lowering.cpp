@@ -64,6 +64,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
     lowering.tileContractions = false;
   }
   if (!target.gpuChip.empty()) {
+    lowering.targetsGPU = true;
     lowering.gpuChip = target.gpuChip;
     // (Where none is found, kernels that call libdevice are refused after
     // the lowering, which sees the calls.)
@@ -92,12 +93,12 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
     buildTLToBuffersPipeline(pm, lowering);
     // (The GPU target's loops are its statements mapped to blocks and
     // threads.)
-    if (!lowering.gpuChip.empty())
+    if (lowering.targetsGPU)
       buildMapToGPUPipeline(pm);
     else
       buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {
-    if (!lowering.gpuChip.empty()) {
+    if (lowering.targetsGPU) {
       buildTLToBuffersPipeline(pm, lowering);
       buildLowerToGPUPipeline(pm, lowering);
     } else {

@@ -77,6 +77,15 @@ static bool tilesContractions(const LoweringOptions &options) {
 
 void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
                                                const LoweringOptions &options) {
+  // The GPU target runs each batch chain as one kernel, a block per batch
+  // index (tl-gpu-map-loops).
+  if (options.targetsGPU || options.gpuMappingOnCPU) {
+    FuseBatchesOptions fusion;
+    fusion.forGPU = true;
+    pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
+    addPipeline(pm, "canonicalize,cse");
+    return;
+  }
   if (!tilesContractions(options))
     return;
   FuseBatchesOptions fusion;
@@ -109,8 +118,14 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
                                            const LoweringOptions &options) {
   // The mapped loops lower for the CPU like any scf.parallel.
-  if (options.gpuMappingOnCPU)
-    pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
+  if (options.gpuMappingOnCPU) {
+    // (No shared memory and no barriers on the CPU: a batch loop's
+    // statements each run as a thread loop of their own.)
+    GPUMapLoopsOptions mapping;
+    mapping.sharedMemoryBytes = 0;
+    mapping.barriers = false;
+    pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
+  }
   // Register tiles from tl-tile-contractions: subviews fold into their
   // transfers, so that the accumulators can be hoisted out of the
   // reduction loops.
@@ -182,6 +197,7 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
   buildMapToGPUPipeline(pm);
   addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
                   "gpu-kernel-outlining,func.func(gpu-async-region)");
+  pm.addPass(createGPUDropHostSharedMemory());
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
   // PTX, which the driver compiles for the GPU it finds (no toolkit needed
   // here); libdevice (exp, log) is linked in where the toolkit has it.

@@ -84,6 +84,8 @@ def bench_cases():
 
 
 BENCH_CASES = bench_cases()
+# The CFD kernels whose statements run as one fused kernel each.
+FUSED_KERNELS = {"K5": 1, "K5-prime-E": 1, "K5F": 1, "K5H": 2}
 
 
 # The benchmark's kernels as they are timed on a GPU (bench/gpu.py): each
@@ -100,6 +102,11 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
     assert compiled.returncode == 0, compiled.stderr
     kernels = cudabuild.ptx_of(tmp_path / "k.o")
     assert kernels
+    if name in FUSED_KERNELS:
+        # Each statement's chain one kernel, a block per element in shared
+        # memory (tl-gpu-map-loops): not one kernel per step.
+        assert len(kernels) == FUSED_KERNELS[name]
+        assert all("bar.sync" in ptx and ".shared" in ptx for ptx in kernels)
     for index, ptx in enumerate(kernels):
         (tmp_path / ("k%d.ptx" % index)).write_text(ptx)
         assembled = subprocess.run(

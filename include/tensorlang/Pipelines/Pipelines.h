@@ -94,6 +94,9 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "linked into kernels that call exp, log, abs (empty: "
                      "MLIR's default, /usr/local/cuda)"),
       llvm::cl::init("")};
+  /// Whether the program is lowered for the NVIDIA GPU target (set by the
+  /// compiler from the target description; gpu-chip has a default).
+  bool targetsGPU = false;
   Option<bool> gpuMappingOnCPU{
       *this, "gpu-mapping-on-cpu",
       llvm::cl::desc("tl-lower-to-loops: map the statements to GPU blocks "

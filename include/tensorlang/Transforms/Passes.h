@@ -26,6 +26,10 @@
 
 namespace tensorlang {
 
+/// Marks a loop of tl-fuse-batches (for-gpu) over one batch index per
+/// iteration, which tl-gpu-map-loops runs as one kernel: a block per index.
+constexpr llvm::StringLiteral kBatchLoopAttrName = "tl.batch_loop";
+
 #define GEN_PASS_DECL
 #include "tensorlang/Transforms/Passes.h.inc"
 

@@ -89,6 +89,12 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     Option<"threads", "threads", "unsigned", "1",
            "Above 1: an scf.forall first gives each thread one contiguous "
            "share of the batches, which it runs through sequentially">,
+    Option<"forGPU", "for-gpu", "bool", "false",
+           "For the GPU target (tl-gpu-map-loops, which runs each batch "
+           "loop as one kernel of one block per batch index): every chain "
+           "and every generic of sized batch, one batch index per "
+           "iteration, whatever its bytes; no inner sized loops; the "
+           "loops marked tl.batch_loop">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
@@ -522,6 +528,13 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
            "Threads of one block (each computes one element)">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
+           "Most bytes of a batch loop's per-iteration buffers kept in a "
+           "block's shared memory (beyond: a scratch buffer in device "
+           "memory, a slice per block)">,
+    Option<"barriers", "barriers", "bool", "true",
+           "Run a batch loop's statements in one thread loop separated by "
+           "gpu.barrier (false: one thread loop each, for the CPU)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
@@ -555,6 +568,18 @@ def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def GPUDropHostSharedMemory
+    : Pass<"tl-gpu-drop-host-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Remove the shared-memory globals from the host module once "
+                "the kernels are outlined";
+  let description = [{
+    tl-gpu-device-memory makes a block's own buffers globals of the
+    workgroup address space; `gpu-kernel-outlining` copies those a kernel
+    uses into its `gpu.module`. The host's copies are then unused, and the
+    host's lowering cannot place them: this pass removes them.
+  }];
 }
 
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

@@ -19,6 +19,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
+#define GEN_PASS_DEF_GPUDROPHOSTSHAREDMEMORY
 #define GEN_PASS_DEF_GPUDEVICEMEMORY
 #include "tensorlang/Transforms/Passes.h.inc"
 } // namespace tensorlang
@@ -162,6 +163,11 @@ static bool isWritten(Value buffer, SymbolTable &symbols,
   return false;
 }
 
+static bool isWorkgroupMemory(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
 namespace {
 struct GPUDeviceMemoryPass
     : public tensorlang::impl::GPUDeviceMemoryBase<GPUDeviceMemoryPass> {
@@ -186,10 +192,30 @@ struct GPUDeviceMemoryPass
       }
     }
 
-    // Temporaries first, so that the copies below stay host allocations'
-    // only users of the arguments.
+    // A block's own buffers (tl-gpu-map-loops, in shared memory) are
+    // globals of the workgroup address space, which each kernel module
+    // gets a copy of when the kernels are outlined.
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
+    module.walk([&](memref::AllocOp op) {
+      if (isWorkgroupMemory(op.getType()))
+        allocs.push_back(op);
+    });
+    for (memref::AllocOp alloc : allocs) {
+      OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+      auto global = memref::GlobalOp::create(
+          builder, alloc.getLoc(), "__tl_shared", builder.getStringAttr("private"),
+          alloc.getType(), Attribute(), /*constant=*/false,
+          builder.getI64IntegerAttr(16));
+      symbols.insert(global);
+      rewriter.setInsertionPoint(alloc);
+      rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(alloc, alloc.getType(),
+                                                       global.getSymName());
+    }
+    allocs.clear();
+
+    // Temporaries first, so that the copies below stay host allocations'
+    // only users of the arguments.
     module.walk([&](memref::AllocOp op) { allocs.push_back(op); });
     module.walk([&](memref::DeallocOp op) { deallocs.push_back(op); });
     for (memref::AllocOp alloc : allocs) {
@@ -328,6 +354,20 @@ struct GPUDeviceMemoryPass
     declaration.setPrivate();
     symbols.insert(declaration);
     return declaration;
+  }
+};
+} // namespace
+
+namespace {
+struct GPUDropHostSharedMemoryPass
+    : public tensorlang::impl::GPUDropHostSharedMemoryBase<
+          GPUDropHostSharedMemoryPass> {
+  void runOnOperation() override {
+    // Each gpu.module has its own copy now; the host cannot lower them.
+    for (memref::GlobalOp global : llvm::make_early_inc_range(
+             getOperation().getOps<memref::GlobalOp>()))
+      if (isWorkgroupMemory(global.getType()))
+        global.erase();
   }
 };
 } // namespace

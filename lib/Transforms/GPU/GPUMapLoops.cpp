@@ -22,7 +22,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_GPUMAPLOOPS
@@ -67,6 +69,237 @@ static scf::ParallelOp wrapInOneIteration(RewriterBase &rewriter,
   return loop;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Batch loops: one kernel, one block per batch index
+//===----------------------------------------------------------------------===//
+
+/// The value of `map`'s results at `indices`.
+static SmallVector<Value> applyIndexingMap(OpBuilder &builder, Location loc,
+                                           AffineMap map,
+                                           ArrayRef<Value> indices) {
+  SmallVector<Value> results;
+  for (unsigned result = 0; result < map.getNumResults(); ++result) {
+    AffineExpr expr = map.getResult(result);
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      results.push_back(indices[dim.getPosition()]);
+      continue;
+    }
+    results.push_back(affine::AffineApplyOp::create(
+        builder, loc, map.getSubMap({result}), indices));
+  }
+  return results;
+}
+
+/// Emits `op`'s region at `indices` (all its loops), with its outputs'
+/// current values `accumulators`; returns the values it yields.
+static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
+                                   ArrayRef<Value> indices,
+                                   ValueRange accumulators) {
+  Location loc = op.getLoc();
+  Block &body = op.getRegion().front();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    if (isa<MemRefType>(value.getType()))
+      value = memref::LoadOp::create(
+          builder, loc, value,
+          applyIndexingMap(builder, loc, op.getMatchingIndexingMap(input),
+                           indices));
+    mapping.map(op.getMatchingBlockArgument(input), value);
+  }
+  for (auto [init, accumulator] :
+       llvm::zip(op.getDpsInitsMutable(), accumulators))
+    mapping.map(op.getMatchingBlockArgument(&init), accumulator);
+  for (Operation &nested : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), indices[index.getDim()]);
+      continue;
+    }
+    builder.clone(nested, mapping);
+  }
+  SmallVector<Value> yielded;
+  for (Value value : body.getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  return yielded;
+}
+
+/// Emits the share of `op` (a generic on buffers, its parallel loops
+/// first) that thread `thread` of `threads` computes: the elements i =
+/// thread, thread + threads, ... of its parallel loops collapsed row-major,
+/// each with its reductions summed in order inside the thread, the
+/// outputs loaded once and stored once.
+static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
+                      Value threads) {
+  Location loc = op.getLoc();
+  SmallVector<Range, 4> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(builder, loc);
+  unsigned parallelLoops = op.getNumParallelLoops();
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value count = one;
+  SmallVector<OpFoldResult> basis;
+  for (unsigned loop = 0; loop < parallelLoops; ++loop) {
+    Value extent =
+        getValueOrCreateConstantIndexOp(builder, loc, ranges[loop].size);
+    count = arith::MulIOp::create(builder, loc, count, extent);
+    basis.push_back(ranges[loop].size);
+  }
+  auto elements = scf::ForOp::create(builder, loc, thread, count, threads);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(elements.getBody());
+  SmallVector<Value> indices;
+  if (parallelLoops == 1) {
+    indices.push_back(elements.getInductionVar());
+  } else if (parallelLoops > 1) {
+    auto delinearized = affine::AffineDelinearizeIndexOp::create(
+        builder, loc, elements.getInductionVar(), basis,
+        /*hasOuterBound=*/true);
+    llvm::append_range(indices, delinearized.getResults());
+  }
+  // The outputs' elements do not depend on the reductions.
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  SmallVector<Value> pointIndices(indices);
+  pointIndices.resize(op.getNumLoops(), zero);
+  SmallVector<Value> accumulators;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    accumulators.push_back(memref::LoadOp::create(
+        builder, loc, init.get(),
+        applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
+                         pointIndices)));
+  SmallVector<Value> results;
+  if (parallelLoops == op.getNumLoops()) {
+    results = emitBody(builder, op, indices, accumulators);
+  } else {
+    SmallVector<Value> lowers, uppers, steps;
+    for (unsigned loop = parallelLoops; loop < op.getNumLoops(); ++loop) {
+      lowers.push_back(zero);
+      uppers.push_back(
+          getValueOrCreateConstantIndexOp(builder, loc, ranges[loop].size));
+      steps.push_back(one);
+    }
+    scf::LoopNest nest = scf::buildLoopNest(
+        builder, loc, lowers, uppers, steps, accumulators,
+        [&](OpBuilder &nested, Location, ValueRange reductionIndices,
+            ValueRange iterArgs) -> scf::ValueVector {
+          SmallVector<Value> all(indices);
+          llvm::append_range(all, reductionIndices);
+          return emitBody(nested, op, all, iterArgs);
+        });
+    llvm::append_range(results, nest.results);
+  }
+  for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
+    memref::StoreOp::create(
+        builder, loc, result, init.get(),
+        applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
+                         pointIndices));
+}
+
+/// A buffer allocated before a batch loop that each iteration uses as its
+/// own: directly, or through slices at the iteration's batch index.
+struct PrivateBuffer {
+  memref::AllocOp alloc;
+  /// The per-iteration buffer's type: the slice's shape (static).
+  MemRefType sliceType;
+  /// The uses inside the loop to replace: the slices, or the alloc's own.
+  SmallVector<OpOperand *> directUses;
+  SmallVector<memref::SubViewOp> slices;
+  SmallVector<memref::DeallocOp> deallocs;
+};
+
+/// Whether `slice` takes the batch slice of index `batch` along one
+/// dimension (offset `batch`, size 1) and everything of the others.
+static bool isBatchSlice(memref::SubViewOp slice, Value batch) {
+  MemRefType source = slice.getSourceType();
+  bool found = false;
+  for (auto [dim, offset, size, stride] :
+       llvm::enumerate(slice.getMixedOffsets(), slice.getMixedSizes(),
+                       slice.getMixedStrides())) {
+    if (!isConstantIntValue(stride, 1))
+      return false;
+    if (auto value = dyn_cast<Value>(offset); value && value == batch) {
+      if (found || !isConstantIntValue(size, 1))
+        return false;
+      found = true;
+      continue;
+    }
+    if (!isConstantIntValue(offset, 0) || source.isDynamicDim(dim) ||
+        !isConstantIntValue(size, source.getDimSize(dim)))
+      return false;
+  }
+  return found && slice.getType().getRank() == source.getRank();
+}
+
+/// The buffers of `loop` that are private to each iteration, or failure
+/// where a buffer is used in a way this mapping does not know.
+static FailureOr<SmallVector<PrivateBuffer>>
+findPrivateBuffers(scf::ForOp loop) {
+  SmallVector<PrivateBuffer> buffers;
+  llvm::SetVector<memref::AllocOp> allocs;
+  loop.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
+          alloc && !loop->isAncestor(alloc))
+        allocs.insert(alloc);
+  });
+  for (memref::AllocOp alloc : allocs) {
+    PrivateBuffer buffer{alloc, MemRefType(), {}, {}, {}};
+    bool shared = false;
+    for (OpOperand &use : alloc->getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        buffer.deallocs.push_back(dealloc);
+      } else if (!loop->isAncestor(user)) {
+        shared = true; // (another loop's, or the host's: a whole buffer)
+      } else if (auto slice = dyn_cast<memref::SubViewOp>(user);
+                 slice && isBatchSlice(slice, loop.getInductionVar())) {
+        buffer.slices.push_back(slice);
+      } else if (isa<linalg::LinalgOp, memref::CopyOp>(user)) {
+        buffer.directUses.push_back(&use);
+      } else {
+        return failure();
+      }
+    }
+    if (shared)
+      continue;
+    MemRefType type = alloc.getType();
+    if (!buffer.directUses.empty() && buffer.slices.empty() &&
+        type.hasStaticShape())
+      buffer.sliceType = MemRefType::get(type.getShape(),
+                                         type.getElementType());
+    else if (buffer.directUses.empty() && !buffer.slices.empty())
+      buffer.sliceType =
+          MemRefType::get(buffer.slices.front().getType().getShape(),
+                          type.getElementType());
+    else
+      return failure();
+    // Every slice's users must take any layout: linalg ops and copies.
+    for (memref::SubViewOp slice : buffer.slices)
+      for (Operation *user : slice->getUsers())
+        if (!isa<linalg::LinalgOp, memref::CopyOp>(user))
+          return failure();
+    buffers.push_back(std::move(buffer));
+  }
+  return buffers;
+}
+
+/// Whether `loop`'s body has only what mapBatchLoop knows: slices, linalg
+/// ops on buffers, copies and pure index arithmetic.
+static bool isMappableBatchBody(scf::ForOp loop) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<memref::SubViewOp, memref::CopyOp>(op))
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (!linalgOp.hasPureBufferSemantics())
+        return false;
+      continue;
+    }
+    if (op.getNumRegions() == 0 && isPure(&op))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 namespace {
 struct GPUMapLoopsPass
     : public tensorlang::impl::GPUMapLoopsBase<GPUMapLoopsPass> {
@@ -80,6 +313,16 @@ struct GPUMapLoopsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    SmallVector<scf::ForOp> batchLoops;
+    func.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(tensorlang::kBatchLoopAttrName))
+        batchLoops.push_back(loop);
+    });
+    for (scf::ForOp loop : batchLoops)
+      if (failed(mapBatchLoop(rewriter, loop)))
+        // (Its statements are mapped one kernel each, inside a host loop.)
+        loop->emitRemark("tl-gpu-map-loops: batch loop not mapped as one "
+                         "kernel");
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
@@ -175,6 +418,188 @@ struct GPUMapLoopsPass
         return signalPassFailure();
       }
     }
+  }
+
+  /// Runs the batch loop `loop` (tl-fuse-batches, one batch index per
+  /// iteration) as one kernel: a block per iteration, whose threads run
+  /// each of its statements in turn (barrier-delimited phases), with the
+  /// iteration's own buffers in shared memory where they fit in
+  /// shared-memory-bytes, else in a slice per block of one scratch buffer.
+  /// Changes nothing where it fails.
+  LogicalResult mapBatchLoop(RewriterBase &rewriter, scf::ForOp loop) {
+    if (!isMappableBatchBody(loop))
+      return failure();
+    FailureOr<SmallVector<PrivateBuffer>> buffers = findPrivateBuffers(loop);
+    if (failed(buffers))
+      return failure();
+    int64_t privateBytes = 0;
+    for (PrivateBuffer &buffer : *buffers)
+      privateBytes += buffer.sliceType.getNumElements() *
+                      buffer.sliceType.getElementTypeBitWidth() / 8;
+    bool inSharedMemory = privateBytes <= sharedMemoryBytes;
+
+    MLIRContext *context = loop.getContext();
+    Location loc = loop.getLoc();
+    // One iteration per block.
+    rewriter.setInsertionPoint(loop);
+    Value lower = loop.getLowerBound(), upper = loop.getUpperBound(),
+          step = loop.getStep();
+    SmallVector<Value> scratch;
+    if (!inSharedMemory)
+      for (PrivateBuffer &buffer : *buffers) {
+        Value blocks = arith::CeilDivUIOp::create(
+            rewriter, loc,
+            arith::SubIOp::create(rewriter, loc, upper, lower), step);
+        SmallVector<int64_t> shape{ShapedType::kDynamic};
+        llvm::append_range(shape, buffer.sliceType.getShape());
+        scratch.push_back(memref::AllocOp::create(
+            rewriter, loc,
+            MemRefType::get(shape, buffer.sliceType.getElementType()),
+            ValueRange{blocks}));
+      }
+    auto blockLoop = scf::ParallelOp::create(rewriter, loc, ValueRange{lower},
+                                             ValueRange{upper},
+                                             ValueRange{step});
+    Block *blockBody = blockLoop.getBody();
+    Value batch = blockLoop.getInductionVars()[0];
+    rewriter.setInsertionPointToStart(blockBody);
+    SmallVector<Value> perBlock;
+    for (auto [index, buffer] : llvm::enumerate(*buffers)) {
+      if (inSharedMemory) {
+        // tl-gpu-device-memory makes these shared-memory globals.
+        perBlock.push_back(memref::AllocOp::create(
+            rewriter, loc,
+            MemRefType::get(buffer.sliceType.getShape(),
+                            buffer.sliceType.getElementType(), AffineMap(),
+                            gpu::AddressSpaceAttr::get(
+                                context, gpu::AddressSpace::Workgroup))));
+        continue;
+      }
+      Value block = arith::DivUIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, batch, lower),
+          step);
+      unsigned rank = buffer.sliceType.getRank();
+      SmallVector<OpFoldResult> offsets(rank + 1, rewriter.getIndexAttr(0)),
+          sizes, strides(rank + 1, rewriter.getIndexAttr(1));
+      offsets[0] = block;
+      sizes.push_back(rewriter.getIndexAttr(1));
+      for (int64_t extent : buffer.sliceType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(extent));
+      auto resultType = memref::SubViewOp::inferRankReducedResultType(
+          buffer.sliceType.getShape(),
+          cast<MemRefType>(scratch[index].getType()), offsets, sizes,
+          strides);
+      perBlock.push_back(memref::SubViewOp::create(
+          rewriter, loc, cast<MemRefType>(resultType), scratch[index], offsets,
+          sizes, strides));
+    }
+    Block *body = loop.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, blockBody->getTerminator(),
+                               ValueRange{batch});
+    rewriter.eraseOp(loop);
+    for (auto [buffer, replacement] : llvm::zip(*buffers, perBlock)) {
+      for (memref::SubViewOp slice : buffer.slices)
+        rewriter.replaceOp(slice, replacement);
+      for (OpOperand *use : buffer.directUses)
+        rewriter.modifyOpInPlace(use->getOwner(),
+                                 [&, replacement = replacement] {
+                                   use->set(replacement);
+                                 });
+      for (memref::DeallocOp dealloc : buffer.deallocs)
+        rewriter.eraseOp(dealloc);
+      rewriter.eraseOp(buffer.alloc);
+    }
+    if (!scratch.empty()) {
+      rewriter.setInsertionPointAfter(blockLoop);
+      for (Value buffer : scratch)
+        memref::DeallocOp::create(rewriter, loc, buffer);
+    }
+
+    // The statements, copies as linalg.copy, all as generics with their
+    // parallel loops first.
+    SmallVector<Operation *> named;
+    for (Operation &op : blockBody->without_terminator())
+      if (isa<memref::CopyOp, linalg::LinalgOp>(op))
+        named.push_back(&op);
+    for (Operation *op : named) {
+      rewriter.setInsertionPoint(op);
+      if (auto copy = dyn_cast<memref::CopyOp>(op))
+        op = rewriter.replaceOpWithNewOp<linalg::CopyOp>(
+            copy, copy.getSource(), copy.getTarget());
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic) {
+        FailureOr<linalg::GenericOp> generalized =
+            linalg::generalizeNamedOp(rewriter, linalgOp);
+        if (failed(generalized))
+          return blockLoop->emitError("tl-gpu-map-loops: cannot generalize ")
+                 << op->getName();
+        generic = *generalized;
+      }
+      if (failed(parallelDimensionsFirst(rewriter, generic)))
+        return blockLoop->emitError(
+            "tl-gpu-map-loops: cannot reorder the loops");
+    }
+
+    // The statements in turn, each thread taking every threads-th element
+    // of each. On the GPU one thread loop holds them all, with a barrier
+    // between; for the CPU (no barriers) each is a thread loop of its own,
+    // which orders them the same way.
+    SmallVector<linalg::GenericOp> statements;
+    for (Operation &op : *blockBody)
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        statements.push_back(generic);
+    int64_t largest = 1;
+    for (linalg::GenericOp statement : statements) {
+      int64_t elements = 1;
+      for (auto [range, iterator] :
+           llvm::zip(statement.getStaticLoopRanges(),
+                     statement.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::parallel)
+          elements = ShapedType::isDynamic(range) || ShapedType::isDynamic(
+                                                         elements)
+                         ? ShapedType::kDynamic
+                         : elements * range;
+      largest = ShapedType::isDynamic(elements) || ShapedType::isDynamic(
+                                                       largest)
+                    ? ShapedType::kDynamic
+                    : std::max(largest, elements);
+    }
+    int64_t threads =
+        ShapedType::isDynamic(largest)
+            ? threadsPerBlock
+            : std::min<int64_t>(threadsPerBlock, llvm::alignTo(largest, 32));
+    auto mapping = [&](gpu::Processor processor) {
+      AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+      return gpu::ParallelLoopDimMappingAttr::get(context, processor,
+                                                  identity, identity);
+    };
+    rewriter.setInsertionPoint(blockBody->getTerminator());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value threadCount = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    scf::ParallelOp threadLoop;
+    for (auto [index, statement] : llvm::enumerate(statements)) {
+      if (!threadLoop || !barriers) {
+        threadLoop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                             ValueRange{threadCount},
+                                             ValueRange{one});
+        (void)gpu::setMappingAttr(threadLoop,
+                                  {mapping(gpu::Processor::ThreadX)});
+      } else {
+        rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
+        gpu::BarrierOp::create(rewriter, loc);
+      }
+      rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
+      emitPhase(rewriter, statement, threadLoop.getInductionVars()[0],
+                threadCount);
+      rewriter.setInsertionPointAfter(threadLoop);
+    }
+    for (linalg::GenericOp statement : statements)
+      rewriter.eraseOp(statement);
+    (void)gpu::setMappingAttr(blockLoop, {mapping(gpu::Processor::BlockX)});
+    return success();
   }
 };
 } // namespace

@@ -178,7 +178,7 @@ struct FuseBatchesPass
       fuseChain(rewriter, root, chain);
     SmallVector<linalg::GenericOp> inner;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (innerSizedLoop(op))
+      if (innerSizedLoop(op) && !forGPU)
         inner.push_back(op);
     });
     for (linalg::GenericOp op : inner)
@@ -224,7 +224,7 @@ struct FuseBatchesPass
     // static. Threads share the iterations.
     if (hasSizedBatch(root)) {
       SmallVector<linalg::GenericOp> innerChain(chain);
-      if (threads > 1) {
+      if (threads > 1 && !forGPU) {
         // One share of ceil(E / threads) batch indices per thread, as for
         // a fixed batch, so that the slice loop inside each share keeps
         // its temporaries.
@@ -251,6 +251,15 @@ struct FuseBatchesPass
     int64_t bytes = 0;
     for (linalg::GenericOp producer : chain)
       bytes += tensorBytes(producer->getResult(0));
+    if (forGPU) {
+      // One block per batch index keeps its slice of the chain on the
+      // chip.
+      if (!chain.empty() && batches >= 2 &&
+          llvm::none_of(chain, collapsesManyTermsPerElement))
+        (void)tileAndFuse(rewriter, root, chain, rewriter.getIndexAttr(1),
+                          scf::SCFTilingOptions::LoopType::ForOp);
+      return;
+    }
     if (bytes < minIntermediateBytes || batches < 2 ||
         llvm::any_of(chain, collapsesManyTermsPerElement))
       return;
@@ -389,6 +398,9 @@ struct FuseBatchesPass
     for (OpResult result : root->getResults())
       if (Value replacement = fused->replacements.lookup(result))
         rewriter.replaceAllUsesWith(result, replacement);
+    if (forGPU && !fused->loops.empty())
+      fused->loops.front()->setAttr(tensorlang::kBatchLoopAttrName,
+                                    rewriter.getUnitAttr());
     auto tiled = dyn_cast<linalg::GenericOp>(fused->tiledAndFusedOps.front());
     if (!tiled)
       return failure();

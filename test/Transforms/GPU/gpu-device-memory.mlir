@@ -84,3 +84,22 @@ module {
     return
   }
 }
+
+// -----
+
+// A block's own buffer (tl-gpu-map-loops) becomes a global of the
+// workgroup address space, which kernel outlining copies into the kernel's
+// module; it is not a device allocation.
+// CHECK: memref.global "private" @__tl_shared : memref<1x4xf64, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @r_s0(
+// CHECK-NOT: gpu.alloc
+// CHECK: memref.get_global @__tl_shared : memref<1x4xf64, #gpu.address_space<workgroup>>
+module {
+  func.func private @r.s0(%u: memref<4xf64>) {
+    %c0 = arith.constant 0 : index
+    %shared = memref.alloc() : memref<1x4xf64, #gpu.address_space<workgroup>>
+    %v = memref.load %shared[%c0, %c0] : memref<1x4xf64, #gpu.address_space<workgroup>>
+    memref.store %v, %u[%c0] : memref<4xf64>
+    return
+  }
+}

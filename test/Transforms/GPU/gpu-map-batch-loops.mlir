@@ -1,0 +1,96 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops))" --verify-diagnostics | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{shared-memory-bytes=0 barriers=false}))" --verify-diagnostics | FileCheck %s --check-prefix=SCRATCH
+
+// A batch loop of tl-fuse-batches (two steps of a CFD kernel on 7 elements
+// of 4 x 4) becomes one kernel: a block per element, whose 32 threads run
+// the steps in turn, a barrier between, each thread taking every 32nd
+// element of a step (16 of them here: threads 16 to 31 do nothing). The
+// intermediate, a buffer each iteration uses as its own, is the block's
+// (workgroup memory, which tl-gpu-device-memory makes a global); the
+// accumulators are loaded once and stored once around the reduction.
+// CHECK-LABEL: func.func @chain
+// CHECK-NOT: memref.alloc()
+// CHECK: scf.parallel (%[[BLOCK:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK:   %[[T:.*]] = memref.alloc() : memref<1x4x4xf64, #gpu.address_space<workgroup>>
+// CHECK:   memref.subview %{{.*}}[%[[BLOCK]], 0, 0] [1, 4, 4]
+// CHECK:   scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%[[C32:.*]]) step
+// CHECK:     scf.for %[[I:.*]] = %[[THREAD]] to %{{.*}} step %[[C32]] {
+// CHECK:       %[[IDX:.*]]:3 = affine.delinearize_index %[[I]] into (1, 4, 4)
+// CHECK:       %[[ACC:.*]] = memref.load %[[T]][%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
+// CHECK:       %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (f64) {
+// CHECK:         memref.load %{{.*}}[%[[IDX]]#0, %{{.*}}, %[[IDX]]#2]
+// CHECK:       memref.store %[[SUM]], %[[T]][%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
+// CHECK:     gpu.barrier
+// CHECK:     scf.for %{{.*}} = %[[THREAD]] to %{{.*}} step %[[C32]] {
+// CHECK:       memref.load %[[T]]
+// CHECK-NOT: gpu.barrier
+// CHECK:   } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// For the CPU, and where the buffers do not fit in shared memory: one
+// scratch buffer with a slice per block, and each step a thread loop of
+// its own (which orders them as the barrier does).
+// SCRATCH-LABEL: func.func @chain
+// SCRATCH: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}) : memref<?x1x4x4xf64>
+// SCRATCH: scf.parallel (%[[BLOCK:.*]]) =
+// SCRATCH:   %[[MINE:.*]] = memref.subview %[[SCRATCH]][%{{.*}}, 0, 0, 0] [1, 1, 4, 4] [1, 1, 1, 1]
+// SCRATCH:   scf.parallel
+// SCRATCH:     memref.store %{{.*}}, %[[MINE]]
+// SCRATCH-NOT: gpu.barrier
+// SCRATCH:   scf.parallel
+// SCRATCH:     memref.load %[[MINE]]
+// SCRATCH: memref.dealloc %[[SCRATCH]]
+#u = affine_map<(e, i, j, k) -> (e, k, j)>
+#m = affine_map<(e, i, j, k) -> (i, k)>
+#v = affine_map<(e, i, j, k) -> (e, i, j)>
+func.func @chain(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloc() : memref<1x4x4xf64>
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 4, 4] [1, 1, 1] : memref<7x4x4xf64> to memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>
+    %os = memref.subview %out[%e, 0, 0] [1, 4, 4] [1, 1, 1] : memref<7x4x4xf64> to memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%us, %m : memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>, memref<4x4xf64>) outs(%t : memref<1x4x4xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%t, %m : memref<1x4x4xf64>, memref<4x4xf64>) outs(%os : memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+  } {tl.batch_loop}
+  memref.dealloc %t : memref<1x4x4xf64>
+  return
+}
+
+// -----
+
+// A body this mapping does not know (a store of its own) is left as it
+// was, said in a remark, and its statement mapped on its own.
+// CHECK-LABEL: func.func @unknown
+// CHECK: scf.for
+// CHECK:   memref.store
+// CHECK:   scf.parallel
+// CHECK: } {tl.batch_loop}
+func.func @unknown(%u: memref<7x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f64
+  // expected-remark @+1 {{tl-gpu-map-loops: batch loop not mapped as one kernel}}
+  scf.for %e = %c0 to %c7 step %c1 {
+    memref.store %zero, %u[%e, %c0] : memref<7x4xf64>
+    %us = memref.subview %u[%e, 0] [1, 4] [1, 1] : memref<7x4xf64> to memref<1x4xf64, strided<[4, 1], offset: ?>>
+    linalg.fill ins(%zero : f64) outs(%us : memref<1x4xf64, strided<[4, 1], offset: ?>>)
+  } {tl.batch_loop}
+  return
+}
