@@ -128,9 +128,10 @@ static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
 /// first) that thread `thread` of `threads` computes: the elements i =
 /// thread, thread + threads, ... of its parallel loops collapsed row-major,
 /// each with its reductions summed in order inside the thread, the
-/// outputs loaded once and stored once.
+/// outputs loaded once (or, where `initialValues` has one, starting from
+/// it) and stored once.
 static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
-                      Value threads) {
+                      Value threads, ArrayRef<Value> initialValues) {
   Location loc = op.getLoc();
   SmallVector<Range, 4> ranges =
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(builder, loc);
@@ -161,11 +162,17 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
   SmallVector<Value> pointIndices(indices);
   pointIndices.resize(op.getNumLoops(), zero);
   SmallVector<Value> accumulators;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    accumulators.push_back(memref::LoadOp::create(
-        builder, loc, init.get(),
-        applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
-                         pointIndices)));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value initial = initialValues[init.getOperandNumber() -
+                                  op.getNumDpsInputs()];
+    accumulators.push_back(
+        initial ? initial
+                : memref::LoadOp::create(
+                      builder, loc, init.get(),
+                      applyIndexingMap(builder, loc,
+                                       op.getMatchingIndexingMap(&init),
+                                       pointIndices)));
+  }
   SmallVector<Value> results;
   if (parallelLoops == op.getNumLoops()) {
     results = emitBody(builder, op, indices, accumulators);
@@ -193,6 +200,132 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
         applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
                          pointIndices));
 }
+
+
+/// The value `op` fills its one output with, if it is a generalized
+/// linalg.fill.
+static Value getFillValue(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0)
+    return Value();
+  Value input = op.getDpsInputOperand(0)->get();
+  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+  if (isa<ShapedType>(input.getType()) || yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != op.getMatchingBlockArgument(
+                                  op.getDpsInputOperand(0)))
+    return Value();
+  return input;
+}
+
+/// Whether `op` (a generalized linalg.copy) copies its one input whole.
+static bool isWholeCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !isa<MemRefType>(op.getDpsInputOperand(0)->get().getType()) ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) ==
+             op.getMatchingBlockArgument(op.getDpsInputOperand(0));
+}
+
+/// The statements of a block's phases, with fills folded away where the
+/// next statement to touch the filled buffer overwrites or accumulates into
+/// all of it: bufferization fills accumulators and copies filled buffers;
+/// each such phase is a pass over memory and a barrier.
+struct Phases {
+  SmallVector<linalg::GenericOp> statements;
+  /// Per statement, per output: the value it starts from instead of
+  /// loading it (a folded fill's), or null.
+  SmallVector<SmallVector<Value>> initialValues;
+
+  /// Buffers are taken to alias where they are views of one buffer (an
+  /// allocation or an argument: the program's variables are distinct).
+  void foldFills(RewriterBase &rewriter) {
+    auto root = [](Value buffer) {
+      while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+        buffer = view.getViewSource();
+      return buffer;
+    };
+    auto mayAlias = [&](Value a, Value b) { return root(a) == root(b); };
+    auto touches = [&](linalg::GenericOp op, Value buffer) {
+      return llvm::any_of(op->getOperands(), [&](Value operand) {
+        return isa<MemRefType>(operand.getType()) && mayAlias(operand, buffer);
+      });
+    };
+    // A copy of a buffer just filled is a fill.
+    for (unsigned i = 0; i < statements.size(); ++i) {
+      if (!isWholeCopy(statements[i]))
+        continue;
+      Value source = statements[i].getDpsInputOperand(0)->get();
+      for (unsigned j = i; j-- > 0;) {
+        linalg::GenericOp earlier = statements[j];
+        Value value = getFillValue(earlier);
+        if (value && earlier.getDpsInitOperand(0)->get() == source) {
+          rewriter.setInsertionPoint(statements[i]);
+          Value target = statements[i].getDpsInitOperand(0)->get();
+          auto fill = linalg::FillOp::create(rewriter, statements[i].getLoc(),
+                                             value, target);
+          FailureOr<linalg::GenericOp> generic =
+              linalg::generalizeNamedOp(rewriter, fill);
+          if (failed(generic))
+            break;
+          rewriter.eraseOp(statements[i]);
+          statements[i] = *generic;
+          break;
+        }
+        if (llvm::any_of(earlier.getDpsInits(), [&](Value written) {
+              return mayAlias(written, source);
+            }))
+          break;
+      }
+    }
+    // A fill whose buffer the next statement touching it writes whole.
+    initialValues.assign(statements.size(), {});
+    for (auto [statement, values] : llvm::zip(statements, initialValues))
+      values.assign(statement.getNumDpsInits(), Value());
+    SmallVector<bool> dead(statements.size(), false);
+    for (unsigned i = 0; i < statements.size(); ++i) {
+      Value value = getFillValue(statements[i]);
+      if (!value)
+        continue;
+      Value buffer = statements[i].getDpsInitOperand(0)->get();
+      for (unsigned j = i + 1; j < statements.size(); ++j) {
+        linalg::GenericOp later = statements[j];
+        if (!touches(later, buffer))
+          continue;
+        // It must write the buffer itself, all of it (every output of a
+        // generic covers its parallel loops), and read it only as its
+        // accumulator.
+        std::optional<unsigned> output;
+        for (OpOperand &init : later.getDpsInitsMutable())
+          if (init.get() == buffer &&
+              later.getMatchingIndexingMap(&init).isProjectedPermutation() &&
+              later.getMatchingIndexingMap(&init).getNumResults() ==
+                  later.getNumParallelLoops())
+            output = init.getOperandNumber() - later.getNumDpsInputs();
+        bool readElsewhere = llvm::any_of(
+            later.getDpsInputs(), [&](Value input) {
+              return isa<MemRefType>(input.getType()) &&
+                     mayAlias(input, buffer);
+            });
+        if (output && !readElsewhere) {
+          initialValues[j][*output] = value;
+          dead[i] = true;
+        }
+        break;
+      }
+    }
+    for (unsigned i = statements.size(); i-- > 0;)
+      if (dead[i]) {
+        rewriter.eraseOp(statements[i]);
+        statements.erase(statements.begin() + i);
+        initialValues.erase(initialValues.begin() + i);
+      }
+  }
+};
 
 /// A buffer allocated before a batch loop that each iteration uses as its
 /// own: directly, or through slices at the iteration's batch index.
@@ -546,10 +679,12 @@ struct GPUMapLoopsPass
     // of each. On the GPU one thread loop holds them all, with a barrier
     // between; for the CPU (no barriers) each is a thread loop of its own,
     // which orders them the same way.
-    SmallVector<linalg::GenericOp> statements;
+    Phases phases;
     for (Operation &op : *blockBody)
       if (auto generic = dyn_cast<linalg::GenericOp>(op))
-        statements.push_back(generic);
+        phases.statements.push_back(generic);
+    phases.foldFills(rewriter);
+    SmallVector<linalg::GenericOp> &statements = phases.statements;
     int64_t largest = 1;
     for (linalg::GenericOp statement : statements) {
       int64_t elements = 1;
@@ -593,7 +728,7 @@ struct GPUMapLoopsPass
       }
       rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
       emitPhase(rewriter, statement, threadLoop.getInductionVars()[0],
-                threadCount);
+                threadCount, phases.initialValues[index]);
       rewriter.setInsertionPointAfter(threadLoop);
     }
     for (linalg::GenericOp statement : statements)

@@ -94,3 +94,68 @@ func.func @unknown(%u: memref<7x4xf64>) {
   } {tl.batch_loop}
   return
 }
+
+// -----
+
+// Bufferization's fills: the intermediate's accumulator is filled, copied
+// into the other buffer, and accumulated into; the result's is filled
+// before its step. A copy of a buffer just filled is a fill, and a fill
+// whose buffer the next statement to touch it accumulates into whole
+// starts that statement's sums instead (0.0, not a load): three phases of
+// five remain, two barriers, and the global result is written once.
+// CHECK-LABEL: func.func @fills
+// CHECK: scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     scf.for
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]]) -> (f64)
+// CHECK:     gpu.barrier
+// CHECK:     scf.for
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f64)
+// CHECK:     gpu.barrier
+// CHECK:     scf.for
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f64)
+// CHECK:       memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x
+#u = affine_map<(e, i, j, k) -> (e, k, j)>
+#m = affine_map<(e, i, j, k) -> (i, k)>
+#v = affine_map<(e, i, j, k) -> (e, i, j)>
+func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloc() : memref<1x4x4xf64>
+  %s = memref.alloc() : memref<1x4x4xf64>
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 4, 4] [1, 1, 1] : memref<7x4x4xf64> to memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>
+    %os = memref.subview %out[%e, 0, 0] [1, 4, 4] [1, 1, 1] : memref<7x4x4xf64> to memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>
+    linalg.fill ins(%zero : f64) outs(%s : memref<1x4x4xf64>)
+    memref.copy %s, %t : memref<1x4x4xf64> to memref<1x4x4xf64>
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%us, %m : memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>, memref<4x4xf64>) outs(%t : memref<1x4x4xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %q = arith.addf %acc, %p : f64
+      linalg.yield %q : f64
+    }
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%t, %m : memref<1x4x4xf64>, memref<4x4xf64>) outs(%s : memref<1x4x4xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %q = arith.addf %acc, %p : f64
+      linalg.yield %q : f64
+    }
+    linalg.fill ins(%zero : f64) outs(%os : memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%s, %m : memref<1x4x4xf64>, memref<4x4xf64>) outs(%os : memref<1x4x4xf64, strided<[16, 4, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %q = arith.addf %acc, %p : f64
+      linalg.yield %q : f64
+    }
+  } {tl.batch_loop}
+  memref.dealloc %t : memref<1x4x4xf64>
+  memref.dealloc %s : memref<1x4x4xf64>
+  return
+}
