@@ -235,6 +235,20 @@ def fake_driver(tmp_path_factory):
     return directory
 
 
+# A temporary that two statements read (one transposed): it stays a device
+# allocation, not a block's own buffer.
+TEMPORARY = """
+var input A : [4 7]
+var input B : [7 5]
+var C : [4 5]
+var output D : [5 4]
+var output F : [4 5]
+C = A # B . [[2 3]]
+D = C ^ [1 2]
+F = C * C
+"""
+
+
 def gpu_library(tmp_path, source=CONTRACTION):
     result = compile_shared(tmp_path, source, "--target=cuda")
     assert result.returncode == 0, result.stderr
@@ -303,15 +317,14 @@ def fake(tmp_path, fake_driver):
 
 def test_gpu_host_function_queues_everything_on_one_stream(fake,
                                                            runtime_only):
-    library = gpu_library(fake)
+    library = gpu_library(fake, TEMPORARY)
     _, calls = logged(fake, """
         import numpy as np, tensorlang as tl
         tl.load(%r)(A=np.ones((4, 7)), B=np.ones((7, 5)))
         """ % str(library), runtime_only)
     names = [call[0] for call in calls]
-    # One stream for the call: copies in, three kernels (C's fill and
-    # product, D's product: the temporary on the device), copies out, and
-    # one wait at the end.
+    # One stream for the call: copies in, the kernels (C on the device),
+    # copies out, and one wait at the end; allocations in its order.
     assert names.count("cuStreamCreate") == 1
     stream = calls[0][1]
     assert all(call[1] == stream for call in calls if len(call) > 1), calls
@@ -319,10 +332,11 @@ def test_gpu_host_function_queues_everything_on_one_stream(fake,
     assert names[-2:] == ["cuStreamSynchronize", "cuStreamDestroy"]
     assert names.count("cuStreamSynchronize") == 1
     assert "cuMemAlloc" not in names and "cuMemFree" not in names
+    assert names.count("cuMemAllocAsync") == 5   # A, B, D, F and C
     first_launch = names.index("cuLaunchKernel")
     last_launch = len(names) - 1 - names[::-1].index("cuLaunchKernel")
-    assert names[:first_launch].count("cuMemcpyAsync") == 3   # A, B, D in
-    assert names[last_launch:].count("cuMemcpyAsync") == 1    # D out
+    assert names[:first_launch].count("cuMemcpyAsync") == 4   # A, B, D, F in
+    assert names[last_launch:].count("cuMemcpyAsync") == 2    # D, F out
 
 
 FAKE_ARRAY = """
@@ -342,18 +356,19 @@ class CudaArray:
 
 def test_gpu_device_function_takes_cuda_arrays_and_a_stream(fake,
                                                             runtime_only):
-    library = gpu_library(fake)
+    library = gpu_library(fake, TEMPORARY)
     out, calls = logged(fake, FAKE_ARRAY + """
 k = tl.load(%r)
-A, B, D = (CudaArray(np.ones(s)) for s in ((4, 7), (7, 5), (4, 5)))
-results = k.run({"A": A, "B": B, "D": D}, stream=0xabc)
+A, B, D, F = (CudaArray(np.ones(s))
+              for s in ((4, 7), (7, 5), (5, 4), (4, 5)))
+results = k.run({"A": A, "B": B, "D": D, "F": F}, stream=0xabc)
 print(results["D"] is D)
 for values, error in (
-        ({"A": A, "B": np.ones((7, 5)), "D": D}, TypeError),
-        ({"A": CudaArray(np.ones((4, 7), np.float32)), "B": B, "D": D},
-         TypeError),
-        ({"A": CudaArray(np.ones((4, 7)), strides=(8, 32)), "B": B, "D": D},
-         ValueError),
+        ({"A": A, "B": np.ones((7, 5)), "D": D, "F": F}, TypeError),
+        ({"A": CudaArray(np.ones((4, 7), np.float32)), "B": B, "D": D,
+          "F": F}, TypeError),
+        ({"A": CudaArray(np.ones((4, 7)), strides=(8, 32)), "B": B, "D": D,
+          "F": F}, ValueError),
         ({"A": A, "B": B}, TypeError)):
     try:
         k.run(values)
@@ -363,8 +378,8 @@ for values, error in (
 """ % str(library), runtime_only)
     lines = out.splitlines()
     assert lines[0] == "True"
-    assert lines[1].startswith("TypeError variables A, D are CUDA arrays and "
-                               "B are not")
+    assert lines[1].startswith("TypeError variables A, D, F are CUDA arrays "
+                               "and B are not")
     assert lines[2].startswith("TypeError variable 'A': a CUDA array of <f4")
     assert lines[3].startswith("ValueError variable 'A': a CUDA array that is "
                                "not C-contiguous")
