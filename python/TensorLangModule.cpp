@@ -153,11 +153,10 @@ public:
     FailureOr<void *> device = program.getDeviceKernel();
     if (failed(device))
       takeProblem();
-    return py::make_tuple(reinterpret_cast<uintptr_t>(*host),
-                          succeeded(device)
-                              ? reinterpret_cast<uintptr_t>(*device)
-                              : uintptr_t(0),
-                          *interface);
+    return py::make_tuple(
+        reinterpret_cast<uintptr_t>(*host),
+        succeeded(device) ? reinterpret_cast<uintptr_t>(*device) : uintptr_t(0),
+        *interface);
   }
 
   /// Per variable: name, shape (a size's name where a size stands),

@@ -663,8 +663,7 @@ FailureOr<std::string> Program::emitCompiledCode(StringRef path,
     SmallString<128> objectPath;
     if (llvm::sys::fs::createTemporaryFile("tl-shared", "o", objectPath))
       return error("cannot create a temporary object file");
-    llvm::scope_exit removeObject(
-        [&] { llvm::sys::fs::remove(objectPath); });
+    llvm::scope_exit removeObject([&] { llvm::sys::fs::remove(objectPath); });
     std::string description =
         describeInterface(*toCompile, *lowered, resolved.distribute);
     if (failed(tensorlang::emitObjectFile(*toCompile, *lowered, resolved,

@@ -137,12 +137,11 @@ LogicalResult tensorlang::linkSharedLibrary(tl::ProgramOp program,
                                             StringRef objectPath,
                                             StringRef path) {
   std::string tried;
-  std::optional<std::string> linker =
-      findLinker(lowered.target.triple, tried);
+  std::optional<std::string> linker = findLinker(lowered.target.triple, tried);
   if (!linker)
     return toolError(program) << "no C compiler to link a shared library for '"
-           << lowered.target.triple << "' (tried " << tried
-           << "): set CC to one";
+                              << lowered.target.triple << "' (tried " << tried
+                              << "): set CC to one";
 
   SmallVector<std::string> arguments = {*linker, "-shared", "-o", "",
                                         objectPath.str()};
@@ -152,8 +151,8 @@ LogicalResult tensorlang::linkSharedLibrary(tl::ProgramOp program,
     // runtime, without their errors and streams mixing.
     std::string archive = getCudaRuntimeArchive();
     if (archive.empty() || !llvm::sys::fs::exists(archive))
-      return toolError(program) << "the CUDA runtime archive '"
-             << archive
+      return toolError(program)
+             << "the CUDA runtime archive '" << archive
              << "' is missing: set TENSORLANG_CUDA_RUNTIME_ARCHIVE to "
                 "libtensorlang_cuda.a";
     arguments.append({archive, "-Wl,-Bsymbolic", "-ldl", "-lpthread"});
@@ -161,9 +160,10 @@ LogicalResult tensorlang::linkSharedLibrary(tl::ProgramOp program,
 #ifdef TENSORLANG_OPENMP_LIBRARY
   // (Cross compilers bring their own OpenMP runtime.)
   if (options.threads > 1 && isHostTarget(lowered.target.triple)) {
-    StringRef directory = llvm::sys::path::parent_path(TENSORLANG_OPENMP_LIBRARY);
-    arguments.append({"-L" + directory.str(),
-                      "-Wl,-rpath," + directory.str(), "-lomp"});
+    StringRef directory =
+        llvm::sys::path::parent_path(TENSORLANG_OPENMP_LIBRARY);
+    arguments.append(
+        {"-L" + directory.str(), "-Wl,-rpath," + directory.str(), "-lomp"});
   }
 #endif
   arguments.push_back("-lm");
@@ -173,15 +173,15 @@ LogicalResult tensorlang::linkSharedLibrary(tl::ProgramOp program,
   SmallString<128> temporary;
   SmallString<128> model(path);
   model += ".tmp%%%%%%";
-  if (std::error_code error =
-          llvm::sys::fs::createUniqueFile(model, temporary))
-    return toolError(program) << "cannot write '"
-           << path << "': " << error.message();
+  if (std::error_code error = llvm::sys::fs::createUniqueFile(model, temporary))
+    return toolError(program)
+           << "cannot write '" << path << "': " << error.message();
   arguments[3] = temporary.str().str();
   SmallString<128> log;
   if (llvm::sys::fs::createTemporaryFile("tl-link", "log", log)) {
     llvm::sys::fs::remove(temporary);
-    return toolError(program) << "cannot create a temporary file for the linker";
+    return toolError(program)
+           << "cannot create a temporary file for the linker";
   }
   std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
   SmallVector<StringRef> argumentRefs(arguments.begin(), arguments.end());
@@ -194,15 +194,15 @@ LogicalResult tensorlang::linkSharedLibrary(tl::ProgramOp program,
   llvm::sys::fs::remove(log);
   if (status != 0) {
     llvm::sys::fs::remove(temporary);
-    return toolError(program) << "linking '"
-           << path << "' with " << *linker << " failed"
+    return toolError(program)
+           << "linking '" << path << "' with " << *linker << " failed"
            << (message.empty() ? "" : ": " + message)
            << (output.empty() ? "" : ":\n" + output);
   }
   if (std::error_code error = llvm::sys::fs::rename(temporary, path)) {
     llvm::sys::fs::remove(temporary);
-    return toolError(program) << "cannot write '"
-           << path << "': " << error.message();
+    return toolError(program)
+           << "cannot write '" << path << "': " << error.message();
   }
   return success();
 }

@@ -137,10 +137,11 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
 void buildMapToGPUPipeline(mlir::OpPassManager &pm);
 
 /// Bufferized linalg (tl-bufferize, without tl-tile-linalg) to the LLVM
-/// dialect for the NVIDIA GPU target (buildMapToGPUPipeline, then): one kernel per statement, one thread
-/// per result element (tl-gpu-map-loops), the variables copied to device
-/// memory and back (tl-gpu-device-memory), the kernels embedded as PTX for
-/// options.gpuChip, the host code calling lib/Runtime/CUDARuntime.c.
+/// dialect for the NVIDIA GPU target (buildMapToGPUPipeline, then): one kernel
+/// per statement, one thread per result element (tl-gpu-map-loops), the
+/// variables copied to device memory and back (tl-gpu-device-memory), the
+/// kernels embedded as PTX for options.gpuChip, the host code calling
+/// lib/Runtime/CUDARuntime.c.
 void buildLowerToGPUPipeline(mlir::OpPassManager &pm,
                              const LoweringOptions &options);
 

@@ -204,9 +204,9 @@ struct GPUDeviceMemoryPass
     for (memref::AllocOp alloc : allocs) {
       OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
       auto global = memref::GlobalOp::create(
-          builder, alloc.getLoc(), "__tl_shared", builder.getStringAttr("private"),
-          alloc.getType(), Attribute(), /*constant=*/false,
-          builder.getI64IntegerAttr(16));
+          builder, alloc.getLoc(), "__tl_shared",
+          builder.getStringAttr("private"), alloc.getType(), Attribute(),
+          /*constant=*/false, builder.getI64IntegerAttr(16));
       symbols.insert(global);
       rewriter.setInsertionPoint(alloc);
       rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(alloc, alloc.getType(),
@@ -277,8 +277,8 @@ struct GPUDeviceMemoryPass
     device.setSymName(name);
     symbols.insert(device);
     unsigned streamIndex = device.getNumArguments();
-    if (failed(device.insertArgument(streamIndex, stream, DictionaryAttr(),
-                                     loc)))
+    if (failed(
+            device.insertArgument(streamIndex, stream, DictionaryAttr(), loc)))
       return device.emitError("tl-gpu-device-memory: cannot add the stream");
     rewriter.setInsertionPointToStart(&device.getBody().front());
     func::CallOp::create(rewriter, loc, enter,
@@ -348,9 +348,9 @@ struct GPUDeviceMemoryPass
       return existing;
     auto module = cast<ModuleOp>(symbols.getOp());
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto declaration = func::FuncOp::create(
-        builder, module.getLoc(), name,
-        builder.getFunctionType(arguments, results));
+    auto declaration =
+        func::FuncOp::create(builder, module.getLoc(), name,
+                             builder.getFunctionType(arguments, results));
     declaration.setPrivate();
     symbols.insert(declaration);
     return declaration;
@@ -364,8 +364,8 @@ struct GPUDropHostSharedMemoryPass
           GPUDropHostSharedMemoryPass> {
   void runOnOperation() override {
     // Each gpu.module has its own copy now; the host cannot lower them.
-    for (memref::GlobalOp global : llvm::make_early_inc_range(
-             getOperation().getOps<memref::GlobalOp>()))
+    for (memref::GlobalOp global :
+         llvm::make_early_inc_range(getOperation().getOps<memref::GlobalOp>()))
       if (isWorkgroupMemory(global.getType()))
         global.erase();
   }

@@ -18,11 +18,11 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -68,7 +68,6 @@ static scf::ParallelOp wrapInOneIteration(RewriterBase &rewriter,
   }
   return loop;
 }
-
 
 //===----------------------------------------------------------------------===//
 // Batch loops: one kernel, one block per batch index
@@ -163,8 +162,8 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
   pointIndices.resize(op.getNumLoops(), zero);
   SmallVector<Value> accumulators;
   for (OpOperand &init : op.getDpsInitsMutable()) {
-    Value initial = initialValues[init.getOperandNumber() -
-                                  op.getNumDpsInputs()];
+    Value initial =
+        initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
     accumulators.push_back(
         initial ? initial
                 : memref::LoadOp::create(
@@ -195,12 +194,11 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
     llvm::append_range(results, nest.results);
   }
   for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
-    memref::StoreOp::create(
-        builder, loc, result, init.get(),
-        applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
-                         pointIndices));
+    memref::StoreOp::create(builder, loc, result, init.get(),
+                            applyIndexingMap(builder, loc,
+                                             op.getMatchingIndexingMap(&init),
+                                             pointIndices));
 }
-
 
 /// The value `op` fills its one output with, if it is a generalized
 /// linalg.fill.
@@ -211,8 +209,8 @@ static Value getFillValue(linalg::GenericOp op) {
   Value input = op.getDpsInputOperand(0)->get();
   auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
   if (isa<ShapedType>(input.getType()) || yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != op.getMatchingBlockArgument(
-                                  op.getDpsInputOperand(0)))
+      yield.getOperand(0) !=
+          op.getMatchingBlockArgument(op.getDpsInputOperand(0)))
     return Value();
   return input;
 }
@@ -306,8 +304,8 @@ struct Phases {
               later.getMatchingIndexingMap(&init).getNumResults() ==
                   later.getNumParallelLoops())
             output = init.getOperandNumber() - later.getNumDpsInputs();
-        bool readElsewhere = llvm::any_of(
-            later.getDpsInputs(), [&](Value input) {
+        bool readElsewhere =
+            llvm::any_of(later.getDpsInputs(), [&](Value input) {
               return isa<MemRefType>(input.getType()) &&
                      mayAlias(input, buffer);
             });
@@ -397,12 +395,11 @@ findPrivateBuffers(scf::ForOp loop) {
     MemRefType type = alloc.getType();
     if (!buffer.directUses.empty() && buffer.slices.empty() &&
         type.hasStaticShape())
-      buffer.sliceType = MemRefType::get(type.getShape(),
-                                         type.getElementType());
-    else if (buffer.directUses.empty() && !buffer.slices.empty())
       buffer.sliceType =
-          MemRefType::get(buffer.slices.front().getType().getShape(),
-                          type.getElementType());
+          MemRefType::get(type.getShape(), type.getElementType());
+    else if (buffer.directUses.empty() && !buffer.slices.empty())
+      buffer.sliceType = MemRefType::get(
+          buffer.slices.front().getType().getShape(), type.getElementType());
     else
       return failure();
     // Every slice's users must take any layout: linalg ops and copies.
@@ -581,8 +578,8 @@ struct GPUMapLoopsPass
     if (!inSharedMemory)
       for (PrivateBuffer &buffer : *buffers) {
         Value blocks = arith::CeilDivUIOp::create(
-            rewriter, loc,
-            arith::SubIOp::create(rewriter, loc, upper, lower), step);
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, upper, lower),
+            step);
         SmallVector<int64_t> shape{ShapedType::kDynamic};
         llvm::append_range(shape, buffer.sliceType.getShape());
         scratch.push_back(memref::AllocOp::create(
@@ -590,9 +587,8 @@ struct GPUMapLoopsPass
             MemRefType::get(shape, buffer.sliceType.getElementType()),
             ValueRange{blocks}));
       }
-    auto blockLoop = scf::ParallelOp::create(rewriter, loc, ValueRange{lower},
-                                             ValueRange{upper},
-                                             ValueRange{step});
+    auto blockLoop = scf::ParallelOp::create(
+        rewriter, loc, ValueRange{lower}, ValueRange{upper}, ValueRange{step});
     Block *blockBody = blockLoop.getBody();
     Value batch = blockLoop.getInductionVars()[0];
     rewriter.setInsertionPointToStart(blockBody);
@@ -620,11 +616,10 @@ struct GPUMapLoopsPass
         sizes.push_back(rewriter.getIndexAttr(extent));
       auto resultType = memref::SubViewOp::inferRankReducedResultType(
           buffer.sliceType.getShape(),
-          cast<MemRefType>(scratch[index].getType()), offsets, sizes,
-          strides);
-      perBlock.push_back(memref::SubViewOp::create(
-          rewriter, loc, cast<MemRefType>(resultType), scratch[index], offsets,
-          sizes, strides));
+          cast<MemRefType>(scratch[index].getType()), offsets, sizes, strides);
+      perBlock.push_back(
+          memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(resultType),
+                                    scratch[index], offsets, sizes, strides));
     }
     Block *body = loop.getBody();
     rewriter.eraseOp(body->getTerminator());
@@ -635,10 +630,9 @@ struct GPUMapLoopsPass
       for (memref::SubViewOp slice : buffer.slices)
         rewriter.replaceOp(slice, replacement);
       for (OpOperand *use : buffer.directUses)
-        rewriter.modifyOpInPlace(use->getOwner(),
-                                 [&, replacement = replacement] {
-                                   use->set(replacement);
-                                 });
+        rewriter.modifyOpInPlace(
+            use->getOwner(),
+            [&, replacement = replacement] { use->set(replacement); });
       for (memref::DeallocOp dealloc : buffer.deallocs)
         rewriter.eraseOp(dealloc);
       rewriter.eraseOp(buffer.alloc);
@@ -658,8 +652,8 @@ struct GPUMapLoopsPass
     for (Operation *op : named) {
       rewriter.setInsertionPoint(op);
       if (auto copy = dyn_cast<memref::CopyOp>(op))
-        op = rewriter.replaceOpWithNewOp<linalg::CopyOp>(
-            copy, copy.getSource(), copy.getTarget());
+        op = rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                         copy.getTarget());
       auto linalgOp = cast<linalg::LinalgOp>(op);
       auto generic = dyn_cast<linalg::GenericOp>(op);
       if (!generic) {
@@ -692,14 +686,14 @@ struct GPUMapLoopsPass
            llvm::zip(statement.getStaticLoopRanges(),
                      statement.getIteratorTypesArray()))
         if (iterator == utils::IteratorType::parallel)
-          elements = ShapedType::isDynamic(range) || ShapedType::isDynamic(
-                                                         elements)
-                         ? ShapedType::kDynamic
-                         : elements * range;
-      largest = ShapedType::isDynamic(elements) || ShapedType::isDynamic(
-                                                       largest)
-                    ? ShapedType::kDynamic
-                    : std::max(largest, elements);
+          elements =
+              ShapedType::isDynamic(range) || ShapedType::isDynamic(elements)
+                  ? ShapedType::kDynamic
+                  : elements * range;
+      largest =
+          ShapedType::isDynamic(elements) || ShapedType::isDynamic(largest)
+              ? ShapedType::kDynamic
+              : std::max(largest, elements);
     }
     int64_t threads =
         ShapedType::isDynamic(largest)
@@ -707,8 +701,8 @@ struct GPUMapLoopsPass
             : std::min<int64_t>(threadsPerBlock, llvm::alignTo(largest, 32));
     auto mapping = [&](gpu::Processor processor) {
       AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
-      return gpu::ParallelLoopDimMappingAttr::get(context, processor,
-                                                  identity, identity);
+      return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
+                                                  identity);
     };
     rewriter.setInsertionPoint(blockBody->getTerminator());
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -717,9 +711,9 @@ struct GPUMapLoopsPass
     scf::ParallelOp threadLoop;
     for (auto [index, statement] : llvm::enumerate(statements)) {
       if (!threadLoop || !barriers) {
-        threadLoop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                             ValueRange{threadCount},
-                                             ValueRange{one});
+        threadLoop =
+            scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                    ValueRange{threadCount}, ValueRange{one});
         (void)gpu::setMappingAttr(threadLoop,
                                   {mapping(gpu::Processor::ThreadX)});
       } else {

@@ -104,8 +104,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   LOG("cuMemAlloc\n");
   return 0;
 }
-CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes,
-                           unsigned flags) {
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
   return cuMemAlloc_v2(pointer, bytes);
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
