@@ -81,8 +81,8 @@ namespace {
 class Indexer {
 public:
   Indexer(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
-          SourceIndex &index)
-      : sourceMgr(sourceMgr), context(context), index(index),
+          SourceIndex &index, SourceSyntax syntax)
+      : sourceMgr(sourceMgr), context(context), index(index), syntax(syntax),
         buffer(
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
   }
@@ -117,6 +117,7 @@ private:
   const llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
   SourceIndex &index;
+  SourceSyntax syntax;
   StringRef buffer;
   llvm::StringMap<size_t> byName;
   llvm::StringMap<std::string> declaredTypes;
@@ -143,6 +144,7 @@ void Indexer::indexExpr(const Expr &expr) {
 void Indexer::run(const Program &program) {
   // The types the program's statements compute, by source position.
   ImportOptions options;
+  options.syntax = syntax;
   if (OwningOpRef<ModuleOp> module = importSource(sourceMgr, context, options))
     module->walk([&](Operation *op) {
       auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
@@ -198,15 +200,18 @@ void Indexer::run(const Program &program) {
 }
 
 SourceIndex tensorlang::indexSource(const llvm::SourceMgr &sourceMgr,
-                                    MLIRContext *context) {
+                                    MLIRContext *context,
+                                    SourceSyntax syntax) {
   SourceIndex index;
   // The diagnostics are importSource's to report, once.
   ScopedDiagnosticHandler silence(context,
                                   [](Diagnostic &) { return success(); });
   context->loadDialect<tl::TLDialect>();
-  std::optional<Program> program = parseProgram(sourceMgr, context);
+  std::optional<Program> program = parseProgram(
+      sourceMgr, context,
+      syntax == SourceSyntax::CFDlang ? Syntax::CFDlang : Syntax::TensorLang);
   if (!program)
     return index;
-  Indexer(sourceMgr, context, index).run(*program);
+  Indexer(sourceMgr, context, index, syntax).run(*program);
   return index;
 }

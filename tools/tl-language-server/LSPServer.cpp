@@ -26,6 +26,7 @@
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <optional>
 
@@ -33,20 +34,74 @@ using namespace mlir;
 using namespace tensorlang;
 namespace lsp = llvm::lsp;
 
+/// The number of UTF-16 code units of the UTF-8 text `bytes`: one per code
+/// point, two for those beyond the Basic Multilingual Plane (lead bytes
+/// 0xF0 and up).
+static int countUTF16Units(StringRef bytes) {
+  int units = 0;
+  for (unsigned char byte : bytes) {
+    if ((byte & 0xC0) == 0x80)
+      continue;
+    units += byte >= 0xF0 ? 2 : 1;
+  }
+  return units;
+}
+
 namespace {
 /// An open document, analysed.
 struct Document {
   Document(MLIRContext &context, const lsp::URIForFile &uri, StringRef text,
-           int64_t version);
+           int64_t version, bool utf16);
 
   lsp::URIForFile uri;
   int64_t version;
+  /// Whether positions count UTF-16 code units (LSP's default), not bytes.
+  bool utf16;
   llvm::SourceMgr sourceMgr;
   std::vector<lsp::Diagnostic> diagnostics;
   SourceIndex index;
+  /// Whether it parsed: its index holds what it declares.
+  bool parsed = false;
+
+  /// The text of line `line` (0-based), without its end.
+  StringRef getLine(int line) {
+    StringRef buffer =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+    for (int i = 0; i < line; ++i) {
+      size_t end = buffer.find('\n');
+      if (end == StringRef::npos)
+        return StringRef();
+      buffer = buffer.drop_front(end + 1);
+    }
+    return buffer.take_until([](char c) { return c == '\n' || c == '\r'; });
+  }
+  /// `position` (bytes) in the client's encoding.
+  lsp::Position toClient(lsp::Position position) {
+    if (utf16)
+      position.character =
+          countUTF16Units(getLine(position.line).take_front(position.character));
+    return position;
+  }
+  /// The location of the client's `position`.
+  llvm::SMLoc getLoc(lsp::Position position) {
+    if (utf16) {
+      StringRef line = getLine(position.line);
+      size_t bytes = 0;
+      for (int units = 0; bytes < line.size() && units < position.character;) {
+        unsigned char byte = line[bytes];
+        units += byte >= 0xF0 ? 2 : 1;
+        ++bytes;
+        while (bytes < line.size() && (line[bytes] & 0xC0) == 0x80)
+          ++bytes;
+      }
+      position.character = int(bytes);
+    }
+    return position.getAsSMLoc(sourceMgr);
+  }
 
   lsp::Range getRange(llvm::SMRange range) {
-    return lsp::Range(sourceMgr, range);
+    lsp::Range result(sourceMgr, range);
+    return lsp::Range(toClient(result.start), toClient(result.end));
   }
   /// The location `loc` (of this document) points to.
   std::optional<llvm::SMLoc> getLoc(FileLineColLoc loc) {
@@ -62,15 +117,21 @@ struct Document {
       return lsp::Range();
     if (std::optional<llvm::SMLoc> loc = getLoc(fileLoc))
       return getRange(getTokenRange(sourceMgr, *loc));
-    lsp::Position position(fileLoc.getLine() - 1, fileLoc.getColumn() - 1);
+    lsp::Position position =
+        toClient(lsp::Position(fileLoc.getLine() - 1, fileLoc.getColumn() - 1));
     return lsp::Range(position, position);
   }
 };
 } // namespace
 
 Document::Document(MLIRContext &context, const lsp::URIForFile &uri,
-                   StringRef text, int64_t version)
-    : uri(uri), version(version) {
+                   StringRef text, int64_t version, bool utf16)
+    : uri(uri), version(version), utf16(utf16) {
+  // The grammar by the file's kind, as the tools choose it.
+  ImportOptions options;
+  if (llvm::sys::path::extension(uri.file()) == ".cfd")
+    options.syntax = SourceSyntax::CFDlang;
+  bool errors = false;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, uri.file()), llvm::SMLoc());
   {
@@ -82,6 +143,7 @@ Document::Document(MLIRContext &context, const lsp::URIForFile &uri,
       switch (diagnostic.getSeverity()) {
       case DiagnosticSeverity::Error:
         lspDiagnostic.severity = lsp::DiagnosticSeverity::Error;
+        errors = true;
         break;
       case DiagnosticSeverity::Warning:
         lspDiagnostic.severity = lsp::DiagnosticSeverity::Warning;
@@ -101,9 +163,11 @@ Document::Document(MLIRContext &context, const lsp::URIForFile &uri,
       diagnostics.push_back(std::move(lspDiagnostic));
       return success();
     });
-    (void)importSource(sourceMgr, &context);
+    (void)importSource(sourceMgr, &context, options);
   }
-  index = indexSource(sourceMgr, &context);
+  index = indexSource(sourceMgr, &context, options.syntax);
+  // (A source that does not parse has an empty index.)
+  parsed = !errors || !index.symbols.empty();
 }
 
 static lsp::SymbolKind getSymbolKind(SourceIndex::SymbolKind kind) {
@@ -135,6 +199,30 @@ static StringRef describe(SourceIndex::SymbolKind kind) {
 }
 
 namespace {
+/// What the server reads of `initialize`: the position encodings the client
+/// offers (LSP 3.17, capabilities.general.positionEncodings), which LLVM's
+/// InitializeParams does not hold.
+struct InitializeRequest {
+  std::vector<std::string> positionEncodings;
+};
+
+bool fromJSON(const llvm::json::Value &value, InitializeRequest &result,
+              llvm::json::Path path) {
+  const llvm::json::Object *object = value.getAsObject();
+  if (!object)
+    return false;
+  const llvm::json::Object *capabilities = object->getObject("capabilities");
+  const llvm::json::Object *general =
+      capabilities ? capabilities->getObject("general") : nullptr;
+  const llvm::json::Array *encodings =
+      general ? general->getArray("positionEncodings") : nullptr;
+  if (encodings)
+    for (const llvm::json::Value &encoding : *encodings)
+      if (std::optional<StringRef> name = encoding.getAsString())
+        result.positionEncodings.push_back(name->str());
+  return true;
+}
+
 class LSPServer {
 public:
   explicit LSPServer(lsp::MessageHandler &handler)
@@ -157,9 +245,13 @@ public:
   bool shutdownRequested = false;
 
 private:
-  void onInitialize(const lsp::InitializeParams &,
+  void onInitialize(const InitializeRequest &params,
                     lsp::Callback<llvm::json::Value> reply) {
+    // Columns are bytes where the client takes UTF-8, else UTF-16 code
+    // units, LSP's default, which every client understands.
+    utf16 = !llvm::is_contained(params.positionEncodings, "utf-8");
     llvm::json::Object capabilities{
+        {"positionEncoding", utf16 ? "utf-16" : "utf-8"},
         {"textDocumentSync",
          llvm::json::Object{
              {"openClose", true},
@@ -183,11 +275,16 @@ private:
   }
 
   void update(const lsp::URIForFile &uri, StringRef text, int64_t version) {
-    auto document = std::make_unique<Document>(context, uri, text, version);
+    auto document =
+        std::make_unique<Document>(context, uri, text, version, utf16);
     lsp::PublishDiagnosticsParams diagnostics(uri, version);
     diagnostics.diagnostics = document->diagnostics;
     publishDiagnostics(diagnostics);
-    documents[uri.file()] = std::move(document);
+    // While an edit does not parse, hover, definitions and the outline
+    // answer from the last version that did.
+    std::unique_ptr<Document> &current = documents[uri.file()];
+    if (document->parsed || !current)
+      current = std::move(document);
   }
   void onOpen(const lsp::DidOpenTextDocumentParams &params) {
     update(params.textDocument.uri, params.textDocument.text,
@@ -216,7 +313,7 @@ private:
     Document *document = lookup(params.textDocument.uri);
     if (!document)
       return reply(std::nullopt);
-    llvm::SMLoc loc = params.position.getAsSMLoc(document->sourceMgr);
+    llvm::SMLoc loc = document->getLoc(params.position);
     const SourceIndex::TypeAt *type = document->index.findType(loc);
     if (!type)
       return reply(std::nullopt);
@@ -238,7 +335,7 @@ private:
                     lsp::Callback<std::vector<lsp::Location>> reply) {
     std::vector<lsp::Location> locations;
     if (Document *document = lookup(params.textDocument.uri)) {
-      llvm::SMLoc loc = params.position.getAsSMLoc(document->sourceMgr);
+      llvm::SMLoc loc = document->getLoc(params.position);
       if (const SourceIndex::Symbol *symbol = document->index.findSymbol(loc))
         locations.emplace_back(document->uri,
                                document->getRange(symbol->nameRange));
@@ -263,7 +360,9 @@ private:
   }
 
   MLIRContext context{MLIRContext::Threading::DISABLED};
+  /// Per document, its last version that parsed (or its only one).
   llvm::StringMap<std::unique_ptr<Document>> documents;
+  bool utf16 = true;
   lsp::OutgoingNotification<lsp::PublishDiagnosticsParams> publishDiagnostics;
 };
 } // namespace

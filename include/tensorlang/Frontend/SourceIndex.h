@@ -17,6 +17,8 @@
 #ifndef TENSORLANG_FRONTEND_SOURCEINDEX_H
 #define TENSORLANG_FRONTEND_SOURCEINDEX_H
 
+#include "tensorlang/Frontend/MLIRGen.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -72,12 +74,13 @@ struct SourceIndex {
 /// name or a number, else one character.
 llvm::SMRange getTokenRange(const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc);
 
-/// Indexes the main buffer of `sourceMgr` (TensorLang syntax). A source
-/// that does not parse gives an empty index; one with type errors, its
-/// declarations and uses without the expressions' types. Reports nothing:
-/// importSource gives the diagnostics.
+/// Indexes the main buffer of `sourceMgr`, in `syntax`. A source that does
+/// not parse gives an empty index; one with type errors, its declarations
+/// and uses without the expressions' types. Reports nothing: importSource
+/// gives the diagnostics.
 SourceIndex indexSource(const llvm::SourceMgr &sourceMgr,
-                        mlir::MLIRContext *context);
+                        mlir::MLIRContext *context,
+                        SourceSyntax syntax = SourceSyntax::TensorLang);
 
 } // namespace tensorlang
 
