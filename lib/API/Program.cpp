@@ -340,8 +340,11 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
         if (size.empty())
           continue;
         int64_t extent = input.value.shape[dim];
+        // (Counted from 1 as the language counts; NumPy counts axes from
+        // 0.)
         std::string here = "variable '" + input.name + "', dimension " +
-                           std::to_string(dim + 1);
+                           std::to_string(dim + 1) + " (axis " +
+                           std::to_string(dim) + ")";
         auto [it, inserted] = sizes->try_emplace(size, extent);
         if (inserted) {
           // A process of a distributed run may hold none of the

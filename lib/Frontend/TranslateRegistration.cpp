@@ -49,7 +49,7 @@ void tensorlang::registerTensorLangTranslations() {
   static TranslateToMLIRRegistration importCFDlang(
       "import-cfdlang",
       "Import CFDlang source into the tl dialect (0-based indices, "
-      "right-associative operators; no elem directive yet)",
+      "right-associative operators, its elem directive)",
       [](llvm::SourceMgr &sourceMgr, MLIRContext *context) {
         ImportOptions options;
         options.elementType = elementType;

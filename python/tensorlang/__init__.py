@@ -211,13 +211,27 @@ class Program:
                 raise TypeError("variable %r: complex values are not supported" % name)
             try:
                 # A copy only where the array is not contiguous in the
-                # layout's order, or not of the program's dtype.
-                convert = (np.asfortranarray if self._layout == "col-major"
-                           else np.ascontiguousarray)
-                array = convert(value, dtype=_DTYPES[self._dtype])
+                # layout's order, or not of the program's dtype. (asarray
+                # keeps a scalar's shape, (); ascontiguousarray makes it
+                # (1,).)
+                order = "F" if self._layout == "col-major" else "C"
+                given = np.asarray(value)
+                with np.errstate(over="ignore"):
+                    array = np.asarray(given, dtype=_DTYPES[self._dtype],
+                                       order=order)
             except (TypeError, ValueError) as error:
                 raise TypeError("variable %r: cannot convert to %s: %s"
                                 % (name, self._dtype, error)) from None
+            if array.dtype != given.dtype and given.dtype.kind == "f":
+                # A finite value that the conversion made infinite does not
+                # fit the program's dtype: say so, not "infinite value".
+                overflowed = np.isfinite(given) & ~np.isfinite(array)
+                if overflowed.any():
+                    where = tuple(int(i) for i in
+                                  np.argwhere(overflowed)[0])
+                    raise ValueError(
+                        "variable %r: %r at index %s overflows %s" % (
+                            name, float(given[where]), where, self._dtype))
             # Shapes and rule d-in-var are checked by the program API, as in
             # tl-run.
             arrays[name] = array
@@ -304,10 +318,20 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     without waiting, on the library's current stream); without a driver or
     a GPU it raises RuntimeError."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
-    program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
-                      warnings_as_errors, syntax, sizes, distribute, comm,
-                      layout, target)
-    program._impl.compile()
+    try:
+        program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
+                          warnings_as_errors, syntax, sizes, distribute, comm,
+                          layout, target)
+        program._impl.compile()
+    except CompileError as error:
+        # A file's name where source text belongs: point at compile_file.
+        name = source.strip() if isinstance(source, str) else ""
+        if "\n" not in name and (name.endswith((".tl", ".cfd", ".mlir")) or
+                                 os.path.exists(name)):
+            error.args = (error.args[0] + "\n(tl.compile takes source text; "
+                          "to compile the file %r, use tl.compile_file)"
+                          % name,) + error.args[1:]
+        raise
     return program
 
 

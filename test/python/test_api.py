@@ -375,18 +375,19 @@ def test_sizes():
 def test_size_errors():
     prog = tl.compile(SIZED)
     # The inputs disagree about N.
-    with pytest.raises(ValueError, match=r"variable 'u', dimension 2 has "
-                       r"extent 4, but size 'N' is 3 \(from variable 'A', "
-                       r"dimension 1\)"):
+    # (Dimensions counted from 1, as the language does, with NumPy's axis.)
+    with pytest.raises(ValueError, match=r"variable 'u', dimension 2 \(axis "
+                       r"1\) has extent 4, but size 'N' is 3 \(from variable "
+                       r"'A', dimension 1 \(axis 0\)\)"):
         prog(A=np.ones((3, 3)), u=np.ones((2, 4)))
-    with pytest.raises(ValueError, match=r"variable 'A', dimension 2 has "
-                       r"extent 2, but size 'N' is 3"):
+    with pytest.raises(ValueError, match=r"variable 'A', dimension 2 \(axis "
+                       r"1\) has extent 2, but size 'N' is 3"):
         prog(A=np.ones((3, 2)), u=np.ones((2, 3)))
     # Values given when compiling must agree with the arrays.
     fixed = tl.compile(SIZED, sizes={"E": 2})
     assert fixed(A=np.eye(3), u=np.ones((2, 3)))["v"].shape == (2, 3)
-    with pytest.raises(ValueError, match=r"dimension 1 has extent 5, but size "
-                       r"'E' is 2 \(as given\)"):
+    with pytest.raises(ValueError, match=r"dimension 1 \(axis 0\) has extent "
+                       r"5, but size 'E' is 2 \(as given\)"):
         fixed(A=np.eye(3), u=np.ones((5, 3)))
     with pytest.raises(ValueError, match="the program has no size 'F'"):
         tl.compile(SIZED, sizes={"F": 2})
@@ -608,3 +609,24 @@ def test_gpu_stages_show_the_gpu_code():
     assert "vector." not in loops
     llvm = prog.ir("llvm")
     assert "gpu.binary @main_s0_kernel" in llvm and ".visible .entry" in llvm
+
+
+def test_first_hour_messages(tmp_path):
+    # A scalar's shape is (), as NumPy says, not (1,).
+    prog = tl.compile("var input A : [3]\nvar output B : [3]\nB = A * 2\n")
+    with pytest.raises(ValueError, match=r"shape \(\) does not match "
+                                         r"variable 'A'"):
+        prog(A=1.0)
+    # A finite value too large for f32 overflows; it is not "infinite".
+    single = tl.compile("var input A : [3]\nvar output B : [3]\nB = A * 2\n",
+                        dtype="float32")
+    with pytest.raises(ValueError, match=r"variable 'A': 1e\+300 at index "
+                                         r"\(0,\) overflows float32"):
+        single(A=np.array([1e300, 1.0, 2.0]))
+    # A file's name where source belongs: compile_file is named.
+    (tmp_path / "p.tl").write_text("var input a : [2]\nvar output b : [2]\n"
+                                   "b = a\n")
+    with pytest.raises(tl.CompileError, match="to compile the file '.*p.tl', "
+                                              "use tl.compile_file"):
+        tl.compile(str(tmp_path / "p.tl"))
+    assert tl.compile_file(tmp_path / "p.tl")(a=np.ones(2))["b"].shape == (2,)

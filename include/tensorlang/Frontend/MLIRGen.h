@@ -24,8 +24,7 @@ enum class SourceSyntax {
   /// This language (docs/language.md).
   TensorLang,
   /// CFDlang's (docs/language.md, "Differences from CFDlang"): 0-based
-  /// indices, right-associative operators; its elem directive is not
-  /// supported yet.
+  /// indices, right-associative operators, its elem directive.
   CFDlang,
 };
 

@@ -21,3 +21,6 @@ runtime = os.path.join(package, "libtensorlang_mpi.so")
 print("MPI runtime packaged:", os.path.exists(runtime))
 print("JIT points at the packaged runtime:",
       os.environ.get("TENSORLANG_MPI_RUNTIME_LIBRARY") == runtime)
+# The runtime-only loader is part of the package.
+print("loader packaged:", os.path.realpath(
+    sys.modules["tensorlang.loader"].__file__).startswith(environment))
