@@ -532,6 +532,11 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "Most bytes of a batch loop's per-iteration buffers kept in a "
            "block's shared memory (beyond: a scratch buffer in device "
            "memory, a slice per block)">,
+    Option<"registerTiles", "register-tiles", "bool", "true",
+           "In a batch kernel, let each thread compute all the elements "
+           "along one small parallel loop (2 to 16) of a statement with "
+           "reductions, in registers, where its largest inputs do not "
+           "depend on that loop: each element loaded serves them all">,
     Option<"barriers", "barriers", "bool", "true",
            "Run a batch loop's statements in one thread loop separated by "
            "gpu.barrier (false: one thread loop each, for the CPU)">,

@@ -123,22 +123,59 @@ static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
   return yielded;
 }
 
+/// The parallel loop of `op` whose outputs one thread computes all of,
+/// keeping them in registers while it sums: one of static extent 2 to 16
+/// that the largest inputs do not depend on, so that each element they
+/// load serves that many sums. Only for statements with reductions; ties
+/// go to the earlier loop (the last keeps consecutive threads on
+/// consecutive elements). None where no loop saves loads.
+static std::optional<unsigned> chooseRegisterTile(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  std::optional<unsigned> best;
+  int64_t bestSaved = 0;
+  for (unsigned loop = 0; loop < op.getNumParallelLoops(); ++loop) {
+    if (ShapedType::isDynamic(ranges[loop]) || ranges[loop] < 2 ||
+        ranges[loop] > 16)
+      continue;
+    int64_t saved = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (type && type.hasStaticShape() &&
+          !op.getMatchingIndexingMap(input).isFunctionOfDim(loop))
+        saved += type.getNumElements();
+    }
+    if (saved > bestSaved) {
+      best = loop;
+      bestSaved = saved;
+    }
+  }
+  return best;
+}
+
 /// Emits the share of `op` (a generic on buffers, its parallel loops
 /// first) that thread `thread` of `threads` computes: the elements i =
 /// thread, thread + threads, ... of its parallel loops collapsed row-major,
 /// each with its reductions summed in order inside the thread, the
 /// outputs loaded once (or, where `initialValues` has one, starting from
-/// it) and stored once.
+/// it) and stored once. With a register tile (`tiled`, a parallel loop),
+/// each i stands for all the elements along that loop, summed side by
+/// side.
 static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
-                      Value threads, ArrayRef<Value> initialValues) {
+                      Value threads, ArrayRef<Value> initialValues,
+                      std::optional<unsigned> tiled) {
   Location loc = op.getLoc();
   SmallVector<Range, 4> ranges =
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(builder, loc);
   unsigned parallelLoops = op.getNumParallelLoops();
+  int64_t tile = tiled ? op.getStaticLoopRanges()[*tiled] : 1;
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value count = one;
   SmallVector<OpFoldResult> basis;
   for (unsigned loop = 0; loop < parallelLoops; ++loop) {
+    if (loop == tiled)
+      continue;
     Value extent =
         getValueOrCreateConstantIndexOp(builder, loc, ranges[loop].size);
     count = arith::MulIOp::create(builder, loc, count, extent);
@@ -147,34 +184,61 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
   auto elements = scf::ForOp::create(builder, loc, thread, count, threads);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(elements.getBody());
-  SmallVector<Value> indices;
-  if (parallelLoops == 1) {
-    indices.push_back(elements.getInductionVar());
-  } else if (parallelLoops > 1) {
+  SmallVector<Value> collapsed;
+  if (basis.size() == 1) {
+    collapsed.push_back(elements.getInductionVar());
+  } else if (basis.size() > 1) {
     auto delinearized = affine::AffineDelinearizeIndexOp::create(
         builder, loc, elements.getInductionVar(), basis,
         /*hasOuterBound=*/true);
-    llvm::append_range(indices, delinearized.getResults());
+    llvm::append_range(collapsed, delinearized.getResults());
+  }
+  // The parallel indices of each element of the tile.
+  SmallVector<SmallVector<Value>> tileIndices;
+  for (int64_t position = 0; position < tile; ++position) {
+    SmallVector<Value> indices(collapsed);
+    if (tiled)
+      indices.insert(indices.begin() + *tiled,
+                     arith::ConstantIndexOp::create(builder, loc, position));
+    tileIndices.push_back(std::move(indices));
   }
   // The outputs' elements do not depend on the reductions.
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  SmallVector<Value> pointIndices(indices);
-  pointIndices.resize(op.getNumLoops(), zero);
+  auto pointIndices = [&](ArrayRef<Value> indices) {
+    SmallVector<Value> point(indices);
+    point.resize(op.getNumLoops(), zero);
+    return point;
+  };
+  unsigned outputs = op.getNumDpsInits();
   SmallVector<Value> accumulators;
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    Value initial =
-        initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
-    accumulators.push_back(
-        initial ? initial
-                : memref::LoadOp::create(
-                      builder, loc, init.get(),
-                      applyIndexingMap(builder, loc,
-                                       op.getMatchingIndexingMap(&init),
-                                       pointIndices)));
-  }
+  for (ArrayRef<Value> indices : tileIndices)
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value initial =
+          initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
+      accumulators.push_back(
+          initial ? initial
+                  : memref::LoadOp::create(
+                        builder, loc, init.get(),
+                        applyIndexingMap(builder, loc,
+                                         op.getMatchingIndexingMap(&init),
+                                         pointIndices(indices))));
+    }
+  // Every element of the tile at the reduction indices `reduction`.
+  auto emitTile = [&](OpBuilder &nested, ArrayRef<Value> reduction,
+                      ValueRange current) {
+    SmallVector<Value> results;
+    for (auto [position, indices] : llvm::enumerate(tileIndices)) {
+      SmallVector<Value> all(indices);
+      llvm::append_range(all, reduction);
+      llvm::append_range(
+          results, emitBody(nested, op, all,
+                            current.slice(position * outputs, outputs)));
+    }
+    return results;
+  };
   SmallVector<Value> results;
   if (parallelLoops == op.getNumLoops()) {
-    results = emitBody(builder, op, indices, accumulators);
+    results = emitTile(builder, {}, accumulators);
   } else {
     SmallVector<Value> lowers, uppers, steps;
     for (unsigned loop = parallelLoops; loop < op.getNumLoops(); ++loop) {
@@ -187,17 +251,20 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
         builder, loc, lowers, uppers, steps, accumulators,
         [&](OpBuilder &nested, Location, ValueRange reductionIndices,
             ValueRange iterArgs) -> scf::ValueVector {
-          SmallVector<Value> all(indices);
-          llvm::append_range(all, reductionIndices);
-          return emitBody(nested, op, all, iterArgs);
+          return emitTile(nested, SmallVector<Value>(reductionIndices),
+                          iterArgs);
         });
     llvm::append_range(results, nest.results);
   }
-  for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
-    memref::StoreOp::create(builder, loc, result, init.get(),
-                            applyIndexingMap(builder, loc,
-                                             op.getMatchingIndexingMap(&init),
-                                             pointIndices));
+  for (auto [position, indices] : llvm::enumerate(tileIndices))
+    for (OpOperand &init : op.getDpsInitsMutable())
+      memref::StoreOp::create(
+          builder, loc,
+          results[position * outputs + init.getOperandNumber() -
+                  op.getNumDpsInputs()],
+          init.get(),
+          applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
+                           pointIndices(indices)));
 }
 
 /// The value `op` fills its one output with, if it is a generalized
@@ -679,13 +746,16 @@ struct GPUMapLoopsPass
         phases.statements.push_back(generic);
     phases.foldFills(rewriter);
     SmallVector<linalg::GenericOp> &statements = phases.statements;
+    SmallVector<std::optional<unsigned>> tiles;
+    for (linalg::GenericOp statement : statements)
+      tiles.push_back(registerTiles ? chooseRegisterTile(statement)
+                                    : std::nullopt);
     int64_t largest = 1;
-    for (linalg::GenericOp statement : statements) {
+    for (auto [statement, tiled] : llvm::zip(statements, tiles)) {
       int64_t elements = 1;
-      for (auto [range, iterator] :
-           llvm::zip(statement.getStaticLoopRanges(),
-                     statement.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::parallel)
+      for (auto [loop, range] :
+           llvm::enumerate(statement.getStaticLoopRanges()))
+        if (loop < statement.getNumParallelLoops() && loop != tiled)
           elements =
               ShapedType::isDynamic(range) || ShapedType::isDynamic(elements)
                   ? ShapedType::kDynamic
@@ -722,7 +792,7 @@ struct GPUMapLoopsPass
       }
       rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
       emitPhase(rewriter, statement, threadLoop.getInductionVars()[0],
-                threadCount, phases.initialValues[index]);
+                threadCount, phases.initialValues[index], tiles[index]);
       rewriter.setInsertionPointAfter(threadLoop);
     }
     for (linalg::GenericOp statement : statements)

@@ -1,5 +1,6 @@
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops))" --verify-diagnostics | FileCheck %s
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{shared-memory-bytes=0 barriers=false}))" --verify-diagnostics | FileCheck %s --check-prefix=SCRATCH
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{register-tiles=false}))" --verify-diagnostics | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{register-tiles=false shared-memory-bytes=0 barriers=false}))" --verify-diagnostics | FileCheck %s --check-prefix=SCRATCH
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops))" --verify-diagnostics | FileCheck %s --check-prefix=TILES
 
 // A batch loop of tl-fuse-batches (two steps of a CFD kernel on 7 elements
 // of 4 x 4) becomes one kernel: a block per element, whose 32 threads run
@@ -41,6 +42,19 @@
 // SCRATCH:   scf.parallel
 // SCRATCH:     memref.load %[[MINE]]
 // SCRATCH: memref.dealloc %[[SCRATCH]]
+// With register tiles: in each step one thread sums the 4 elements along
+// i side by side, 4 accumulators in registers, since the slice it reads
+// does not depend on i (each element loaded serves 4 sums). Threads for
+// the 4 (e, j) points left: 32.
+// TILES-LABEL: func.func @chain
+// TILES: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C32:c32]]) step
+// TILES:   scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step %[[C32]] {
+// TILES:     %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (1, 4)
+// TILES:     scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64) {
+// TILES-COUNT-4: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x4xf64>
+// TILES:     scf.yield
+// TILES-COUNT-4: memref.store
+// TILES:   gpu.barrier
 #u = affine_map<(e, i, j, k) -> (e, k, j)>
 #m = affine_map<(e, i, j, k) -> (i, k)>
 #v = affine_map<(e, i, j, k) -> (e, i, j)>
