@@ -200,8 +200,7 @@ void Indexer::run(const Program &program) {
 }
 
 SourceIndex tensorlang::indexSource(const llvm::SourceMgr &sourceMgr,
-                                    MLIRContext *context,
-                                    SourceSyntax syntax) {
+                                    MLIRContext *context, SourceSyntax syntax) {
   SourceIndex index;
   // The diagnostics are importSource's to report, once.
   ScopedDiagnosticHandler silence(context,

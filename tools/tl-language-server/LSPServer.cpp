@@ -78,8 +78,8 @@ struct Document {
   /// `position` (bytes) in the client's encoding.
   lsp::Position toClient(lsp::Position position) {
     if (utf16)
-      position.character =
-          countUTF16Units(getLine(position.line).take_front(position.character));
+      position.character = countUTF16Units(
+          getLine(position.line).take_front(position.character));
     return position;
   }
   /// The location of the client's `position`.
@@ -198,7 +198,8 @@ static StringRef describe(SourceIndex::SymbolKind kind) {
   llvm_unreachable("unknown symbol kind");
 }
 
-namespace {
+// (In a named namespace: LSP's message handler finds fromJSON by ADL.)
+namespace tensorlang::languageserver {
 /// What the server reads of `initialize`: the position encodings the client
 /// offers (LSP 3.17, capabilities.general.positionEncodings), which LLVM's
 /// InitializeParams does not hold.
@@ -222,6 +223,10 @@ bool fromJSON(const llvm::json::Value &value, InitializeRequest &result,
         result.positionEncodings.push_back(name->str());
   return true;
 }
+} // namespace tensorlang::languageserver
+
+namespace {
+using tensorlang::languageserver::InitializeRequest;
 
 class LSPServer {
 public:

@@ -10,8 +10,8 @@
 #include "tensorlang/Support/AtomicOutput.h"
 
 #include "mlir/Support/LogicalResult.h"
-#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {

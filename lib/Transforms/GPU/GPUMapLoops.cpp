@@ -230,9 +230,9 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
     for (auto [position, indices] : llvm::enumerate(tileIndices)) {
       SmallVector<Value> all(indices);
       llvm::append_range(all, reduction);
-      llvm::append_range(
-          results, emitBody(nested, op, all,
-                            current.slice(position * outputs, outputs)));
+      llvm::append_range(results,
+                         emitBody(nested, op, all,
+                                  current.slice(position * outputs, outputs)));
     }
     return results;
   };
