@@ -107,6 +107,8 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
         # memory (tl-gpu-map-loops): not one kernel per step.
         assert len(kernels) == FUSED_KERNELS[name]
         assert all("bar.sync" in ptx and ".shared" in ptx for ptx in kernels)
+        # Register tiles, their multiply-adds fused.
+        assert all("fma.rn.f" in ptx for ptx in kernels)
     for index, ptx in enumerate(kernels):
         (tmp_path / ("k%d.ptx" % index)).write_text(ptx)
         assembled = subprocess.run(

@@ -115,7 +115,16 @@ static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
       mapping.map(index.getResult(), indices[index.getDim()]);
       continue;
     }
-    builder.clone(nested, mapping);
+    Operation *cloned = builder.clone(nested, mapping);
+    // A multiply and the add of its product may become one FMA, as the
+    // CPU's vector code computes them: without `contract` the NVPTX
+    // backend emits mul.rn and add.rn, which ptxas may not fuse.
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(cloned))
+      cloned->setAttr(fastMath.getFastMathAttrName(),
+                      arith::FastMathFlagsAttr::get(
+                          builder.getContext(),
+                          fastMath.getFastMathFlagsAttr().getValue() |
+                              arith::FastMathFlags::contract));
   }
   SmallVector<Value> yielded;
   for (Value value : body.getTerminator()->getOperands())
