@@ -630,3 +630,13 @@ def test_first_hour_messages(tmp_path):
                                               "use tl.compile_file"):
         tl.compile(str(tmp_path / "p.tl"))
     assert tl.compile_file(tmp_path / "p.tl")(a=np.ones(2))["b"].shape == (2,)
+
+
+def test_cpu_stages_show_the_cpu_code():
+    # The CPU's stages are the CPU's (for a while they took the GPU
+    # pipeline's default chip for a GPU target and printed its mapping).
+    prog = tl.Program(MATMUL)
+    loops = prog.ir("loops")
+    assert "affine.for" in loops or "scf.for" in loops
+    assert "gpu." not in loops and "main_device" not in loops
+    assert "gpu.binary" not in prog.ir("llvm")
