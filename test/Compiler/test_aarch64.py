@@ -37,22 +37,25 @@ CPUS = ["neoverse-v2", "a64fx"]
 
 
 def run_on_aarch64(tmp_path, source, store, cpu, dtype=np.float64,
-                   extra=()):
-    """Compiles `source` for AArch64 `cpu`, runs it under qemu on `store`
-    (every argument's initial value) and returns each argument's final
-    value."""
+                   extra=(), shared=False):
+    """Compiles `source` for AArch64 `cpu` (an object, or with `shared` a
+    shared library, tl-compile --shared, linked by the cross compiler), runs
+    it under qemu on `store` (every argument's initial value) and returns
+    each argument's final value."""
     work = tmp_path / ("aarch64-" + cpu)
     work.mkdir(exist_ok=True)
     (work / "prog.tl").write_text(source)
     element = ["--element-type=f32"] if dtype == np.float32 else []
+    output = "libk.so" if shared else "k.o"
     compiled = subprocess.run(
         [os.path.join(BIN_DIR, "tl-compile"), "prog.tl",
          "--target=aarch64-linux-gnu", "--cpu=" + cpu, "--name=k",
-         "-o", "k.o", "--header", "k.h"] + element + list(extra),
+         "-o", output, "--header", "k.h"] + element + list(extra)
+        + (["--shared"] if shared else []),
         cwd=work, capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr
-    # An ELF object for AArch64 (e_machine 183).
-    header = (work / "k.o").read_bytes()[:20]
+    # An ELF object or library for AArch64 (e_machine 183).
+    header = (work / output).read_bytes()[:20]
     assert header[:4] == b"\x7fELF" and int.from_bytes(header[18:20],
                                                        "little") == 183
     args = cdriver.prototype((work / "k.h").read_text())
@@ -61,12 +64,14 @@ def run_on_aarch64(tmp_path, source, store, cpu, dtype=np.float64,
     (work / "driver.c").write_text(cdriver.driver(
         args, scalar, cdriver.size_values(source, store), counts))
     linked = subprocess.run(
-        [CROSS_CC, "-O1", "driver.c", "k.o", "-o", "driver", "-lm"],
+        [CROSS_CC, "-O1", "driver.c"]
+        + (["-L.", "-lk"] if shared else ["k.o"]) + ["-o", "driver", "-lm"],
         cwd=work, capture_output=True, text=True)
     assert linked.returncode == 0, linked.stderr
     ran = subprocess.run([QEMU, "-L", SYSROOT, "-cpu", QEMU_CPU, "./driver"],
                          cwd=work, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120,
+                         env=dict(os.environ, LD_LIBRARY_PATH=str(work)))
     assert ran.returncode == 0, ran.stderr
     return {name: np.fromfile(work / (name + ".out"), dtype=dtype).reshape(
         np.asarray(store[name]).shape)
@@ -146,3 +151,22 @@ def test_sve_instructions_only_for_sve_cpus(tmp_path):
     assert "8 lanes, register tile 8x16" in remarks["a64fx"]
     assert "target: 128-bit vectors x 32, L1 64 KiB" in remarks["neoverse-v2"]
     assert "2 lanes" in remarks["neoverse-v2"]
+
+
+# tl-compile --shared for AArch64 links with the cross compiler; the
+# library runs under qemu like the object, and describes its interface.
+@pytest.mark.parametrize("cpu", CPUS)
+def test_shared_library(tl_run, tmp_path, cpu):
+    source = ("var input u : [5 7 7]\nvar input A : [7 7]\n"
+              "var output v : [5 7 7]\nv = u # A # A . [[2 5] [3 7]]\n")
+    rng = np.random.default_rng(11)
+    store = {"u": rng.standard_normal((5, 7, 7)),
+             "A": rng.standard_normal((7, 7)), "v": np.zeros((5, 7, 7))}
+    ran = run_on_aarch64(tmp_path, source, store, cpu, shared=True)
+    ref = tl_run(source, store, ["v"], engine="reference")
+    np.testing.assert_allclose(ran["v"], ref["v"], rtol=1e-12, atol=1e-12)
+    symbols = subprocess.run(
+        ["aarch64-linux-gnu-nm", "-D", "--defined-only",
+         str(tmp_path / ("aarch64-" + cpu) / "libk.so")],
+        capture_output=True, text=True, check=True).stdout
+    assert " T tensorlang_interface\n" in symbols and " T k\n" in symbols
