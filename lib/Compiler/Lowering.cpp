@@ -94,7 +94,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
     // (The GPU target's loops are its statements mapped to blocks and
     // threads.)
     if (lowering.targetsGPU)
-      buildMapToGPUPipeline(pm);
+      buildMapToGPUPipeline(pm, lowering.remarks);
     else
       buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {

@@ -184,8 +184,10 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createHugePageTemporaries(hugePages));
 }
 
-void tensorlang::buildMapToGPUPipeline(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(createGPUMapLoops());
+void tensorlang::buildMapToGPUPipeline(OpPassManager &pm, bool remarks) {
+  GPUMapLoopsOptions mapping;
+  mapping.emitRemarks = remarks;
+  pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }
 
@@ -194,7 +196,7 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
   // No canonicalization before the launches exist: it would fold the
   // mapped loops of one iteration away, and their bodies would run on the
   // host.
-  buildMapToGPUPipeline(pm);
+  buildMapToGPUPipeline(pm, options.remarks);
   addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
                   "gpu-kernel-outlining,func.func(gpu-async-region)");
   pm.addPass(createGPUDropHostSharedMemory());

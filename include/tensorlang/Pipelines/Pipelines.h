@@ -134,7 +134,7 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
 /// Bufferized linalg to the statements mapped to blocks and threads
 /// (tl-gpu-map-loops) and the variables in device memory
 /// (tl-gpu-device-memory): the GPU target's "loops" stage.
-void buildMapToGPUPipeline(mlir::OpPassManager &pm);
+void buildMapToGPUPipeline(mlir::OpPassManager &pm, bool remarks = false);
 
 /// Bufferized linalg (tl-bufferize, without tl-tile-linalg) to the LLVM
 /// dialect for the NVIDIA GPU target (buildMapToGPUPipeline, then): one kernel

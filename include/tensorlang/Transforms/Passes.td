@@ -532,6 +532,10 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "Most bytes of a batch loop's per-iteration buffers kept in a "
            "block's shared memory (beyond: a scratch buffer in device "
            "memory, a slice per block)">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Say how each batch loop is mapped (blocks, threads, phases, "
+           "register tiles, shared memory) or why it is not, and how "
+           "many statements run one thread per element">,
     Option<"registerTiles", "register-tiles", "bool", "true",
            "In a batch kernel, let each thread compute all the elements "
            "along one small parallel loop (2 to 16) of a statement with "

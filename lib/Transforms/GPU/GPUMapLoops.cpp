@@ -583,6 +583,10 @@ struct GPUMapLoopsPass
       return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
                                                   identity);
     };
+    if (emitRemarks && !nests.empty())
+      emitRemark(func.getLoc())
+          << "GPU: " << nests.size()
+          << " statement(s) one thread per element (no batch loop)";
     for (scf::ParallelOp nest : nests) {
       // Row-major: the last dimension varies fastest along the threads.
       unsigned rank = nest.getNumLoops();
@@ -803,6 +807,22 @@ struct GPUMapLoopsPass
       emitPhase(rewriter, statement, threadLoop.getInductionVars()[0],
                 threadCount, phases.initialValues[index], tiles[index]);
       rewriter.setInsertionPointAfter(threadLoop);
+    }
+    if (emitRemarks) {
+      InFlightDiagnostic remark = emitRemark(loc)
+                                  << "GPU batch kernel: a block per batch "
+                                     "index, "
+                                  << threads << " threads, "
+                                  << statements.size() << " phases";
+      for (auto [statement, tiled] : llvm::zip(statements, tiles)) {
+        remark << (tiled ? ", register tile d" + std::to_string(*tiled) +
+                               " x" +
+                               std::to_string(
+                                   statement.getStaticLoopRanges()[*tiled])
+                         : std::string(", untiled"));
+      }
+      remark << "; " << privateBytes << " B per block in "
+             << (inSharedMemory ? "shared memory" : "a scratch buffer");
     }
     for (linalg::GenericOp statement : statements)
       rewriter.eraseOp(statement);
