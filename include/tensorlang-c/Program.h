@@ -53,6 +53,14 @@ typedef struct {
      (0: this machine's; --l1-cache-bytes, --l2-cache-bytes). */
   int64_t l1CacheBytes;
   int64_t l2CacheBytes;
+  /* The machine the JIT compiles for: NULL or "host" (this one), or
+     "cuda": the statements run on an NVIDIA GPU (docs/gpu.md; compiling
+     fails with "no CUDA driver: ..." where there is none). `cpu`: NULL or
+     "host", or an LLVM CPU name (x86-64-v3, ...; --cpu); `gpuArch`: NULL
+     for sm_90, or sm_NN (--gpu-arch). The strings are copied. */
+  const char *target;
+  const char *cpu;
+  const char *gpuArch;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void
@@ -154,6 +162,14 @@ MLIR_CAPI_EXPORTED void *tensorlangProgramGetKernel(TensorlangProgram program,
 MLIR_CAPI_EXPORTED void *
 tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
                                     int64_t *workspaceBytes, char **error);
+
+/* A program compiled for "cuda": the device variant of the kernel
+   (kernel_device, as tl-compile's header declares it): the same
+   arguments as device pointers, then a CUstream; it queues the work on the
+   stream and returns without waiting. NULL on failure (and for other
+   targets), with `error` as above. */
+MLIR_CAPI_EXPORTED void *
+tensorlangProgramGetDeviceKernel(TensorlangProgram program, char **error);
 
 /* That function's C declaration, as tl-compile's header writes it; the
    caller frees it with free(). NULL on failure, with `error` as above. */

@@ -83,6 +83,9 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->maxWork = defaults.interpreter.maxWork;
   options->warningsAreErrors = defaults.warningsAreErrors;
   options->columnMajor = defaults.layout == Layout::ColumnMajor;
+  options->target = nullptr;
+  options->cpu = nullptr;
+  options->gpuArch = nullptr;
 }
 
 static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
@@ -108,6 +111,12 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   options.interpreter.maxWork = c->maxWork;
   options.warningsAreErrors = c->warningsAreErrors;
   options.layout = c->columnMajor ? Layout::ColumnMajor : Layout::RowMajor;
+  if (c->target && *c->target && StringRef(c->target) != "host")
+    options.compile.target = c->target;
+  if (c->cpu && *c->cpu)
+    options.compile.cpu = c->cpu;
+  if (c->gpuArch && *c->gpuArch)
+    options.compile.gpuArch = c->gpuArch;
   return options;
 }
 
@@ -120,6 +129,14 @@ tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
       unwrapped.compile.optLevel > 3) {
     impl->record("error: threads must be from 1 to 1024 and optLevel at "
                  "most 3");
+    impl->takeMessages(error);
+    return nullptr;
+  }
+  // The JIT runs code for this machine: its CPU, or its NVIDIA GPU.
+  if (!unwrapped.compile.target.empty() &&
+      unwrapped.compile.target != "cuda") {
+    impl->record("error: target must be \"host\" or \"cuda\", got \"" +
+                 unwrapped.compile.target + "\"");
     impl->takeMessages(error);
     return nullptr;
   }
@@ -279,6 +296,16 @@ tensorlangCompileSource(const char *source,
 
 void *tensorlangProgramGetKernel(TensorlangProgram program, char **error) {
   FailureOr<void *> kernel = program->program.getKernel();
+  if (failed(kernel)) {
+    program->takeMessages(error);
+    return nullptr;
+  }
+  return *kernel;
+}
+
+void *tensorlangProgramGetDeviceKernel(TensorlangProgram program,
+                                       char **error) {
+  FailureOr<void *> kernel = program->program.getDeviceKernel();
   if (failed(kernel)) {
     program->takeMessages(error);
     return nullptr;

@@ -115,6 +115,57 @@ static int runSized(void) {
   return 0;
 }
 
+/* The target, CPU and GPU options, as tl-run's --target, --cpu and
+   --gpu-arch and Python's target=. */
+static int runTargets(void) {
+  TensorlangProgramOptions options;
+  tensorlangProgramOptionsInit(&options);
+  char *error = NULL;
+  /* A CPU by name: the same results. */
+  options.cpu = "x86-64-v3";
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(source),
+      mlirStringRefCreateFromCString("p.tl"), false, &options, &error);
+  double a[4] = {1, 2, 3, 4}, b[4];
+  const char *inputNames[] = {"A"};
+  const void *inputs[] = {a};
+  const char *resultNames[] = {"B"};
+  void *results[] = {b};
+  if (!program || !tensorlangProgramRun(program, 1, inputNames, inputs, 1,
+                                        resultNames, results, &error)) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  printMatrix("x86-64-v3: B", b);
+  /* A CPU program has no device kernel. */
+  if (!tensorlangProgramGetDeviceKernel(program, &error)) {
+    printf("%s", error);
+    free(error);
+  }
+  tensorlangProgramDestroy(program);
+  /* The JIT's targets are this machine's CPU and GPU. */
+  options.cpu = NULL;
+  options.target = "aarch64-linux-gnu";
+  program = tensorlangProgramCreate(mlirStringRefCreateFromCString(source),
+                                    mlirStringRefCreateFromCString("p.tl"),
+                                    false, &options, &error);
+  printf("aarch64 created: %s\n%s", program ? "yes" : "no", error);
+  free(error);
+  /* The GPU: without a driver, the kernel is refused in one line. */
+  options.target = "cuda";
+  program = tensorlangProgramCreate(mlirStringRefCreateFromCString(source),
+                                    mlirStringRefCreateFromCString("p.tl"),
+                                    false, &options, &error);
+  if (!program)
+    return 1;
+  void *kernel = tensorlangProgramGetDeviceKernel(program, &error);
+  printf("cuda device kernel: %s\n", kernel ? "compiled" : error);
+  free(error);
+  tensorlangProgramDestroy(program);
+  return 0;
+}
+
 int main(void) {
   TensorlangProgramOptions options;
   tensorlangProgramOptionsInit(&options);
@@ -169,5 +220,6 @@ int main(void) {
   options.warningsAreErrors = false;
 
   return runWith(TensorlangEngineJit, "jit") ||
-         runWith(TensorlangEngineReference, "reference") || runSized();
+         runWith(TensorlangEngineReference, "reference") || runSized() ||
+         runTargets();
 }
