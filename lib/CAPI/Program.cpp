@@ -133,8 +133,7 @@ tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
     return nullptr;
   }
   // The JIT runs code for this machine: its CPU, or its NVIDIA GPU.
-  if (!unwrapped.compile.target.empty() &&
-      unwrapped.compile.target != "cuda") {
+  if (!unwrapped.compile.target.empty() && unwrapped.compile.target != "cuda") {
     impl->record("error: target must be \"host\" or \"cuda\", got \"" +
                  unwrapped.compile.target + "\"");
     impl->takeMessages(error);

@@ -120,11 +120,11 @@ static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
     // CPU's vector code computes them: without `contract` the NVPTX
     // backend emits mul.rn and add.rn, which ptxas may not fuse.
     if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(cloned))
-      cloned->setAttr(fastMath.getFastMathAttrName(),
-                      arith::FastMathFlagsAttr::get(
-                          builder.getContext(),
-                          fastMath.getFastMathFlagsAttr().getValue() |
-                              arith::FastMathFlags::contract));
+      cloned->setAttr(
+          fastMath.getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(
+              builder.getContext(), fastMath.getFastMathFlagsAttr().getValue() |
+                                        arith::FastMathFlags::contract));
   }
   SmallVector<Value> yielded;
   for (Value value : body.getTerminator()->getOperands())
@@ -815,8 +815,7 @@ struct GPUMapLoopsPass
                                   << threads << " threads, "
                                   << statements.size() << " phases";
       for (auto [statement, tiled] : llvm::zip(statements, tiles)) {
-        remark << (tiled ? ", register tile d" + std::to_string(*tiled) +
-                               " x" +
+        remark << (tiled ? ", register tile d" + std::to_string(*tiled) + " x" +
                                std::to_string(
                                    statement.getStaticLoopRanges()[*tiled])
                          : std::string(", untiled"));
