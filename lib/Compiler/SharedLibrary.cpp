@@ -36,18 +36,15 @@ std::string tensorlang::describeInterface(tl::ProgramOp program,
   for (tl::AssignOp assign : program.getStatements())
     assigned.insert(assign.getTarget());
   bool columnMajor = program->hasAttr(tl::kColumnMajorAttrName);
-  // Extents as declared (column-major storage reverses the types), a
-  // size's name where it has one.
-  auto extents = [&](RankedTensorType type, ArrayRef<int64_t> real) {
+  // A size's name where it stands.
+  auto toJSON = [](ArrayRef<tl::Extent> extents) {
     llvm::json::Array result;
-    for (auto [extent, realExtent] : llvm::zip(tl::getExtents(type), real)) {
+    for (const tl::Extent &extent : extents) {
       if (extent.isSized())
         result.push_back(extent.size.getValue().str());
       else
-        result.push_back(realExtent);
+        result.push_back(extent.value);
     }
-    if (columnMajor)
-      std::reverse(result.begin(), result.end());
     return result;
   };
   llvm::json::Array sizes, variables;
@@ -56,11 +53,11 @@ std::string tensorlang::describeInterface(tl::ProgramOp program,
   for (tl::VarOp var : program.getVars()) {
     if (!var.isInterface())
       continue;
-    RankedTensorType type = var.getType();
+    DeclaredExtents declared = getDeclaredExtents(program, var);
     variables.push_back(llvm::json::Object{
         {"name", var.getSymName().str()},
-        {"shape", extents(type, var.getRealShapeOrShape())},
-        {"buffer_shape", extents(type, type.getShape())},
+        {"shape", toJSON(declared.real)},
+        {"buffer_shape", toJSON(declared.buffer)},
         {"input", var.getInput()},
         {"output", var.getOutput()},
         {"written", assigned.contains(var.getSymName())},

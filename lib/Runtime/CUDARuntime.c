@@ -409,8 +409,8 @@ void *tensorlang_cuda_stream_begin(void) {
 
 void tensorlang_cuda_stream_end(void *stream) {
   tensorlang_cuda_leave();
-  if (ready("synchronizing a stream"))
-    waited(cu.cuStreamSynchronize(stream), "synchronizing a stream");
+  /* No longer lent: these wait and destroy. */
+  mgpuStreamSynchronize(stream);
   mgpuStreamDestroy(stream);
 }
 

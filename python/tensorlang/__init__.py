@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from .loader import Kernel, load
+from .loader import _DTYPES, Kernel, load
 
 try:
     from ._tensorlang import CompileError, Program as _Program
@@ -77,7 +77,6 @@ Signature = collections.namedtuple("Signature", "variables dtype sizes",
 Signature.__doc__ = ("A program's variables, in declaration order, its dtype "
                      "and its sizes (names of extents known at run time).")
 
-_DTYPES = {"float64": np.float64, "float32": np.float32}
 
 
 def _check_dtype(dtype):
@@ -157,7 +156,6 @@ class Program:
                               *_check_distribution(distribute, comm),
                               str(layout), str(target), bool(from_file))
         self._layout = str(layout)
-        self._target = str(target)
         self._sizes = dict(sizes or {})
         self._device_kernel = None
         if self._impl.warnings():

@@ -32,6 +32,18 @@ def find_ptxas():
 PTXAS = find_ptxas()
 
 
+def assemble_without_spills(work, kernels):
+    """Assembles each kernel's PTX for sm_90 (ptxas -v) in `work`: it must
+    assemble, and spill no register."""
+    for index, ptx in enumerate(kernels):
+        (work / ("k%d.ptx" % index)).write_text(ptx)
+        assembled = subprocess.run(
+            [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
+             "/dev/null"], cwd=work, capture_output=True, text=True)
+        assert assembled.returncode == 0, assembled.stderr
+        assert "0 bytes spill stores" in assembled.stderr, assembled.stderr
+
+
 CASES = {case[0]: case for case in gpucases.cases()}
 
 
@@ -51,14 +63,7 @@ def test_compiles_assembles_and_fails_softly(tmp_path, runtime, name):
     # (A program whose statements all fold away, `t4 = t4`, has none.)
     kernels = cudabuild.ptx_of(work / "k.o")
     if PTXAS:
-        for index, ptx in enumerate(kernels):
-            (work / ("k%d.ptx" % index)).write_text(ptx)
-            assembled = subprocess.run(
-                [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
-                 "/dev/null"], cwd=work, capture_output=True, text=True)
-            assert assembled.returncode == 0, assembled.stderr
-            assert "0 bytes spill stores" in assembled.stderr, \
-                assembled.stderr
+        assemble_without_spills(work, kernels)
     if cudabuild.has_driver():
         return
     ran = subprocess.run(["./driver"], cwd=work, capture_output=True,
@@ -109,13 +114,7 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
         assert all("bar.sync" in ptx and ".shared" in ptx for ptx in kernels)
         # Register tiles, their multiply-adds fused.
         assert all("fma.rn.f" in ptx for ptx in kernels)
-    for index, ptx in enumerate(kernels):
-        (tmp_path / ("k%d.ptx" % index)).write_text(ptx)
-        assembled = subprocess.run(
-            [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
-             "/dev/null"], cwd=tmp_path, capture_output=True, text=True)
-        assert assembled.returncode == 0, assembled.stderr
-        assert "0 bytes spill stores" in assembled.stderr, assembled.stderr
+    assemble_without_spills(tmp_path, kernels)
 
 
 def test_ptxas_is_found_or_skipped():

@@ -184,7 +184,7 @@ def test_load_errors(tmp_path):
         loader.load(tmp_path / "other.so")
 
 
-def test_size_given_when_no_array_has_it(tmp_path):
+def test_size_on_no_variable(tmp_path):
     source = "size N\nvar input a : [3]\nvar output b : [3]\nb = a * 2\n"
     kernel = loader.load(shared(tmp_path, source))
     # N is on no variable: any value does, as in the C API.

@@ -34,17 +34,34 @@ using namespace mlir;
 using namespace tensorlang;
 namespace lsp = llvm::lsp;
 
-/// The number of UTF-16 code units of the UTF-8 text `bytes`: one per code
-/// point, two for those beyond the Basic Multilingual Plane (lead bytes
-/// 0xF0 and up).
+/// The UTF-16 code units of the UTF-8 sequence `lead` begins: one per code
+/// point, two beyond the Basic Multilingual Plane (lead bytes 0xF0 and
+/// up); none for a continuation byte.
+static int getUTF16Units(unsigned char lead) {
+  if ((lead & 0xC0) == 0x80)
+    return 0;
+  return lead >= 0xF0 ? 2 : 1;
+}
+
+/// The number of UTF-16 code units of the UTF-8 text `bytes`.
 static int countUTF16Units(StringRef bytes) {
   int units = 0;
-  for (unsigned char byte : bytes) {
-    if ((byte & 0xC0) == 0x80)
-      continue;
-    units += byte >= 0xF0 ? 2 : 1;
-  }
+  for (unsigned char byte : bytes)
+    units += getUTF16Units(byte);
   return units;
+}
+
+/// The bytes of `line` before its UTF-16 code unit `units` (all of them
+/// past its end).
+static size_t getByteOffset(StringRef line, int units) {
+  size_t bytes = 0;
+  for (int counted = 0; bytes < line.size(); ++bytes) {
+    int next = getUTF16Units(line[bytes]);
+    if (next && counted >= units)
+      break;
+    counted += next;
+  }
+  return bytes;
 }
 
 namespace {
@@ -84,18 +101,9 @@ struct Document {
   }
   /// The location of the client's `position`.
   llvm::SMLoc getLoc(lsp::Position position) {
-    if (utf16) {
-      StringRef line = getLine(position.line);
-      size_t bytes = 0;
-      for (int units = 0; bytes < line.size() && units < position.character;) {
-        unsigned char byte = line[bytes];
-        units += byte >= 0xF0 ? 2 : 1;
-        ++bytes;
-        while (bytes < line.size() && (line[bytes] & 0xC0) == 0x80)
-          ++bytes;
-      }
-      position.character = int(bytes);
-    }
+    if (utf16)
+      position.character =
+          int(getByteOffset(getLine(position.line), position.character));
     return position.getAsSMLoc(sourceMgr);
   }
 

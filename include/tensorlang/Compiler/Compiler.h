@@ -25,6 +25,7 @@
 #define TENSORLANG_COMPILER_COMPILER_H
 
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
+#include "tensorlang/Dialect/TL/IR/TypeRules.h"
 #include "tensorlang/Support/Store.h"
 #include "tensorlang/Transforms/Defaults.h"
 #include "tensorlang/Transforms/TargetDescription.h"
@@ -247,6 +248,16 @@ mlir::LogicalResult linkSharedLibrary(tl::ProgramOp program,
                                       const CompileOptions &options,
                                       llvm::StringRef objectPath,
                                       llvm::StringRef path);
+
+/// A variable's extents in the order its program declares them (storage in
+/// column-major order reverses the types), a size where one stands: its
+/// buffer's (padded, if the program is) and its real region's, as the C
+/// header (emitCHeader) and describeInterface show them.
+struct DeclaredExtents {
+  llvm::SmallVector<tl::Extent> buffer;
+  llvm::SmallVector<tl::Extent> real;
+};
+DeclaredExtents getDeclaredExtents(tl::ProgramOp program, tl::VarOp var);
 
 /// The C header declaring the function an object file of `program` defines,
 /// with each argument's type, shape and qualifier in a comment. Variables

@@ -50,6 +50,14 @@ parallelDimensionsFirst(RewriterBase &rewriter, linalg::GenericOp op) {
   return linalg::interchangeGenericOp(rewriter, op, order);
 }
 
+/// The mapping of a one-dimensional scf.parallel to `processor`.
+static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
+                                                  gpu::Processor processor) {
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
+                                              identity);
+}
+
 /// Puts the ops from `first` up to (not including) `end` in an scf.parallel
 /// of one iteration, so that they run as one GPU thread.
 static scf::ParallelOp wrapInOneIteration(RewriterBase &rewriter,
@@ -524,11 +532,15 @@ struct GPUMapLoopsPass
       if (loop->hasAttr(tensorlang::kBatchLoopAttrName))
         batchLoops.push_back(loop);
     });
-    for (scf::ForOp loop : batchLoops)
-      if (failed(mapBatchLoop(rewriter, loop)))
+    for (scf::ForOp loop : batchLoops) {
+      FailureOr<bool> mapped = mapBatchLoop(rewriter, loop);
+      if (failed(mapped))
+        return signalPassFailure();
+      if (!*mapped)
         // (Its statements are mapped one kernel each, inside a host loop.)
         loop->emitRemark("tl-gpu-map-loops: batch loop not mapped as one "
                          "kernel");
+    }
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
@@ -578,10 +590,8 @@ struct GPUMapLoopsPass
     }
 
     MLIRContext *context = &getContext();
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
     auto mapping = [&](gpu::Processor processor) {
-      return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
-                                                  identity);
+      return getMapping(context, processor);
     };
     if (emitRemarks && !nests.empty())
       emitRemark(func.getLoc())
@@ -635,13 +645,14 @@ struct GPUMapLoopsPass
   /// each of its statements in turn (barrier-delimited phases), with the
   /// iteration's own buffers in shared memory where they fit in
   /// shared-memory-bytes, else in a slice per block of one scratch buffer.
-  /// Changes nothing where it fails.
-  LogicalResult mapBatchLoop(RewriterBase &rewriter, scf::ForOp loop) {
+  /// False, with nothing changed, for a loop it does not know; failure
+  /// (reported) once it has begun.
+  FailureOr<bool> mapBatchLoop(RewriterBase &rewriter, scf::ForOp loop) {
     if (!isMappableBatchBody(loop))
-      return failure();
+      return false;
     FailureOr<SmallVector<PrivateBuffer>> buffers = findPrivateBuffers(loop);
     if (failed(buffers))
-      return failure();
+      return false;
     int64_t privateBytes = 0;
     for (PrivateBuffer &buffer : *buffers)
       privateBytes += buffer.sliceType.getNumElements() *
@@ -763,30 +774,20 @@ struct GPUMapLoopsPass
     for (linalg::GenericOp statement : statements)
       tiles.push_back(registerTiles ? chooseRegisterTile(statement)
                                     : std::nullopt);
-    int64_t largest = 1;
+    // Enough threads (whole warps) for the largest statement's points,
+    // at most threads-per-block.
+    int64_t threads = 32;
     for (auto [statement, tiled] : llvm::zip(statements, tiles)) {
-      int64_t elements = 1;
+      int64_t points = 1;
       for (auto [loop, range] :
            llvm::enumerate(statement.getStaticLoopRanges()))
         if (loop < statement.getNumParallelLoops() && loop != tiled)
-          elements =
-              ShapedType::isDynamic(range) || ShapedType::isDynamic(elements)
-                  ? ShapedType::kDynamic
-                  : elements * range;
-      largest =
-          ShapedType::isDynamic(elements) || ShapedType::isDynamic(largest)
-              ? ShapedType::kDynamic
-              : std::max(largest, elements);
+          points = ShapedType::isDynamic(range)
+                       ? threadsPerBlock
+                       : std::min<int64_t>(points * range, threadsPerBlock);
+      threads = std::max<int64_t>(threads, llvm::alignTo(points, 32));
     }
-    int64_t threads =
-        ShapedType::isDynamic(largest)
-            ? threadsPerBlock
-            : std::min<int64_t>(threadsPerBlock, llvm::alignTo(largest, 32));
-    auto mapping = [&](gpu::Processor processor) {
-      AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
-      return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
-                                                  identity);
-    };
+    threads = std::min<int64_t>(threads, threadsPerBlock);
     rewriter.setInsertionPoint(blockBody->getTerminator());
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -797,8 +798,8 @@ struct GPUMapLoopsPass
         threadLoop =
             scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
                                     ValueRange{threadCount}, ValueRange{one});
-        (void)gpu::setMappingAttr(threadLoop,
-                                  {mapping(gpu::Processor::ThreadX)});
+        (void)gpu::setMappingAttr(
+            threadLoop, {getMapping(context, gpu::Processor::ThreadX)});
       } else {
         rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
         gpu::BarrierOp::create(rewriter, loc);
@@ -825,8 +826,9 @@ struct GPUMapLoopsPass
     }
     for (linalg::GenericOp statement : statements)
       rewriter.eraseOp(statement);
-    (void)gpu::setMappingAttr(blockLoop, {mapping(gpu::Processor::BlockX)});
-    return success();
+    (void)gpu::setMappingAttr(blockLoop,
+                              {getMapping(context, gpu::Processor::BlockX)});
+    return true;
   }
 };
 } // namespace
