@@ -3,6 +3,9 @@
 // still overrides it.
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-registers=16 l2-cache-bytes=262144 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTIONS
+// The target picks the planner; the option overrides it.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{planner=cpu emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{planner=gpu}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: tl-opt %s --split-input-file --tl-vector-math-library | FileCheck %s --check-prefix=MATH
 // RUN: tl-opt %s --split-input-file --tl-huge-page-temporaries | FileCheck %s --check-prefix=PAGES
 
@@ -10,9 +13,13 @@
 #b = affine_map<(i, k, j) -> (k, j)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// A64FX: 512-bit SVE, 64 KiB of L1, its share of L2, 256-byte lines.
-// TILES: remark: target: 512-bit SVE vectors x 32, L1 64 KiB, L2 682 KiB, lines of 256 B; for 64-bit elements: 8 lanes, register tile 8x16
-// OPTIONS: remark: target: 512-bit SVE vectors x 16, L1 64 KiB, L2 256 KiB, lines of 256 B; for 64-bit elements: 8 lanes
+// A64FX: 512-bit SVE, 64 KiB of L1, its share of L2, 256-byte lines. The
+// aarch64 planner's register tiles: 10 rows of two vectors (6 of 16
+// registers), where the cpu planner takes 8.
+// TILES: remark: target: 512-bit SVE vectors x 32, L1 64 KiB, L2 682 KiB, lines of 256 B; planner aarch64, for 64-bit elements: 8 lanes, register tile 10x16
+// OPTIONS: remark: target: 512-bit SVE vectors x 16, L1 64 KiB, L2 256 KiB, lines of 256 B; planner aarch64, for 64-bit elements: 8 lanes, register tile 6x16
+// CPU: remark: target: 512-bit SVE vectors x 32, L1 64 KiB, L2 682 KiB, lines of 256 B; planner cpu, for 64-bit elements: 8 lanes, register tile 8x16
+// UNKNOWN: error: tl-tile-contractions: no planner 'gpu' (known: aarch64, cpu)
 // Only glibc on x86-64 has libmvec, and the target says it has not.
 // MATH-LABEL: func.func @gemm
 // MATH: math.exp %{{.*}} : vector<8xf64>
@@ -36,8 +43,11 @@ func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x2
 #b = affine_map<(i, k, j) -> (k, j)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// Neoverse V2 (NVIDIA Grace): 128-bit NEON, 32 registers.
-// TILES: remark: target: 128-bit vectors x 32, L1 64 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 2 lanes, register tile 8x4
+// Neoverse V2 (NVIDIA Grace): 128-bit NEON, 32 registers: 6 rows of four
+// vectors (the cpu planner: 8 rows of two).
+// TILES: remark: target: 128-bit vectors x 32, L1 64 KiB, L2 1024 KiB, lines of 64 B; planner aarch64, for 64-bit elements: 2 lanes, register tile 6x8
+// TILES: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache={{\[}}{{[0-9]+}},0,0] register=[6,1,8]
+// CPU: remark: target: 128-bit vectors x 32, L1 64 KiB, L2 1024 KiB, lines of 64 B; planner cpu, for 64-bit elements: 2 lanes, register tile 8x4
 module attributes {tl.target = #tl.target<triple = "aarch64-unknown-linux-gnu", cpu = "neoverse-v2", vector_bits = 128, vector_registers = 32, l1_cache_bytes = 65536, l2_cache_bytes = 1048576, cache_line_bytes = 64, huge_pages = true>} {
 func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}

@@ -24,6 +24,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace tensorlang {
@@ -219,6 +221,54 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
   return os;
 }
 
+/// What a planner reads of a contraction: how each operand indexes its
+/// loops, the loops' kinds, the operands' shapes and the element width. It
+/// is read from a linalg.generic (`get`), or made for a layout that the IR
+/// does not have yet (`withResultMap`: the contraction computed into the
+/// layout of a transposition of its result), so that weighing a rewrite
+/// needs no IR built and erased.
+struct ContractionShape {
+  /// The inputs' indexing maps, then the result's.
+  llvm::SmallVector<mlir::AffineMap> indexingMaps;
+  llvm::SmallVector<mlir::utils::IteratorType> iteratorTypes;
+  /// The inputs' shapes, then the result's (dynamic extents as
+  /// ShapedType::kDynamic).
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operandShapes;
+  int64_t elementBytes = 8;
+  /// Whether the operands are tensors (not buffers).
+  bool onTensors = true;
+  /// Whether the body is `out + in0 * in1` (isMultiplyAccumulate).
+  bool multiplyAccumulate = false;
+
+  static ContractionShape get(mlir::linalg::GenericOp op);
+  /// The same contraction with the result indexed by `resultMap` and of
+  /// shape `resultShape`.
+  ContractionShape withResultMap(mlir::AffineMap resultMap,
+                                 llvm::ArrayRef<int64_t> resultShape) const;
+
+  unsigned getNumLoops() const { return iteratorTypes.size(); }
+  unsigned getNumInputs() const { return indexingMaps.size() - 1; }
+  mlir::AffineMap getInputMap(unsigned input) const {
+    return indexingMaps[input];
+  }
+  mlir::AffineMap getResultMap() const { return indexingMaps.back(); }
+  bool isReduction(unsigned dim) const {
+    return iteratorTypes[dim] == mlir::utils::IteratorType::reduction;
+  }
+  unsigned getNumReductionLoops() const;
+  llvm::SmallVector<unsigned> getReductionDims() const;
+  /// Elements of input `input` (saturated; 0 where dynamic).
+  int64_t getInputElements(unsigned input) const;
+  int64_t getResultElements() const;
+  /// The extent of every loop, where all are static and every map is a
+  /// projected permutation.
+  std::optional<llvm::SmallVector<int64_t>> getStaticLoopExtents() const;
+  /// The product of `extents` over the loops, or over the reductions only
+  /// (saturated).
+  int64_t productOfExtents(llvm::ArrayRef<int64_t> extents,
+                           bool reductionsOnly) const;
+};
+
 /// The tiles and byte thresholds for elements of `elementBytes` bytes on
 /// `target` (docs/compiler.md, "The target description"):
 /// - register tile: two vectors of columns, and as many rows as leave a
@@ -247,13 +297,79 @@ bool rowsConflictInCaches(int64_t strideBytes,
 /// of a register tile computes.
 bool isMultiplyAccumulate(mlir::linalg::GenericOp op);
 
-/// The tiles of contraction `op` on `config`'s target: cache tiles, register
-/// tiles and their loop orders, or a split of the columns. Fails for ops it
-/// does not tile, with the reason in `whyNot` when given. Reads `op` only.
-mlir::FailureOr<ContractionTilingPlan>
-planContractionTiling(mlir::linalg::GenericOp op,
-                      const TileContractionsConfig &config,
-                      std::string *whyNot = nullptr);
+/// Decides the tiles of contractions for one kind of target, from a
+/// configuration derived from the target description. The rewrites of
+/// tl-tile-contractions (TileContractions.h) carry a plan out whichever
+/// planner made it, so that a target plugs in a planner of its own
+/// (registerContractionPlanner) without touching them.
+class ContractionPlanner {
+public:
+  explicit ContractionPlanner(TileContractionsConfig config) : config(config) {}
+  virtual ~ContractionPlanner();
+
+  /// The planner's name, as the `planner` option and the remarks say it.
+  virtual llvm::StringRef getName() const = 0;
+
+  /// The tiles of `contraction`: cache tiles, register tiles and their
+  /// loop orders, or a split of one loop in two contractions first. Fails
+  /// for contractions the planner does not tile, with the reason in
+  /// `whyNot` when given.
+  virtual mlir::FailureOr<ContractionTilingPlan>
+  plan(const ContractionShape &contraction,
+       std::string *whyNot = nullptr) const = 0;
+
+  /// Whether `contraction`, whose only use transposes its result, is better
+  /// computed straight into the transposed layout (`folded`, the same
+  /// contraction with the transposition's result map) than in its own
+  /// layout with the copy after it (TTGT). Says why not in `whyNot`.
+  virtual bool shouldFoldTransposition(const ContractionShape &contraction,
+                                       const ContractionShape &folded,
+                                       std::string *whyNot = nullptr) const;
+
+  mlir::FailureOr<ContractionTilingPlan>
+  plan(mlir::linalg::GenericOp op, std::string *whyNot = nullptr) const {
+    return plan(ContractionShape::get(op), whyNot);
+  }
+
+  const TileContractionsConfig &getConfig() const { return config; }
+  /// For options that override derived values.
+  TileContractionsConfig &getConfig() { return config; }
+
+protected:
+  TileContractionsConfig config;
+};
+
+/// Makes a planner for elements of `elementBytes` bytes on `target`,
+/// deriving its configuration from the target.
+using ContractionPlannerFactory =
+    std::function<std::unique_ptr<ContractionPlanner>(
+        const TargetDescription &target, int64_t elementBytes)>;
+
+/// Registers planner `name`, the default for the targets for which
+/// `isDefaultFor` holds (the last registered wins). The built-in ones:
+/// `cpu` (Goto's two levels of tiles, derived from
+/// deriveTileContractionsConfig; every target's default) and `aarch64`
+/// (the same plans, with register tiles derived as BLIS's AArch64
+/// micro-kernels are: the default for AArch64 triples).
+void registerContractionPlanner(
+    llvm::StringRef name, ContractionPlannerFactory factory,
+    std::function<bool(const TargetDescription &)> isDefaultFor = nullptr);
+
+/// Planner `name` for `target`, or the target's default where `name` is
+/// empty; null where no planner has that name.
+std::unique_ptr<ContractionPlanner>
+createContractionPlanner(llvm::StringRef name, const TargetDescription &target,
+                         int64_t elementBytes);
+
+/// The registered planners' names, sorted.
+llvm::SmallVector<std::string> getContractionPlannerNames();
+
+/// The register tile of deriveAArch64TileContractionsConfig: on 128-bit
+/// NEON, 6 rows of 4 vectors (BLIS's armv8a 6x8 dgemm); on wider SVE, up
+/// to 10 rows of 2 vectors (BLIS's A64FX 10x2 vectors).
+TileContractionsConfig
+deriveAArch64TileContractionsConfig(const TargetDescription &target,
+                                    int64_t elementBytes);
 
 } // namespace tensorlang
 

@@ -9,6 +9,7 @@
 #ifndef TENSORLANG_TRANSFORMS_PASSES_H
 #define TENSORLANG_TRANSFORMS_PASSES_H
 
+#include "tensorlang/Dialect/TL/IR/TLDialect.h"
 #include "tensorlang/Transforms/Defaults.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -101,6 +101,51 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+// The options of the passes that plan contractions: the target, the
+// planner, and sizes that override what it derives.
+defvar ContractionPlannerOptions = [
+    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
+           "Elements per vector register (0: those of the module's "
+           "tl.target; in a module without one, unknown: the tiles are "
+           "those of 512-bit vectors, never three vectors wide)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "0",
+           "Vector registers of the target (0: the module's tl.target's)">,
+    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", "0",
+           "Bytes of the target's L1 data cache, one core's (0: the "
+           "module's tl.target's)">,
+    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "0",
+           "Bytes of the target's L2 cache, one core's (0: the module's "
+           "tl.target's)">,
+    Option<"registerRows", "register-rows", "int64_t", "0",
+           "Result rows per register tile (0: derived from the target)">,
+    Option<"registerColumns", "register-columns", "int64_t", "0",
+           "Result columns per register tile, a multiple of the vector "
+           "width (0: derived from the target)">,
+    Option<"cacheRows", "cache-rows", "int64_t", "0",
+           "Result rows per cache tile (0: derived from the target)">,
+    Option<"cacheColumns", "cache-columns", "int64_t", "0",
+           "Result columns per cache tile (0: derived from the target)">,
+    Option<"cacheDepth", "cache-depth", "int64_t", "0",
+           "Reduction steps per cache tile (0: derived from the target)">,
+    Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t", "0",
+           "Leave the depth unblocked while the columns' operand panel over "
+           "all of it (depth x columns) takes at most this many bytes (0: "
+           "a quarter of L2)">,
+    Option<"l2BlockBytes", "l2-block-bytes", "int64_t", "0",
+           "Most bytes of a packed or panelled operand block kept in L2 "
+           "(0: half of the target's L2)">,
+    Option<"plannerName", "planner", "std::string", "\"\"",
+           "The contraction planner (cpu, aarch64, or one registered with "
+           "registerContractionPlanner; empty: the target's own)">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Distribute the outermost parallel loop of cache tiles over "
+           "threads (an scf.forall)">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Remark the plan of every contraction tiled or split, why each "
+           "other linalg.generic with a reduction is not, and every step "
+           "that fails after planning">,
+];
+
 def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
   let summary = "Tile contractions for the caches and registers and "
                 "vectorize their register tiles";
@@ -158,45 +203,7 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     registers across the reduction loop and lowers the contractions to
     FMAs.
   }];
-  let options = [
-    Option<"vectorLanes", "vector-lanes", "int64_t", "0",
-           "Elements per vector register (0: those of the module's "
-           "tl.target; in a module without one, unknown: the tiles are "
-           "those of 512-bit vectors, never three vectors wide)">,
-    Option<"vectorRegisters", "vector-registers", "int64_t", "0",
-           "Vector registers of the target (0: the module's tl.target's)">,
-    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", "0",
-           "Bytes of the target's L1 data cache, one core's (0: the "
-           "module's tl.target's)">,
-    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "0",
-           "Bytes of the target's L2 cache, one core's (0: the module's "
-           "tl.target's)">,
-    Option<"registerRows", "register-rows", "int64_t", "0",
-           "Result rows per register tile (0: derived from the target)">,
-    Option<"registerColumns", "register-columns", "int64_t", "0",
-           "Result columns per register tile, a multiple of the vector "
-           "width (0: derived from the target)">,
-    Option<"cacheRows", "cache-rows", "int64_t", "0",
-           "Result rows per cache tile (0: derived from the target)">,
-    Option<"cacheColumns", "cache-columns", "int64_t", "0",
-           "Result columns per cache tile (0: derived from the target)">,
-    Option<"cacheDepth", "cache-depth", "int64_t", "0",
-           "Reduction steps per cache tile (0: derived from the target)">,
-    Option<"wholeDepthPanelBytes", "whole-depth-panel-bytes", "int64_t", "0",
-           "Leave the depth unblocked while the columns' operand panel over "
-           "all of it (depth x columns) takes at most this many bytes (0: "
-           "a quarter of L2)">,
-    Option<"l2BlockBytes", "l2-block-bytes", "int64_t", "0",
-           "Most bytes of a packed or panelled operand block kept in L2 "
-           "(0: half of the target's L2)">,
-    Option<"parallel", "parallel", "bool", "false",
-           "Distribute the outermost parallel loop of cache tiles over "
-           "threads (an scf.forall)">,
-    Option<"emitRemarks", "emit-remarks", "bool", "false",
-           "Remark the plan of every contraction tiled or split, why each "
-           "other linalg.generic with a reduction is not, and every step "
-           "that fails after planning">,
-  ];
+  let options = ContractionPlannerOptions;
   let statistics = [
     Statistic<"numTiled", "num-tiled", "Contractions tiled">,
     Statistic<"numVectorized", "num-vectorized",
@@ -209,7 +216,179 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+// The steps of tl-tile-contractions, each a pass of its own.
+
+def FoldTranspositions : Pass<"tl-fold-transpositions", "::mlir::func::FuncOp"> {
+  let summary = "Compute contractions straight into the layout of the "
+                "transposition that is their only use, where that pays";
+  let description = [{
+    Step 1 of `tl-tile-contractions`: the planner weighs the contraction in
+    its own layout with a copy after it (TTGT) against the contraction
+    computed into the transposed layout (`ContractionPlanner::
+    shouldFoldTransposition`), without building either; `emit-remarks` says
+    which it chose and why.
+  }];
+  let options = ContractionPlannerOptions;
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def CollapseContractionReductions
+    : Pass<"tl-collapse-contraction-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Collapse the reductions of contractions that sum many "
+                "terms into one";
+  let description = [{
+    Step 2 of `tl-tile-contractions`: the operands of a contraction of
+    several reductions that sums many terms per element are copied so that
+    the reductions are adjacent, and the reductions (and runs of result
+    dimensions that one operand alone reads) collapse into one loop each.
+    A contraction it does not collapse is left as it was.
+  }];
+  let options = ContractionPlannerOptions;
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def BlockStridedSums : Pass<"tl-block-strided-sums", "::mlir::func::FuncOp"> {
+  let summary = "Block sums to a scalar that read an operand across its "
+                "rows a cache line at a time";
+  let description = [{
+    Step 3 of `tl-tile-contractions`.
+  }];
+  let options = ContractionPlannerOptions;
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def SplitContractions : Pass<"tl-split-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Give each contraction its own accumulator and split those "
+                "whose plan cuts a loop in two";
+  let description = [{
+    Step 4 of `tl-tile-contractions`: columns whose rest after the register
+    tiles is no whole vector (75 = 64 + 11), and a packed dimension the
+    lanes do not divide, become two contractions, planned again, in rounds.
+  }];
+  let options = ContractionPlannerOptions;
+  let statistics = [
+    Statistic<"numSplit", "num-split", "Contractions split in two along a loop">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def PlanContractions : Pass<"tl-plan-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Put its tiling plan on every contraction the planner tiles";
+  let description = [{
+    Step 5 of `tl-tile-contractions`: each contraction that the planner
+    tiles gets `tl.contraction_plan = #tl.contraction_plan<...>`, which the
+    tiling passes after it carry out; `emit-remarks` prints the target,
+    each plan, and why each other linalg.generic with a reduction is not
+    tiled.
+  }];
+  let options = ContractionPlannerOptions;
+  let statistics = [
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Contractions left unplanned: still to split">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def TileContractionsForCaches
+    : Pass<"tl-tile-contractions-for-caches", "::mlir::func::FuncOp"> {
+  let summary = "Tile the planned contractions for the caches";
+  let description = [{
+    Step 6 of `tl-tile-contractions`: the loops of cache tiles around each
+    linalg.generic with a `tl.contraction_plan` (operands that need it
+    transposed first), their partial last steps peeled; the cache tiles
+    carry the plan on.
+  }];
+  let options = ContractionPlannerOptions;
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Contractions tiled">,
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Planned contractions left untiled: a step failed">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def TileContractionsForRegisters
+    : Pass<"tl-tile-contractions-for-registers", "::mlir::func::FuncOp"> {
+  let summary = "Tile the planned cache tiles into register tiles";
+  let description = [{
+    Step 7 of `tl-tile-contractions`: the loops of register tiles inside
+    each linalg.generic with a `tl.contraction_plan` (blocks that the plan
+    copies, packs or panels copied first), peeled; the register tiles carry
+    the plan on.
+  }];
+  let options = [
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Remark every step that fails">,
+  ];
+  let statistics = [
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Planned tiles left without register tiles: a step failed">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def VectorizeRegisterTiles
+    : Pass<"tl-vectorize-register-tiles", "::mlir::func::FuncOp"> {
+  let summary = "Turn the planned register tiles into vector contractions";
+  let description = [{
+    Step 8 of `tl-tile-contractions`: each linalg.generic with a
+    `tl.contraction_plan` becomes a `vector.contract` of rank 2 (an outer
+    product per reduction step), and the plan is removed.
+  }];
+  let options = [
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Remark every register tile that stays scalar">,
+  ];
+  let statistics = [
+    Statistic<"numVectorized", "num-vectorized", "Register tiles vectorized">,
+    Statistic<"numFallbacks", "num-fallbacks",
+              "Register tiles left scalar">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
 }
 
 def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> {

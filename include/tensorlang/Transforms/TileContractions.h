@@ -31,20 +31,28 @@
 #ifndef TENSORLANG_TRANSFORMS_TILECONTRACTIONS_H
 #define TENSORLANG_TRANSFORMS_TILECONTRACTIONS_H
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/ContractionPlan.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
 
+/// `plan` (which splits nothing) as the attribute that carries it from one
+/// pass of tl-tile-contractions to the next, and back.
+tl::ContractionPlanAttr
+getContractionPlanAttr(mlir::MLIRContext *context,
+                       const ContractionTilingPlan &plan);
+ContractionTilingPlan getContractionTilingPlan(tl::ContractionPlanAttr attr);
+
 /// Makes contraction `copy`'s producer compute straight into the layout of
-/// `copy`, a transposition that is its only use, where it sums few terms
-/// per element (`maxSummandsToFoldTransposition`) and the new layout can
-/// be tiled too. Returns the folded contraction that replaces `copy`.
+/// `copy`, a transposition that is its only use, where `planner` says that
+/// pays (ContractionPlanner::shouldFoldTransposition). Returns the folded
+/// contraction that replaces `copy`.
 mlir::FailureOr<mlir::linalg::GenericOp>
 foldTranspositionIntoContraction(mlir::RewriterBase &rewriter,
                                  mlir::linalg::GenericOp copy,
-                                 const TileContractionsConfig &config);
+                                 const ContractionPlanner &planner);
 
 /// The contraction that `copy` transposes, where `copy` is a permutation
 /// copy and its only user; null otherwise.
@@ -69,11 +77,6 @@ blockStridedSum(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
 /// its own.
 mlir::LogicalResult unshareAccumulatorFill(mlir::RewriterBase &rewriter,
                                            mlir::linalg::FillOp fill);
-
-/// The elements of the inputs of `op` that transposeForColumns copies
-/// whole for `plan` (all but its packed input).
-int64_t elementsCopiedForColumns(mlir::linalg::GenericOp op,
-                                 const ContractionTilingPlan &plan);
 
 /// Copies each input of `op` that uses `columnDim` other than as its last
 /// dimension into a transposed tensor where it is last, and reads that
@@ -155,8 +158,9 @@ vectorizeRegisterTile(mlir::RewriterBase &rewriter,
 /// Patterns of the rewrites that stand alone: each of these populates one,
 /// to be applied on its own (they interact: a transposition folds only into
 /// a contraction whose reductions are not collapsed yet).
+/// (`planner` must outlive the patterns.)
 void populateFoldTranspositionIntoContractionPatterns(
-    mlir::RewritePatternSet &patterns, const TileContractionsConfig &config);
+    mlir::RewritePatternSet &patterns, const ContractionPlanner &planner);
 void populateCollapseContractionReductionsPatterns(
     mlir::RewritePatternSet &patterns, const TileContractionsConfig &config);
 void populateBlockStridedSumPatterns(mlir::RewritePatternSet &patterns,

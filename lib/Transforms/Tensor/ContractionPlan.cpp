@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <numeric>
 
 using namespace mlir;
@@ -46,6 +47,10 @@ using namespace tensorlang;
 static int64_t powerOfTwoAtMost(int64_t value) {
   return value < 2 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(value));
 }
+
+static void deriveCacheTiles(const TargetDescription &target,
+                             int64_t elementBytes,
+                             TileContractionsConfig &config);
 
 TileContractionsConfig
 tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
@@ -62,6 +67,16 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   config.registerColumns = 2 * config.vectorLanes;
   config.registerRows = std::clamp<int64_t>((target.vectorRegisters - 4) / 2, 1,
                                             config.maxRegisterRows);
+  deriveCacheTiles(target, elementBytes, config);
+  return config;
+}
+
+/// The cache tiles and byte thresholds of `config` for its register tile on
+/// `target`.
+static void deriveCacheTiles(const TargetDescription &target,
+                             int64_t elementBytes,
+                             TileContractionsConfig &config) {
+  elementBytes = std::max<int64_t>(1, elementBytes);
   // The register tile reads a sliver of each operand per depth step: rows
   // elements of one, columns of the other. The rows' sliver over a depth
   // block is read again by every register tile of columns in the cache
@@ -97,7 +112,6 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   // L2s, give the period of its sets.
   config.l2BlockBytes = target.l2CacheBytes / 2;
   config.l2SetPeriodBytes = std::max<int64_t>(1, target.l2CacheBytes / 16);
-  return config;
 }
 
 bool tensorlang::isMultiplyAccumulate(linalg::GenericOp op) {
@@ -203,16 +217,15 @@ static int64_t columnWidth(int64_t columns, int64_t preferred,
 /// Result dimensions read by exactly one input, an input without the
 /// columns: each register tile is then an outer product of a column of
 /// that input (its rows) with a row of the other (its columns).
-static llvm::SmallDenseSet<unsigned> rowCandidates(linalg::GenericOp op,
-                                                   unsigned columnDim) {
+static llvm::SmallDenseSet<unsigned>
+rowCandidates(const ContractionShape &shape, unsigned columnDim) {
   auto readsColumns = [&](unsigned input) {
-    return op.getMatchingIndexingMap(op.getDpsInputOperand(input))
-        .isFunctionOfDim(columnDim);
+    return shape.getInputMap(input).isFunctionOfDim(columnDim);
   };
   llvm::SmallDenseSet<unsigned> candidates;
   // m: the dimensions only the first input reads, n: only the second.
   FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
+      linalg::inferContractionDims(shape.indexingMaps);
   if (succeeded(dims)) {
     if (!readsColumns(0))
       candidates.insert(dims->m.begin(), dims->m.end());
@@ -222,13 +235,12 @@ static llvm::SmallDenseSet<unsigned> rowCandidates(linalg::GenericOp op,
   }
   // inferContractionDims wants m, n and k all present; the same rule by
   // hand where one is missing (a reduction only one input reads).
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap result = shape.getResultMap();
   for (AffineExpr expr : result.getResults()) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
     SmallVector<unsigned> users;
     for (unsigned input = 0; input < 2; ++input)
-      if (op.getMatchingIndexingMap(op.getDpsInputOperand(input))
-              .isFunctionOfDim(dim))
+      if (shape.getInputMap(input).isFunctionOfDim(dim))
         users.push_back(input);
     if (users.size() == 1 && !readsColumns(users.front()))
       candidates.insert(dim);
@@ -283,9 +295,9 @@ static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
 /// Whether the loops of cache tiles start with a dimension other than the
 /// columns, rows and depth (a batch, another reduction): threads share that
 /// one rather than the column blocks.
-static bool hasBatchDims(linalg::GenericOp op,
+static bool hasBatchDims(const ContractionShape &shape,
                          const ContractionTilingPlan &plan) {
-  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
     if (dim != plan.columnDim && dim != plan.depthDim &&
         !(plan.hasRows && dim == plan.rowDim))
       return true;
@@ -299,22 +311,24 @@ static bool hasBatchDims(linalg::GenericOp op,
 /// the whole operand without the rows again (TCCG abcd-eb-aecd at 71, 203
 /// MB: rows in blocks of 40 and 31 read it twice, 0.116 s; whole, 0.094 s,
 /// on an AMD Zen 4).
-static bool iteratesBatchesInsideRowBlocks(linalg::GenericOp op,
+static bool iteratesBatchesInsideRowBlocks(const ContractionShape &shape,
                                            ArrayRef<int64_t> extents,
                                            const ContractionTilingPlan &plan) {
-  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
-    if (dim != plan.columnDim && dim != plan.rowDim && !isReduction(op, dim) &&
-        plan.cacheTiles[dim] == 0 && extents[dim] > 1)
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+    if (dim != plan.columnDim && dim != plan.rowDim &&
+        !shape.isReduction(dim) && plan.cacheTiles[dim] == 0 &&
+        extents[dim] > 1)
       return true;
   return false;
 }
 
 /// Whether the depth is blocked for the caches: its panel of the columns'
 /// operand (depth x columns) does not fit `wholeDepthPanelBytes`.
-static bool isDepthBlocked(linalg::GenericOp op, ArrayRef<int64_t> extents,
+static bool isDepthBlocked(const ContractionShape &shape,
+                           ArrayRef<int64_t> extents,
                            const ContractionTilingPlan &plan,
                            const TileContractionsConfig &config) {
-  return extents[plan.depthDim] * extents[plan.columnDim] * elementBytes(op) >
+  return extents[plan.depthDim] * extents[plan.columnDim] * shape.elementBytes >
          config.wholeDepthPanelBytes;
 }
 
@@ -387,19 +401,18 @@ static int64_t packingLanes(const TileContractionsConfig &config) {
 /// each row of the input a run of its last dimension at a time (TCCG
 /// abcde-ecbfa-fd: runs of 48 doubles, 6 lines, rather than one line of
 /// each of 2304 rows per block, which no prefetcher follows).
-static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
-                            int64_t registerColumns,
+static void planPackedBlock(const ContractionShape &shape,
+                            ArrayRef<int64_t> extents, int64_t registerColumns,
                             const TileContractionsConfig &config,
                             ContractionTilingPlan &plan) {
-  unsigned numLoops = op.getNumLoops();
+  unsigned numLoops = shape.getNumLoops();
   for (unsigned dim = 0; dim < numLoops; ++dim)
-    if (!isReduction(op, dim) && dim != plan.columnDim &&
+    if (!shape.isReduction(dim) && dim != plan.columnDim &&
         !(plan.hasRows && dim == plan.rowDim) && dim != plan.packedDim)
       plan.cacheTiles[dim] = extents[dim] == 1 ? 0 : 1;
-  AffineMap map =
-      op.getMatchingIndexingMap(op.getDpsInputOperand(plan.packedInput));
+  AffineMap map = shape.getInputMap(plan.packedInput);
   // Bytes of the block per step of the packed dimension and per column.
-  int64_t unitBytes = elementBytes(op);
+  int64_t unitBytes = shape.elementBytes;
   for (AffineExpr expr : map.getResults()) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
     if (dim != plan.packedDim && dim != plan.columnDim)
@@ -433,7 +446,8 @@ static void planPackedBlock(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// (K1 at 1024 on an AMD EPYC: AVX-512 114 -> 132 GFLOP/s, AVX2 47 -> 67;
 /// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
 /// depth steps fits the caches whatever its sets.
-static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
+static int copiedBlockInput(const ContractionShape &shape,
+                            ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan,
                             const TileContractionsConfig &config) {
   int64_t depth = plan.cacheTiles[plan.depthDim]
@@ -442,13 +456,14 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // The columns' operand has them last (transposed so if need be): its
   // rows are the whole columns extent apart.
   if (depth < config.minDepthStepsToCopyBlock ||
-      !rowsConflictInCaches(extents[plan.columnDim] * elementBytes(op), config))
+      !rowsConflictInCaches(extents[plan.columnDim] * shape.elementBytes,
+                            config))
     return -1;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
     if (map.getNumResults() >= 2 && map.isFunctionOfDim(plan.columnDim) &&
         map.isFunctionOfDim(plan.depthDim))
-      return input->getOperandNumber();
+      return input;
   }
   return -1;
 }
@@ -471,7 +486,7 @@ static int copiedBlockInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 ///   blocks: 0.47 s to 0.42 s). A whole 203 MB operand read once (TCCG
 ///   abcd-eb-aecd, whose other dimensions all index it) took 0.092 s
 ///   to 0.146 s with panels.
-static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
+static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
                       const ContractionTilingPlan &plan,
                       const TileContractionsConfig &config) {
   // Columns that one panel holds are contiguous rows already.
@@ -482,17 +497,17 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
         (plan.hasRows && dim == plan.rowDim) || plan.cacheTiles[dim] == 0;
     return wholeExtent ? extents[dim] : plan.cacheTiles[dim];
   };
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
     if (map.getNumResults() < 2 || !map.isFunctionOfDim(plan.depthDim) ||
         !map.isFunctionOfDim(plan.columnDim))
       continue;
-    int64_t reuse = 1, blockBytes = elementBytes(op);
-    for (unsigned dim = 0; dim < op.getNumLoops(); ++dim) {
+    int64_t reuse = 1, blockBytes = shape.elementBytes;
+    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
       if (map.isFunctionOfDim(dim))
         blockBytes *=
             plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
-      else if (!isReduction(op, dim))
+      else if (!shape.isReduction(dim))
         reuse *= tileOf(dim);
     }
     // Each row block reads all of the block (the copy leaves their loop),
@@ -504,7 +519,7 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                             : 1;
     int64_t passes = 1, lacking = rowBlocks;
     for (int64_t dim : plan.registerOrder) {
-      if (isReduction(op, dim) || dim == int64_t(plan.columnDim) ||
+      if (shape.isReduction(dim) || dim == int64_t(plan.columnDim) ||
           (plan.hasRows && dim == int64_t(plan.rowDim)))
         continue;
       if (map.isFunctionOfDim(dim))
@@ -515,7 +530,7 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
     bool inCache = blockBytes <= config.l2BlockBytes;
     if (reuse >= config.minPanelReuse &&
         (inCache || passes >= config.minPanelPasses))
-      return int(input->getOperandNumber());
+      return int(input);
     return -1;
   }
   return -1;
@@ -535,7 +550,8 @@ static int panelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 ///   Emerald Rapids (L2 2 MiB: blocks of 480 columns, 30 tiles) 5.6-5.9 s
 ///   -> 4.5-4.7 s; on an AMD Zen 5 (L2 1 MiB: 256 columns, 16 tiles) 3.12
 ///   s -> 3.31 s, and ab-cad-dcb (10 tiles) 0.245 s -> 0.317 s.
-static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
+static int rowPanelInput(const ContractionShape &shape,
+                         ArrayRef<int64_t> extents,
                          const ContractionTilingPlan &plan,
                          const TileContractionsConfig &config) {
   if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)
@@ -545,21 +561,19 @@ static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
                         : extents[plan.columnDim];
   if (columns < config.minRowPanelReuse * plan.registerTiles[plan.columnDim])
     return -1;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
     if (!map.isFunctionOfDim(plan.rowDim) ||
         !map.isFunctionOfDim(plan.depthDim) ||
         map.isFunctionOfDim(plan.columnDim))
       continue;
-    auto type = cast<RankedTensorType>(input->get().getType());
-    int64_t strideBytes = elementBytes(op);
+    ArrayRef<int64_t> inputShape = shape.operandShapes[input];
+    int64_t strideBytes = shape.elementBytes;
     for (int64_t position = map.getNumResults() - 1;
          position >= 0 && map.getDimPosition(position) != plan.rowDim;
          --position)
-      strideBytes *= type.getDimSize(position);
-    return strideBytes >= config.minRowStrideBytes
-               ? int(input->getOperandNumber())
-               : -1;
+      strideBytes *= inputShape[position];
+    return strideBytes >= config.minRowStrideBytes ? int(input) : -1;
   }
   return -1;
 }
@@ -575,28 +589,24 @@ static int rowPanelInput(linalg::GenericOp op, ArrayRef<int64_t> extents,
 /// Where an input is as large as the result, the loops keep the order of
 /// the dimensions, which keeps a packed input's blocks in cache for longer
 /// (TCCG abcde-ecbfa-fd: 0.21 s, 0.28 s in the result's order).
-static void followResultLayout(linalg::GenericOp op,
+static void followResultLayout(const ContractionShape &shape,
                                SmallVectorImpl<int64_t> &dims) {
-  auto isStatic = [](Value value) {
-    auto type = dyn_cast<RankedTensorType>(value.getType());
-    return type && type.hasStaticShape();
+  auto isStatic = [](ArrayRef<int64_t> operandShape) {
+    return !ShapedType::isDynamicShape(operandShape);
   };
-  if (!llvm::all_of(op->getOperands(), isStatic))
+  if (!llvm::all_of(shape.operandShapes, isStatic))
     return;
-  auto elements = [](Value value) {
-    return cast<RankedTensorType>(value.getType()).getNumElements();
-  };
   int64_t inputElements = 0;
-  for (Value input : op.getDpsInputs())
-    inputElements += elements(input);
-  if (elements(op.getDpsInits().front()) <= inputElements)
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input)
+    inputElements += shape.getInputElements(input);
+  if (shape.getResultElements() <= inputElements)
     return;
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap result = shape.getResultMap();
   SmallVector<unsigned> slots;
   SmallVector<std::pair<unsigned, int64_t>> byPosition;
   for (auto [slot, dim] : llvm::enumerate(dims)) {
     std::optional<unsigned> position =
-        result.getResultPosition(getAffineDimExpr(dim, op.getContext()));
+        result.getResultPosition(getAffineDimExpr(dim, result.getContext()));
     if (!position)
       continue;
     slots.push_back(slot);
@@ -608,7 +618,7 @@ static void followResultLayout(linalg::GenericOp op,
 }
 
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
-static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
+static void planTiles(const ContractionShape &shape, ArrayRef<int64_t> extents,
                       int64_t registerColumns,
                       const TileContractionsConfig &config,
                       ContractionTilingPlan &plan) {
@@ -622,7 +632,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
     if (registerRows < fewestRegisterRows(rows, registerColumns, config))
       registerRows = maxRegisterRows(registerColumns, config);
   }
-  unsigned numLoops = op.getNumLoops();
+  unsigned numLoops = shape.getNumLoops();
   plan.cacheTiles.assign(numLoops, 0);
   plan.registerTiles.assign(numLoops, 1);
   auto cacheTile = [&](unsigned dim, int64_t tile) {
@@ -639,7 +649,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   int64_t dividingColumns =
       largestMultipleDividing(columns, registerColumns, config.cacheColumns);
   cacheTile(plan.columnDim,
-            config.parallel && !hasBatchDims(op, plan) &&
+            config.parallel && !hasBatchDims(shape, plan) &&
                     columns % dividingColumns == 0
                 ? dividingColumns
                 : tileSize(columns, registerColumns, config.cacheColumns));
@@ -653,7 +663,7 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // columns) stays in L2; a panel that fits whole (TCCG intensli0: 312 x 24
   // doubles) is not, so that each register tile holds its whole reduction
   // and starts from zeros (no fill of the result, no second pass over it).
-  bool depthBlocked = isDepthBlocked(op, extents, plan, config);
+  bool depthBlocked = isDepthBlocked(shape, extents, plan, config);
   if (depthBlocked)
     cacheTile(plan.depthDim,
               tileSize(extents[plan.depthDim], 1, config.cacheDepth));
@@ -661,16 +671,16 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   // runs through all of them, over operand slices that leave L2 (TCCG
   // ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s blocked).
   for (unsigned dim = 0; dim < numLoops; ++dim)
-    if (isReduction(op, dim) && dim != plan.depthDim &&
+    if (shape.isReduction(dim) && dim != plan.depthDim &&
         extents[dim] > config.maxWholeOtherReduction)
       cacheTile(dim, tileSize(extents[dim], 1, config.otherReductionBlock));
 
   if (plan.packedInput >= 0)
-    planPackedBlock(op, extents, registerColumns, config, plan);
+    planPackedBlock(shape, extents, registerColumns, config, plan);
   // Blocks of rows pay only where they keep something in cache for one
   // another.
   if (plan.hasRows && !depthBlocked &&
-      iteratesBatchesInsideRowBlocks(op, extents, plan))
+      iteratesBatchesInsideRowBlocks(shape, extents, plan))
     cacheTile(plan.rowDim, extents[plan.rowDim]);
 
   // Cache level: other dimensions, column blocks, depth blocks, row blocks.
@@ -683,59 +693,61 @@ static void planTiles(linalg::GenericOp op, ArrayRef<int64_t> extents,
   for (unsigned dim = 0; dim < numLoops; ++dim)
     if (!isTileDim(dim))
       plan.cacheOrder.push_back(dim);
-  followResultLayout(op, plan.cacheOrder);
+  followResultLayout(shape, plan.cacheOrder);
   plan.cacheOrder.push_back(plan.columnDim);
   plan.cacheOrder.push_back(plan.depthDim);
   if (plan.hasRows)
     plan.cacheOrder.push_back(plan.rowDim);
 
   for (unsigned dim = 0; dim < numLoops; ++dim)
-    if (!isTileDim(dim) && !isReduction(op, dim))
+    if (!isTileDim(dim) && !shape.isReduction(dim))
       plan.registerOrder.push_back(dim);
-  followResultLayout(op, plan.registerOrder);
+  followResultLayout(shape, plan.registerOrder);
   if (plan.hasRows)
     plan.registerOrder.push_back(plan.rowDim);
   plan.registerOrder.push_back(plan.columnDim);
   for (unsigned dim = 0; dim < numLoops; ++dim)
-    if (isReduction(op, dim) && dim != plan.depthDim)
+    if (shape.isReduction(dim) && dim != plan.depthDim)
       plan.registerOrder.push_back(dim);
   plan.registerOrder.push_back(plan.depthDim);
   if (plan.packedInput < 0)
-    plan.panelInput = panelInput(op, extents, plan, config);
+    plan.panelInput = panelInput(shape, extents, plan, config);
   if (plan.packedInput < 0 && plan.panelInput < 0)
-    plan.copiedBlockInput = copiedBlockInput(op, extents, plan, config);
+    plan.copiedBlockInput = copiedBlockInput(shape, extents, plan, config);
   if (plan.packedInput < 0)
-    plan.rowPanelInput = rowPanelInput(op, extents, plan, config);
+    plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
 }
 
-FailureOr<ContractionTilingPlan>
-tensorlang::planContractionTiling(linalg::GenericOp op,
-                                  const TileContractionsConfig &config,
-                                  std::string *whyNot) {
+/// The plans of the `cpu` planner (and of those that derive only their
+/// configuration otherwise).
+static FailureOr<ContractionTilingPlan>
+planTwoLevelTiles(const ContractionShape &shape,
+                  const TileContractionsConfig &config, std::string *whyNot) {
   auto refuse = [&](const Twine &reason) -> FailureOr<ContractionTilingPlan> {
     if (whyNot)
       *whyNot = reason.str();
     return failure();
   };
-  if (!op.hasPureTensorSemantics())
+  if (!shape.onTensors)
     return refuse("not on tensors");
-  if (op.getNumReductionLoops() == 0)
+  if (shape.getNumReductionLoops() == 0)
     return refuse("no reduction");
-  if (!isMultiplyAccumulate(op))
+  if (!shape.multiplyAccumulate)
     return refuse("the body is not a multiply-accumulate (out + in0 * in1)");
-  std::optional<SmallVector<int64_t>> staticExtents = staticLoopExtents(op);
+  std::optional<SmallVector<int64_t>> staticExtents =
+      shape.getStaticLoopExtents();
   if (!staticExtents)
     return refuse("not static: dynamic extents, or an indexing map that is "
                   "not a projected permutation");
   ArrayRef<int64_t> extents = *staticExtents;
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap result = shape.getResultMap();
   unsigned resultRank = result.getNumResults();
   if (resultRank == 0)
     return refuse("the result is a scalar: no columns to tile");
 
   ContractionTilingPlan plan;
   plan.columnDim = result.getDimPosition(resultRank - 1);
-  llvm::SmallDenseSet<unsigned> rows = rowCandidates(op, plan.columnDim);
+  llvm::SmallDenseSet<unsigned> rows = rowCandidates(shape, plan.columnDim);
   for (int position = resultRank - 2; position >= 0 && !plan.hasRows;
        --position) {
     unsigned dim = result.getDimPosition(position);
@@ -757,11 +769,12 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
   // last dimension is a batch is packed instead: each cache tile copies
   // its block with the columns last (packedInput), so that the operand is
   // read once and no transposed copy of it goes through memory.
-  int64_t iterations = productOfExtents(op, extents, /*reductionsOnly=*/false);
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    int64_t elements =
-        cast<RankedTensorType>(input->get().getType()).getNumElements();
+  int64_t iterations =
+      shape.productOfExtents(extents, /*reductionsOnly=*/false);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    int64_t elements = shape.getInputElements(input);
+    int64_t usesPerElement = iterations / std::max<int64_t>(1, elements);
     if (!map.isFunctionOfDim(plan.columnDim) ||
         map.getDimPosition(map.getNumResults() - 1) == plan.columnDim ||
         elements <= config.maxTransposedElements)
@@ -769,25 +782,22 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
     unsigned last = map.getDimPosition(map.getNumResults() - 1);
     // (An operand each of whose elements is used many times repays its
     // transposition whole: TCCG ccsd_t0, 4096 uses.)
-    if (plan.packedInput < 0 && !isReduction(op, last) &&
+    if (plan.packedInput < 0 && !shape.isReduction(last) &&
         result.isFunctionOfDim(last) &&
         !(plan.hasRows && last == plan.rowDim) &&
-        usesPerElement(iterations, input) < config.manyUses) {
-      plan.packedInput = input->getOperandNumber();
+        usesPerElement < config.manyUses) {
+      plan.packedInput = input;
       plan.packedDim = last;
       continue;
     }
-    if (usesPerElement(iterations, input) < config.minUsesToTransposeForColumns)
-      return refuse("no unit-stride column operand: input " +
-                    Twine(input->getOperandNumber()) +
+    if (usesPerElement < config.minUsesToTransposeForColumns)
+      return refuse("no unit-stride column operand: input " + Twine(input) +
                     " has the columns (d" + Twine(plan.columnDim) +
                     ") elsewhere than last and is too large (" +
                     Twine(elements) + " elements) and too little reused (" +
-                    Twine(usesPerElement(iterations, input)) +
-                    " uses per element) to transpose");
+                    Twine(usesPerElement) + " uses per element) to transpose");
   }
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
+  SmallVector<unsigned> reductions = shape.getReductionDims();
   plan.depthDim = *llvm::max_element(
       reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
 
@@ -826,8 +836,295 @@ tensorlang::planContractionTiling(linalg::GenericOp op,
     plan.splitAt = extents[plan.packedDim] - extents[plan.packedDim] % lanes;
     return plan;
   }
-  planTiles(op, extents, registerColumns, config, plan);
+  planTiles(shape, extents, registerColumns, config, plan);
   return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// ContractionShape
+//===----------------------------------------------------------------------===//
+
+ContractionShape ContractionShape::get(linalg::GenericOp op) {
+  ContractionShape shape;
+  shape.indexingMaps = op.getIndexingMapsArray();
+  shape.iteratorTypes = op.getIteratorTypesArray();
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.getType());
+    shape.operandShapes.emplace_back(type ? type.getShape()
+                                          : ArrayRef<int64_t>());
+  }
+  shape.elementBytes =
+      op.getNumDpsInits() == 1 ? tensorlang::elementBytes(op) : 8;
+  shape.onTensors = op.hasPureTensorSemantics();
+  shape.multiplyAccumulate = isMultiplyAccumulate(op);
+  return shape;
+}
+
+ContractionShape
+ContractionShape::withResultMap(AffineMap resultMap,
+                                ArrayRef<int64_t> resultShape) const {
+  ContractionShape shape = *this;
+  shape.indexingMaps.back() = resultMap;
+  shape.operandShapes.back().assign(resultShape.begin(), resultShape.end());
+  return shape;
+}
+
+unsigned ContractionShape::getNumReductionLoops() const {
+  return llvm::count_if(llvm::seq<unsigned>(0, getNumLoops()),
+                        [&](unsigned dim) { return isReduction(dim); });
+}
+
+SmallVector<unsigned> ContractionShape::getReductionDims() const {
+  SmallVector<unsigned> dims;
+  for (unsigned dim = 0; dim < getNumLoops(); ++dim)
+    if (isReduction(dim))
+      dims.push_back(dim);
+  return dims;
+}
+
+/// The number of elements of `shape` (saturated; 0 where dynamic).
+static int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t extent : shape) {
+    if (ShapedType::isDynamic(extent))
+      return 0;
+    if (llvm::MulOverflow(elements, extent, elements))
+      return std::numeric_limits<int64_t>::max();
+  }
+  return elements;
+}
+
+int64_t ContractionShape::getInputElements(unsigned input) const {
+  return numElements(operandShapes[input]);
+}
+
+int64_t ContractionShape::getResultElements() const {
+  return numElements(operandShapes.back());
+}
+
+std::optional<SmallVector<int64_t>>
+ContractionShape::getStaticLoopExtents() const {
+  if (llvm::any_of(indexingMaps,
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  SmallVector<int64_t> extents(getNumLoops(), ShapedType::kDynamic);
+  for (auto [map, shape] : llvm::zip_equal(indexingMaps, operandShapes))
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      int64_t &extent = extents[map.getDimPosition(position)];
+      if (ShapedType::isDynamic(extent))
+        extent = shape[position];
+    }
+  if (llvm::any_of(extents, ShapedType::isDynamic))
+    return std::nullopt;
+  return extents;
+}
+
+int64_t ContractionShape::productOfExtents(ArrayRef<int64_t> extents,
+                                           bool reductionsOnly) const {
+  int64_t product = 1;
+  for (auto [dim, extent] : llvm::enumerate(extents))
+    if ((!reductionsOnly || isReduction(dim)) &&
+        llvm::MulOverflow(product, extent, product))
+      return std::numeric_limits<int64_t>::max();
+  return product;
+}
+
+//===----------------------------------------------------------------------===//
+// Planners
+//===----------------------------------------------------------------------===//
+
+ContractionPlanner::~ContractionPlanner() = default;
+
+/// The elements of the inputs of `shape` that the rewrites copy whole to
+/// give them the columns of `plan` last (all but its packed input).
+static int64_t elementsCopiedForColumns(const ContractionShape &shape,
+                                        const ContractionTilingPlan &plan) {
+  int64_t elements = 0;
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    if (int(input) != plan.packedInput && map.isFunctionOfDim(plan.columnDim) &&
+        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim)
+      elements += shape.getInputElements(input);
+  }
+  return elements;
+}
+
+bool ContractionPlanner::shouldFoldTransposition(
+    const ContractionShape &contraction, const ContractionShape &folded,
+    std::string *whyNot) const {
+  auto refuse = [&](const Twine &reason) {
+    if (whyNot)
+      *whyNot = reason.str();
+    return false;
+  };
+  std::optional<SmallVector<int64_t>> extents =
+      contraction.getStaticLoopExtents();
+  if (!extents)
+    return refuse("the contraction is not static");
+  bool manyTerms = contraction.productOfExtents(*extents,
+                                                /*reductionsOnly=*/true) >
+                   config.maxSummandsToFoldTransposition;
+  std::string foldedWhyNot;
+  FailureOr<ContractionTilingPlan> foldedPlan = plan(folded, &foldedWhyNot);
+  if (failed(foldedPlan))
+    return refuse("the transposed contraction would not tile: " + foldedWhyNot);
+  // Folding saves the copy of the result, but the new columns may be
+  // elsewhere than last in a large operand, which is then copied instead:
+  // where that copy is more than twice the result, the contraction keeps
+  // its own order and the result is transposed after it (TTGT). A packed
+  // operand (ContractionTilingPlan::packedInput) is copied a cache block at
+  // a time, in cache, and counts for half of its elements: its blocks are
+  // transposed in squares all the same. The result goes through a
+  // temporary, written and read once more (bench/README.md, "Folded
+  // transpositions", has the cases that set the factor of two).
+  //
+  // With many terms per element the sums outweigh either copy, and the
+  // contraction keeps its own order unless folding copies strictly less:
+  // where the folded contraction's columns are last in their operand
+  // already, the transposition of the result is pure cost.
+  FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
+  if (failed(ownPlan))
+    return manyTerms ? refuse("the contraction sums too many terms per element")
+                     : true;
+  int64_t foldedCopies = elementsCopiedForColumns(folded, *foldedPlan);
+  if (foldedPlan->packedInput >= 0)
+    foldedCopies += folded.getInputElements(foldedPlan->packedInput) / 2;
+  int64_t ownCopies = elementsCopiedForColumns(contraction, *ownPlan) +
+                      folded.getResultElements();
+  if (foldedCopies > 2 * ownCopies)
+    return refuse("the transposed contraction would copy " +
+                  Twine(foldedCopies) +
+                  " operand elements for its columns, more than twice "
+                  "what transposing the result after it would (" +
+                  Twine(ownCopies) + ")");
+  // Nor where it would lose the panels of the columns' operand (TCCG
+  // ccsd6: the folded products read their columns unpacked).
+  if (manyTerms && ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0)
+    return refuse("the contraction sums too many terms per element, and "
+                  "the transposed contraction would read its columns "
+                  "without the panels the contraction in its own layout "
+                  "copies them into");
+  if (manyTerms && foldedCopies >= ownCopies)
+    return refuse("the contraction sums too many terms per element, and "
+                  "the transposed contraction would copy " +
+                  Twine(foldedCopies) +
+                  " operand elements for its columns, no fewer than "
+                  "transposing the result after it would (" +
+                  Twine(ownCopies) + ")");
+  return true;
+}
+
+TileContractionsConfig
+tensorlang::deriveAArch64TileContractionsConfig(const TargetDescription &target,
+                                                int64_t elementBytes) {
+  TileContractionsConfig config =
+      deriveTileContractionsConfig(target, elementBytes);
+  // NEON's 128-bit vectors hold two doubles: a row of two vectors would
+  // feed each broadcast to two FMAs of two lanes. Rows of four vectors, as
+  // many as leave four for the columns' operand and two spare (6 of 32),
+  // as BLIS's armv8a 6x8 dgemm. SVE's wider vectors keep rows of two, and
+  // the 32 registers take 10 of them (BLIS's A64FX kernel, 10 x 2 vectors).
+  int64_t vectorsPerRow = target.vectorBits <= 128 ? 4 : 2;
+  config.maxRegisterRows = 10;
+  config.registerColumns = vectorsPerRow * config.vectorLanes;
+  config.registerRows = std::clamp<int64_t>(
+      (target.vectorRegisters - vectorsPerRow - 2) / vectorsPerRow, 1,
+      config.maxRegisterRows);
+  // Four FMA pipes of four cycles (Neoverse N2, V1, V2); A64FX's two of
+  // nine come close.
+  config.fmasInFlight = 16;
+  deriveCacheTiles(target, elementBytes, config);
+  return config;
+}
+
+namespace {
+/// Goto's two levels of tiles (planTwoLevelTiles) on a configuration that
+/// a target-specific derivation gave.
+class TwoLevelTilePlanner : public ContractionPlanner {
+public:
+  TwoLevelTilePlanner(StringRef name, TileContractionsConfig config)
+      : ContractionPlanner(config), name(name) {}
+  StringRef getName() const override { return name; }
+  FailureOr<ContractionTilingPlan> plan(const ContractionShape &contraction,
+                                        std::string *whyNot) const override {
+    return planTwoLevelTiles(contraction, config, whyNot);
+  }
+  using ContractionPlanner::plan;
+
+private:
+  std::string name;
+};
+
+struct RegisteredPlanner {
+  std::string name;
+  ContractionPlannerFactory factory;
+  std::function<bool(const TargetDescription &)> isDefaultFor;
+};
+
+/// The registry, with the built-in planners first.
+std::vector<RegisteredPlanner> &getRegistry() {
+  static std::vector<RegisteredPlanner> registry = [] {
+    std::vector<RegisteredPlanner> planners;
+    planners.push_back(
+        {"cpu",
+         [](const TargetDescription &target, int64_t elementBytes) {
+           return std::make_unique<TwoLevelTilePlanner>(
+               "cpu", deriveTileContractionsConfig(target, elementBytes));
+         },
+         [](const TargetDescription &) { return true; }});
+    planners.push_back(
+        {"aarch64",
+         [](const TargetDescription &target, int64_t elementBytes) {
+           return std::make_unique<TwoLevelTilePlanner>(
+               "aarch64",
+               deriveAArch64TileContractionsConfig(target, elementBytes));
+         },
+         [](const TargetDescription &target) {
+           StringRef triple = target.triple;
+           return triple.starts_with("aarch64") || triple.starts_with("arm64");
+         }});
+    return planners;
+  }();
+  return registry;
+}
+
+std::mutex &getRegistryMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+} // namespace
+
+void tensorlang::registerContractionPlanner(
+    StringRef name, ContractionPlannerFactory factory,
+    std::function<bool(const TargetDescription &)> isDefaultFor) {
+  std::lock_guard<std::mutex> lock(getRegistryMutex());
+  std::vector<RegisteredPlanner> &registry = getRegistry();
+  llvm::erase_if(registry, [&](const RegisteredPlanner &planner) {
+    return planner.name == name;
+  });
+  registry.push_back({name.str(), std::move(factory), std::move(isDefaultFor)});
+}
+
+std::unique_ptr<ContractionPlanner> tensorlang::createContractionPlanner(
+    StringRef name, const TargetDescription &target, int64_t elementBytes) {
+  std::lock_guard<std::mutex> lock(getRegistryMutex());
+  for (const RegisteredPlanner &planner : llvm::reverse(getRegistry())) {
+    bool chosen = name.empty()
+                      ? planner.isDefaultFor && planner.isDefaultFor(target)
+                      : planner.name == name;
+    if (chosen)
+      return planner.factory(target, elementBytes);
+  }
+  return nullptr;
+}
+
+SmallVector<std::string> tensorlang::getContractionPlannerNames() {
+  std::lock_guard<std::mutex> lock(getRegistryMutex());
+  SmallVector<std::string> names;
+  for (const RegisteredPlanner &planner : getRegistry())
+    names.push_back(planner.name);
+  llvm::sort(names);
+  return names;
 }
 
 void ContractionTilingPlan::print(llvm::raw_ostream &os) const {

@@ -60,19 +60,15 @@ linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
 
 FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     RewriterBase &rewriter, linalg::GenericOp copy,
-    const TileContractionsConfig &config) {
+    const ContractionPlanner &planner) {
   linalg::GenericOp contraction = getTransposedContraction(copy);
   if (!contraction)
     return rewriter.notifyMatchFailure(
         copy, "not a transposition of a contraction used only there");
   auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
-  std::optional<SmallVector<int64_t>> extents = staticLoopExtents(contraction);
-  if (!fill || !extents)
+  if (!fill || !staticLoopExtents(contraction))
     return rewriter.notifyMatchFailure(
         copy, "the contraction is not static or has no filled accumulator");
-  bool manyTerms =
-      productOfExtents(contraction, *extents, /*reductionsOnly=*/true) >
-      config.maxSummandsToFoldTransposition;
 
   // Result index of the contraction -> iteration of the copy -> index of
   // the copy's result.
@@ -81,96 +77,28 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   AffineMap copyOutput = copy.getIndexingMapsArray()[1];
   maps.back() =
       copyOutput.compose(inversePermutation(copyInput).compose(maps.back()));
+  ContractionShape own = ContractionShape::get(contraction);
+  ContractionShape folded = own.withResultMap(
+      maps.back(), cast<ShapedType>(copy->getResult(0).getType()).getShape());
+  std::string whyNot;
+  if (!planner.shouldFoldTransposition(own, folded, &whyNot))
+    return rewriter.notifyMatchFailure(copy, whyNot);
+
   rewriter.setInsertionPoint(copy);
   auto init = linalg::FillOp::create(rewriter, fill.getLoc(),
                                      fill.getInputs(), copy.getDpsInits());
-  auto folded = linalg::GenericOp::create(
+  auto foldedOp = linalg::GenericOp::create(
       rewriter, contraction.getLoc(), copy->getResultTypes(),
       contraction.getDpsInputs(), init->getResults(), maps,
       contraction.getIteratorTypesArray());
-  rewriter.cloneRegionBefore(contraction.getRegion(), folded.getRegion(),
-                             folded.getRegion().end());
-  std::string whyNot;
-  FailureOr<ContractionTilingPlan> foldedPlan =
-      planContractionTiling(folded, config, &whyNot);
-  if (failed(foldedPlan)) {
-    rewriter.eraseOp(folded);
-    rewriter.eraseOp(init);
-    return rewriter.notifyMatchFailure(
-        copy, "the transposed contraction would not tile: " + whyNot);
-  }
-  // Folding saves the copy of the result, but the new columns may be
-  // elsewhere than last in a large operand, which is then copied instead:
-  // where that copy is more than twice the result, the contraction keeps
-  // its own order and the result is transposed after it (TTGT; TCCG
-  // abcd-ebad-ce: a 203 MB operand against a 66 MB result, 0.058 s to
-  // 0.028 s). A packed operand (ContractionTilingPlan::packedInput) is
-  // copied a cache block at a time, in cache, and counts for half of its
-  // elements: its blocks are transposed in squares all the same. The
-  // result goes through a temporary, written and read once more. On Zen 5,
-  // with the packed operand against the result: folding is faster at 75M
-  // against 57M elements (abcde-efcad-bf, 0.09 s against 0.15 s) and at
-  // 100M against 49M (abcde-ecbfa-fd at odd sizes, 0.21 s against 0.23 s);
-  // transposing after is faster at 30M against 2.3M (abc-bda-dc, 0.025 s
-  // against 0.041 s). At 27M against 9M it depends on more than the sizes
-  // (transposing after: abcd-dbea-ec 0.033 s against 0.043 s folded,
-  // abcd-deca-be 0.041 s against 0.033 s), and the contraction is folded.
-  //
-  // With many terms per element the sums outweigh either copy, and the
-  // contraction keeps its own order unless folding copies strictly less:
-  // where the folded contraction's columns are last in their operand
-  // already, the transposition of the result is pure cost (TCCG
-  // abc-acd-db: a 218 MB result after 312 terms per element, and the
-  // folded product copies nothing).
-  FailureOr<ContractionTilingPlan> ownPlan =
-      planContractionTiling(contraction, config);
-  auto refuse = [&](const Twine &reason) {
-    rewriter.eraseOp(folded);
-    rewriter.eraseOp(init);
-    return rewriter.notifyMatchFailure(copy, reason);
-  };
-  if (failed(ownPlan)) {
-    if (manyTerms)
-      return refuse("the contraction sums too many terms per element");
-  } else {
-    int64_t foldedCopies = elementsCopiedForColumns(folded, *foldedPlan);
-    if (foldedPlan->packedInput >= 0)
-      foldedCopies +=
-          cast<RankedTensorType>(
-              folded.getDpsInputs()[foldedPlan->packedInput].getType())
-              .getNumElements() /
-          2;
-    int64_t ownCopies =
-        elementsCopiedForColumns(contraction, *ownPlan) +
-        cast<RankedTensorType>(copy->getResult(0).getType()).getNumElements();
-    if (foldedCopies > 2 * ownCopies)
-      return refuse("the transposed contraction would copy " +
-                    Twine(foldedCopies) +
-                    " operand elements for its columns, more than twice "
-                    "what transposing the result after it would (" +
-                    Twine(ownCopies) + ")");
-    // Nor where it would lose the panels of the columns' operand (TCCG
-    // ccsd6 at 71: the folded products read their columns unpacked, and
-    // two of the family took 4.3-4.6 s folded against 3.5-3.8 s).
-    if (manyTerms && ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0)
-      return refuse("the contraction sums too many terms per element, and "
-                    "the transposed contraction would read its columns "
-                    "without the panels the contraction in its own layout "
-                    "copies them into");
-    if (manyTerms && foldedCopies >= ownCopies)
-      return refuse("the contraction sums too many terms per element, and "
-                    "the transposed contraction would copy " +
-                    Twine(foldedCopies) +
-                    " operand elements for its columns, no fewer than "
-                    "transposing the result after it would (" +
-                    Twine(ownCopies) + ")");
-  }
-  rewriter.replaceOp(copy, folded->getResults());
+  rewriter.cloneRegionBefore(contraction.getRegion(), foldedOp.getRegion(),
+                             foldedOp.getRegion().end());
+  rewriter.replaceOp(copy, foldedOp->getResults());
   rewriter.eraseOp(contraction);
   if (fill->use_empty())
     rewriter.eraseOp(fill);
-  LLVM_DEBUG(llvm::dbgs() << "folded a transposition: " << folded << "\n");
-  return folded;
+  LLVM_DEBUG(llvm::dbgs() << "folded a transposition: " << foldedOp << "\n");
+  return foldedOp;
 }
 
 // The copy is made once, where the operand is defined: not in every
@@ -181,11 +109,8 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
   AffineMap map = maps[input->getOperandNumber()];
   auto type = cast<RankedTensorType>(input->get().getType());
   SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> results;
-  for (int64_t i : perm) {
+  for (int64_t i : perm)
     shape.push_back(type.getDimSize(i));
-    results.push_back(map.getResult(i));
-  }
   OpBuilder::InsertionGuard guard(rewriter);
   if (auto argument = dyn_cast<BlockArgument>(input->get()))
     rewriter.setInsertionPointToStart(argument.getOwner());
@@ -198,22 +123,15 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
                                            perm)
                    ->getResult(0);
   rewriter.modifyOpInPlace(op, [&] { input->set(copy); });
-  maps[input->getOperandNumber()] =
-      AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+  maps[input->getOperandNumber()] = permutedOperandMap(map, perm);
 }
 
-int64_t tensorlang::elementsCopiedForColumns(
-    linalg::GenericOp op, const ContractionTilingPlan &plan) {
-  int64_t elements = 0;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (int(input->getOperandNumber()) != plan.packedInput &&
-        map.isFunctionOfDim(plan.columnDim) &&
-        map.getDimPosition(map.getNumResults() - 1) != plan.columnDim)
-      elements +=
-          cast<RankedTensorType>(input->get().getType()).getNumElements();
-  }
-  return elements;
+AffineMap tensorlang::permutedOperandMap(AffineMap map,
+                                         ArrayRef<int64_t> perm) {
+  SmallVector<AffineExpr> results;
+  for (int64_t i : perm)
+    results.push_back(map.getResult(i));
+  return AffineMap::get(map.getNumDims(), 0, results, map.getContext());
 }
 
 void tensorlang::transposeForColumns(RewriterBase &rewriter,
@@ -263,12 +181,11 @@ static bool isRunOf(AffineMap map, ArrayRef<unsigned> dims) {
 /// result: each is one dimension of a matrix product's rows or columns,
 /// and collapses into one loop.
 static SmallVector<ReassociationIndices>
-collapsibleFreeRuns(linalg::GenericOp op) {
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+collapsibleFreeRuns(ArrayRef<AffineMap> maps) {
+  AffineMap result = maps.back();
   auto soleReader = [&](unsigned dim) -> std::optional<AffineMap> {
     std::optional<AffineMap> reader;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(input);
+    for (AffineMap map : maps.drop_back()) {
       if (!map.isFunctionOfDim(dim))
         continue;
       if (reader)
@@ -347,7 +264,10 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     return rewriter.notifyMatchFailure(op,
                                        "an input reads only some reductions");
 
+  // Every copy and the collapse are decided before anything changes, so
+  // that a failure leaves the IR as it was.
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<std::pair<OpOperand *, SmallVector<int64_t>>> copies;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = maps[input->getOperandNumber()];
     if (!map.isFunctionOfDim(reductions.front()))
@@ -408,24 +328,33 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     // An operand in the layout chosen already is not copied.
     if (isIdentity(perm))
       continue;
-    readPermutedCopy(rewriter, op, input, perm, maps);
+    maps[input->getOperandNumber()] = permutedOperandMap(map, perm);
+    copies.push_back({input, std::move(perm)});
   }
+  SmallVector<ReassociationIndices> folded{
+      ReassociationIndices(reductions.begin(), reductions.end())};
+  llvm::append_range(folded, collapsibleFreeRuns(maps));
+  if (!linalg::areDimSequencesPreserved(maps, folded))
+    return rewriter.notifyMatchFailure(
+        op, "the loops to collapse are not adjacent in every operand");
+
+  SmallVector<AffineMap> permutedMaps = op.getIndexingMapsArray();
+  for (auto &[input, perm] : copies)
+    readPermutedCopy(rewriter, op, input, perm, permutedMaps);
   rewriter.modifyOpInPlace(op, [&] {
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
-  SmallVector<ReassociationIndices> folded{
-      ReassociationIndices(reductions.begin(), reductions.end())};
-  llvm::append_range(folded, collapsibleFreeRuns(op));
   rewriter.setInsertionPoint(op);
+  // Its preconditions (groups of distinct loops, each adjacent in every
+  // operand, static ranges) hold: it cannot fail after the copies.
   FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(
       cast<linalg::LinalgOp>(op.getOperation()), folded, rewriter);
-  // The operands stay permuted (correct, as the indexing maps say).
   if (failed(collapsed))
-    return rewriter.notifyMatchFailure(op, "collapseOpIterationDims failed");
+    llvm::report_fatal_error("collapseContractionReductions: "
+                             "collapseOpIterationDims failed on loops "
+                             "checked collapsible");
   rewriter.replaceOp(op, collapsed->results);
-  auto generic = dyn_cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
-  if (!generic)
-    return failure();
+  auto generic = cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
   LLVM_DEBUG(llvm::dbgs() << "collapsed reductions: " << generic << "\n");
   return generic;
 }
@@ -496,12 +425,24 @@ struct GenericRewritePattern : OpRewritePattern<linalg::GenericOp> {
   }
   TileContractionsConfig config;
 };
+
+/// foldTranspositionIntoContraction as a pattern on the transposition.
+struct FoldTranspositionPattern : OpRewritePattern<linalg::GenericOp> {
+  FoldTranspositionPattern(MLIRContext *context,
+                           const ContractionPlanner &planner)
+      : OpRewritePattern(context), planner(planner) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp copy,
+                                PatternRewriter &rewriter) const override {
+    return success(
+        succeeded(foldTranspositionIntoContraction(rewriter, copy, planner)));
+  }
+  const ContractionPlanner &planner;
+};
 } // namespace
 
 void tensorlang::populateFoldTranspositionIntoContractionPatterns(
-    RewritePatternSet &patterns, const TileContractionsConfig &config) {
-  patterns.add<GenericRewritePattern<foldTranspositionIntoContraction>>(
-      patterns.getContext(), config);
+    RewritePatternSet &patterns, const ContractionPlanner &planner) {
+  patterns.add<FoldTranspositionPattern>(patterns.getContext(), planner);
 }
 
 void tensorlang::populateCollapseContractionReductionsPatterns(

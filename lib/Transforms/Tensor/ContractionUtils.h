@@ -81,6 +81,11 @@ tileFillingPerTile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                    mlir::scf::SCFTilingOptions::LoopType loopType =
                        mlir::scf::SCFTilingOptions::LoopType::ForOp);
 
+/// `map`, the indexing map of an operand, for the operand's copy whose
+/// dimension i is its dimension perm[i] (readPermutedCopy).
+mlir::AffineMap permutedOperandMap(mlir::AffineMap map,
+                                   llvm::ArrayRef<int64_t> perm);
+
 /// Makes `op` read `input` through a copy with its dimensions permuted
 /// (dimension i of the copy is dimension perm[i] of the operand), and
 /// updates its indexing map in `maps` (set on `op` by the caller).

@@ -10,9 +10,10 @@
 // once per result element and keeps nothing in registers: it runs at a few
 // GFLOP/s. The classic answer (Goto's GEMM, and what IREE and the transform
 // dialect schedules of upstream MLIR do) is two levels of tiles, planned by
-// planContractionTiling (ContractionPlan.cpp) and carried out by the
-// rewrites of TileContractions.h. This pass only wires its options to them
-// and runs them in order.
+// a ContractionPlanner (ContractionPlan.h) and carried out by the rewrites
+// of TileContractions.h. Each step is a pass of its own, and
+// tl-tile-contractions runs them all in order; the plan travels from one to
+// the next on the ops as `tl.contraction_plan`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,24 +21,66 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tl-tile-contractions"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_TILECONTRACTIONS
+#define GEN_PASS_DEF_FOLDTRANSPOSITIONS
+#define GEN_PASS_DEF_COLLAPSECONTRACTIONREDUCTIONS
+#define GEN_PASS_DEF_BLOCKSTRIDEDSUMS
+#define GEN_PASS_DEF_SPLITCONTRACTIONS
+#define GEN_PASS_DEF_PLANCONTRACTIONS
+#define GEN_PASS_DEF_TILECONTRACTIONSFORCACHES
+#define GEN_PASS_DEF_TILECONTRACTIONSFORREGISTERS
+#define GEN_PASS_DEF_VECTORIZEREGISTERTILES
 #include "tensorlang/Transforms/Passes.h.inc"
 } // namespace tensorlang
 
 using namespace mlir;
 using namespace tensorlang;
+
+tl::ContractionPlanAttr
+tensorlang::getContractionPlanAttr(MLIRContext *context,
+                                   const ContractionTilingPlan &plan) {
+  return tl::ContractionPlanAttr::get(
+      context, plan.hasRows ? int64_t(plan.rowDim) : -1, plan.columnDim,
+      plan.depthDim, plan.cacheTiles, plan.registerTiles, plan.cacheOrder,
+      plan.registerOrder, plan.copiedBlockInput, plan.packedInput,
+      plan.packedDim, plan.panelInput, plan.rowPanelInput);
+}
+
+ContractionTilingPlan
+tensorlang::getContractionTilingPlan(tl::ContractionPlanAttr attr) {
+  ContractionTilingPlan plan;
+  plan.hasRows = attr.getRows() >= 0;
+  plan.rowDim = plan.hasRows ? attr.getRows() : 0;
+  plan.columnDim = attr.getColumns();
+  plan.depthDim = attr.getDepth();
+  plan.cacheTiles.assign(attr.getCacheTiles().begin(),
+                         attr.getCacheTiles().end());
+  plan.registerTiles.assign(attr.getRegisterTiles().begin(),
+                            attr.getRegisterTiles().end());
+  plan.cacheOrder.assign(attr.getCacheOrder().begin(),
+                         attr.getCacheOrder().end());
+  plan.registerOrder.assign(attr.getRegisterOrder().begin(),
+                            attr.getRegisterOrder().end());
+  plan.copiedBlockInput = attr.getCopiedBlockInput();
+  plan.packedInput = attr.getPackedInput();
+  plan.packedDim = attr.getPackedDim();
+  plan.panelInput = attr.getPanelInput();
+  plan.rowPanelInput = attr.getRowPanelInput();
+  return plan;
+}
 
 namespace {
 
@@ -56,17 +99,6 @@ struct FallbackRemarks : RewriterBase::Listener {
   bool emit;
 };
 
-/// Marks, with the index of their plan, the cache tiles and then the
-/// register tiles between the steps of tiling: the canonicalizer that
-/// folds the peeled loops' bounds replaces ops, so that no handle on them
-/// lasts.
-constexpr StringLiteral kCacheTileAttr = "tl.cache_tile";
-constexpr StringLiteral kRegisterTileAttr = "tl.register_tile";
-
-/// Rounds of splits before tiling: the columns (75 = 64 + 11, then 8 + 3
-/// peeled) and a packed dimension each split a few times at most.
-constexpr unsigned kMaxSplitRounds = 10;
-
 /// Keeps the reason of the last failed step.
 struct ReasonRecorder : RewriterBase::Listener {
   explicit ReasonRecorder(std::string &reason) : reason(reason) {}
@@ -80,111 +112,275 @@ struct ReasonRecorder : RewriterBase::Listener {
   std::string &reason;
 };
 
-struct PlannedContraction {
-  linalg::GenericOp op;
-  ContractionTilingPlan plan;
+/// Rounds of splits before tiling: the columns (75 = 64 + 11, then 8 + 3
+/// peeled) and a packed dimension each split a few times at most.
+constexpr unsigned kMaxSplitRounds = 10;
+
+/// What the steps count (the passes' statistics).
+struct StepCounts {
+  int64_t tiled = 0, vectorized = 0, split = 0, fallbacks = 0;
 };
 
-/// A tile marked with the index of its plan.
-struct MarkedTile {
-  linalg::GenericOp op;
-  IntegerAttr planIndex;
-};
+/// The steps of tl-tile-contractions on one function. The steps that plan
+/// take the planner; the others read the plans on the ops.
+class ContractionTilingSteps {
+public:
+  ContractionTilingSteps(func::FuncOp function,
+                         const ContractionPlanner *planner, bool emitRemarks)
+      : function(function), planner(planner), emitRemarks(emitRemarks),
+        fallbackRemarks(emitRemarks),
+        rewriter(function.getContext(), &fallbackRemarks) {}
 
-struct TileContractionsPass
-    : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
-  using Base::Base;
-
-  /// The element width of the function's contractions (a program has
-  /// one element type): the first floating-point result of a
-  /// linalg.generic with a reduction; 8 bytes if there is none.
-  int64_t contractionElementBytes() {
-    int64_t bytes = 8;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
-        return WalkResult::advance();
-      Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
-        return WalkResult::advance();
-      bytes = element.getIntOrFloatBitWidth() / 8;
-      return WalkResult::interrupt();
+  /// Folds each transposition of a contraction into it where the planner
+  /// says it pays; with remarks, says which were folded and why the others
+  /// were not (the choice between computing into the transposed layout
+  /// and TTGT).
+  void foldTranspositions() {
+    SmallVector<linalg::GenericOp> copies;
+    function.walk([&](linalg::GenericOp op) {
+      if (getTransposedContraction(op))
+        copies.push_back(op);
     });
-    return bytes;
+    for (linalg::GenericOp copy : copies) {
+      std::string reason;
+      ReasonRecorder recorder(reason);
+      IRRewriter foldRewriter(function.getContext(), &recorder);
+      Location loc = copy.getLoc();
+      bool folded = succeeded(
+          foldTranspositionIntoContraction(foldRewriter, copy, *planner));
+      if (!emitRemarks)
+        continue;
+      if (folded)
+        emitRemark(loc) << "transposition folded into its contraction";
+      else
+        emitRemark(loc) << "transposition kept after its contraction: "
+                        << reason;
+    }
   }
 
-  /// `value`, or `option` where it is given (nonzero).
-  static void override(int64_t &value, int64_t option) {
-    if (option != 0)
-      value = option;
+  void collapseReductions() {
+    walkAndApply([&](RewritePatternSet &patterns) {
+      populateCollapseContractionReductionsPatterns(patterns,
+                                                    planner->getConfig());
+    });
   }
 
-  /// The module's target (tl.target) with the nonzero options over it.
-  TargetDescription getTarget(int64_t elementBytes) {
-    TargetDescription target = tl::getTargetDescription(getOperation());
-    if (vectorLanes > 0)
-      target.vectorBits = vectorLanes * elementBytes * 8;
-    override(target.vectorRegisters, vectorRegisters);
-    override(target.l1CacheBytes, l1CacheBytes);
-    override(target.l2CacheBytes, l2CacheBytes);
-    return target;
+  void blockStridedSums() {
+    walkAndApply([&](RewritePatternSet &patterns) {
+      populateBlockStridedSumPatterns(patterns, planner->getConfig());
+    });
   }
 
-  /// The derived configuration, with the nonzero size options over it.
-  TileContractionsConfig getConfig(const TargetDescription &target,
-                                   int64_t elementBytes) {
-    TileContractionsConfig config =
-        deriveTileContractionsConfig(target, elementBytes);
-    override(config.registerRows, registerRows);
-    override(config.registerColumns, registerColumns);
-    override(config.cacheRows, cacheRows);
-    override(config.cacheColumns, cacheColumns);
-    override(config.cacheDepth, cacheDepth);
-    override(config.wholeDepthPanelBytes, wholeDepthPanelBytes);
-    override(config.l2BlockBytes, l2BlockBytes);
-    // Unknown lanes (no option, no tl.target): no register tiles three
-    // vectors wide.
-    if (vectorLanes == 0 && !tl::getTargetAttr(getOperation()))
-      config.vectorLanes = 0;
-    config.parallel = parallel;
-    return config;
+  /// Gives every planned contraction its own accumulator, and splits those
+  /// whose plan says so, in rounds, planning the parts again after each.
+  LogicalResult splitContractions(StepCounts &counts, bool remarkTarget) {
+    std::vector<PlannedContraction> work = planAll();
+    if (work.empty())
+      return success();
+    if (remarkTarget)
+      remarkTargetOnce();
+    walkAndApply(populateUnshareAccumulatorFillPatterns);
+    // Each round cuts every contraction that needs it along one loop. A
+    // contraction splits at most once per dimension, the columns a few
+    // times (13 = 8 + 5 = 8 + 4 + 1).
+    for (unsigned round = 0; round < kMaxSplitRounds; ++round) {
+      bool split = false;
+      for (auto &[op, plan] : work) {
+        if (!plan.splitAt)
+          continue;
+        remarkPlan(op, plan);
+        rewriter.setInsertionPoint(op);
+        transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
+        if (succeeded(
+                splitContraction(rewriter, op, plan, planner->getConfig()))) {
+          ++counts.split;
+          split = true;
+        }
+      }
+      if (!split)
+        break;
+      if (failed(canonicalize()))
+        return failure();
+      work = planAll();
+    }
+    return success();
   }
 
-  /// With `emit-remarks`, the target and what the cost model derived from
-  /// it, once per function that has contractions to plan.
-  void remarkTarget(const TargetDescription &target,
-                    const TileContractionsConfig &config,
-                    int64_t elementBytes) {
+  /// Puts its plan on every contraction the planner tiles; with remarks,
+  /// says why each other linalg.generic with a reduction is not tiled.
+  void planContractions(StepCounts &counts, bool remarkTarget) {
+    std::vector<PlannedContraction> work = planAll();
+    if (!work.empty() && remarkTarget)
+      remarkTargetOnce();
+    remarkRefusals();
+    for (auto &[op, plan] : work) {
+      if (plan.splitAt) {
+        // Still to split after the last round: the scalar loops stay.
+        ++counts.fallbacks;
+        (void)rewriter.notifyMatchFailure(
+            op, "still to split after " + Twine(kMaxSplitRounds) + " rounds");
+        continue;
+      }
+      remarkPlan(op, plan);
+      op->setAttr(tl::kContractionPlanAttrName,
+                  getContractionPlanAttr(op.getContext(), plan));
+    }
+  }
+
+  /// The cache tiles of every planned contraction (the plan moves onto
+  /// them), their partial last steps peeled.
+  LogicalResult tileForCaches(StepCounts &counts,
+                              const TileContractionsConfig &config) {
+    for (auto [op, plan] : takePlanned()) {
+      rewriter.setInsertionPoint(op);
+      transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
+      FailureOr<SmallVector<linalg::GenericOp, 2>> cacheTiles =
+          tensorlang::tileForCaches(rewriter, op, plan, config);
+      if (failed(cacheTiles)) {
+        ++counts.fallbacks;
+        continue;
+      }
+      ++counts.tiled;
+      for (linalg::GenericOp cacheTile : *cacheTiles)
+        cacheTile->setAttr(tl::kContractionPlanAttrName,
+                           getContractionPlanAttr(op.getContext(), plan));
+    }
+    return peelPlanned();
+  }
+
+  /// The register tiles of every planned (cache) tile, peeled likewise.
+  LogicalResult tileForRegisters(StepCounts &counts) {
+    SmallVector<ColumnPanels> packedPanels;
+    for (auto [cacheTile, plan] : takePlanned()) {
+      FailureOr<linalg::GenericOp> registerTile =
+          tensorlang::tileForRegisters(rewriter, cacheTile, plan, packedPanels);
+      if (failed(registerTile)) {
+        ++counts.fallbacks;
+        continue;
+      }
+      (*registerTile)
+          ->setAttr(tl::kContractionPlanAttrName,
+                    getContractionPlanAttr(cacheTile.getContext(), plan));
+    }
+    return peelPlanned();
+  }
+
+  /// A vector contraction of every planned (register) tile; the plans are
+  /// gone after it.
+  LogicalResult vectorizeRegisterTiles(StepCounts &counts) {
+    for (auto [registerTile, plan] : takePlanned()) {
+      Location loc = registerTile.getLoc();
+      FailureOr<TiledContraction> tiled =
+          vectorizeRegisterTile(rewriter, registerTile, plan);
+      if (succeeded(tiled) && tiled->vectorized) {
+        ++counts.vectorized;
+        continue;
+      }
+      ++counts.fallbacks;
+      if (succeeded(tiled))
+        (void)rewriter.notifyMatchFailure(loc,
+                                          "the register tile stays scalar: "
+                                          "vectorization failed");
+    }
+    // Multiply-and-reduce becomes vector.contract; slices of slices fold.
+    RewritePatternSet patterns(function.getContext());
+    vector::populateVectorReductionToContractPatterns(patterns);
+    // Broadcasting reads become reads and broadcasts, which the contraction
+    // absorbs into its indexing maps.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    return applyPatternsGreedily(function, std::move(patterns));
+  }
+
+private:
+  struct PlannedContraction {
+    linalg::GenericOp op;
+    ContractionTilingPlan plan;
+  };
+
+  /// Plans every contraction of the function.
+  std::vector<PlannedContraction> planAll() {
+    std::vector<PlannedContraction> work;
+    function.walk([&](linalg::GenericOp op) {
+      std::string whyNot;
+      FailureOr<ContractionTilingPlan> plan = planner->plan(op, &whyNot);
+      if (succeeded(plan))
+        work.push_back({op, std::move(*plan)});
+      else
+        LLVM_DEBUG(llvm::dbgs() << "not planned: " << whyNot << "\n");
+    });
+    return work;
+  }
+
+  void remarkRefusals() {
+    if (!emitRemarks)
+      return;
+    function.walk([&](linalg::GenericOp op) {
+      std::string whyNot;
+      if (op.getNumReductionLoops() > 0 && failed(planner->plan(op, &whyNot)))
+        op->emitRemark() << "not tiled: " << whyNot;
+    });
+  }
+
+  /// The ops that carry a plan and their plans, the plans removed.
+  std::vector<PlannedContraction> takePlanned() {
+    std::vector<PlannedContraction> planned;
+    function.walk([&](linalg::GenericOp op) {
+      if (auto attr = op->getAttrOfType<tl::ContractionPlanAttr>(
+              tl::kContractionPlanAttrName)) {
+        op->removeAttr(tl::kContractionPlanAttrName);
+        planned.push_back({op, getContractionTilingPlan(attr)});
+      }
+    });
+    return planned;
+  }
+
+  /// Peels the partial last steps of the loops around the tiles that carry
+  /// a plan and folds the peeled bounds into static sizes (as well as those
+  /// of tiles larger than what is left of their extent: 5 rows in register
+  /// tiles of 8).
+  LogicalResult peelPlanned() {
+    peelPartialTiles(rewriter, function, [](Operation *op) {
+      return op->hasAttr(tl::kContractionPlanAttrName);
+    });
+    return canonicalize();
+  }
+
+  /// Upstream's canonicalization patterns, with the greedy driver's
+  /// default (bottom-up) traversal.
+  LogicalResult canonicalize() {
+    MLIRContext *context = function.getContext();
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    return applyPatternsGreedily(function, std::move(patterns));
+  }
+
+  /// Applies the patterns that `populate` adds in one walk of the function.
+  template <typename PopulateFn> void walkAndApply(PopulateFn populate) {
+    RewritePatternSet patterns(function.getContext());
+    populate(patterns);
+    walkAndApplyPatterns(function, std::move(patterns));
+  }
+
+  /// The target and what the planner derived from it.
+  void remarkTargetOnce() {
     if (!emitRemarks)
       return;
     std::string described;
     llvm::raw_string_ostream(described) << target;
-    emitRemark(getOperation().getLoc())
-        << "target: " << described << "; for " << elementBytes * 8
+    const TileContractionsConfig &config = planner->getConfig();
+    emitRemark(function.getLoc())
+        << "target: " << described << "; planner " << planner->getName()
+        << ", for " << elementBytes * 8
         << "-bit elements: " << config.vectorLanes << " lanes, register tile "
         << config.registerRows << "x" << config.registerColumns
         << ", cache tile " << config.cacheRows << "x" << config.cacheColumns
         << "x" << config.cacheDepth << ", whole depth up to "
         << config.wholeDepthPanelBytes << " B";
-  }
-
-  /// Plans every contraction of the function. With `remarkRefusals`, says
-  /// why each other linalg.generic with a reduction is not tiled.
-  std::vector<PlannedContraction>
-  planAll(const TileContractionsConfig &config, bool remarkRefusals) {
-    std::vector<PlannedContraction> work;
-    getOperation().walk([&](linalg::GenericOp op) {
-      std::string whyNot;
-      FailureOr<ContractionTilingPlan> plan =
-          planContractionTiling(op, config, &whyNot);
-      if (succeeded(plan)) {
-        work.push_back({op, std::move(*plan)});
-        return;
-      }
-      LLVM_DEBUG(llvm::dbgs() << "not planned: " << whyNot << "\n");
-      if (remarkRefusals && emitRemarks && op.getNumReductionLoops() > 0)
-        op->emitRemark() << "not tiled: " << whyNot;
-    });
-    return work;
   }
 
   void remarkPlan(linalg::GenericOp op, const ContractionTilingPlan &plan) {
@@ -196,206 +392,290 @@ struct TileContractionsPass
     op->emitRemark() << "tiling plan: " << summary;
   }
 
-  /// Folds the split parts' peeled loop bounds into static slices and
-  /// operand types: upstream's canonicalizer, with the greedy driver's
-  /// default (bottom-up) traversal that this pass has always used here.
-  LogicalResult canonicalize() {
-    OpPassManager pipeline(getOperation()->getName());
-    pipeline.addPass(createCanonicalizerPass(GreedyRewriteConfig()));
-    return runPipeline(pipeline, getOperation());
-  }
+public:
+  /// The element width the planner was made for (for the remark).
+  int64_t elementBytes = 8;
+  /// The target as the options changed it (for the remark).
+  TargetDescription target;
 
-  /// Folds each transposition of a contraction into it where that pays
-  /// (foldTranspositionIntoContraction); with `emit-remarks`, says which
-  /// were folded and why the others were not (the choice between
-  /// computing into the transposed layout and TTGT).
-  void foldTranspositions(const TileContractionsConfig &config) {
-    SmallVector<linalg::GenericOp> copies;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (getTransposedContraction(op))
-        copies.push_back(op);
-    });
-    for (linalg::GenericOp copy : copies) {
-      std::string reason;
-      ReasonRecorder recorder(reason);
-      IRRewriter rewriter(&getContext(), &recorder);
-      rewriter.setInsertionPoint(copy);
-      Location loc = copy.getLoc();
-      bool folded =
-          succeeded(foldTranspositionIntoContraction(rewriter, copy, config));
-      if (!emitRemarks)
-        continue;
-      if (folded)
-        emitRemark(loc) << "transposition folded into its contraction";
-      else
-        emitRemark(loc) << "transposition kept after its contraction: "
-                        << reason;
-    }
-  }
+private:
+  func::FuncOp function;
+  const ContractionPlanner *planner;
+  bool emitRemarks;
+  FallbackRemarks fallbackRemarks;
+  IRRewriter rewriter;
+};
 
-  /// Applies the patterns that `populate` adds in one walk of the function.
-  template <typename PopulateFn>
-  void walkAndApply(PopulateFn populate) {
-    RewritePatternSet patterns(&getContext());
-    populate(patterns);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
-  }
+/// The element width of the function's contractions (a program has one
+/// element type): the first floating-point result of a linalg.generic with
+/// a reduction; 8 bytes if there is none.
+int64_t contractionElementBytes(func::FuncOp function) {
+  int64_t bytes = 8;
+  function.walk([&](linalg::GenericOp op) {
+    if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+      return WalkResult::advance();
+    Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+      return WalkResult::advance();
+    bytes = element.getIntOrFloatBitWidth() / 8;
+    return WalkResult::interrupt();
+  });
+  return bytes;
+}
 
-  /// The cache tiles of one planned contraction; the cache tile is marked
-  /// with the index of its plan in `plans` for the steps after peeling.
-  void tileOneForCaches(RewriterBase &rewriter, PlannedContraction planned,
-                        const TileContractionsConfig &config,
-                        std::vector<ContractionTilingPlan> &plans) {
-    auto &[op, plan] = planned;
-    if (plan.splitAt) {
-      // Still to split after the last round: the scalar loops stay.
-      ++numFallbacks;
-      (void)rewriter.notifyMatchFailure(
-          op, "still to split after " + Twine(kMaxSplitRounds) + " rounds");
-      return;
-    }
-    remarkPlan(op, plan);
-    rewriter.setInsertionPoint(op);
-    transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
-    FailureOr<SmallVector<linalg::GenericOp, 2>> cacheTiles =
-        tileForCaches(rewriter, op, plan, config);
-    if (failed(cacheTiles)) {
-      ++numFallbacks;
-      return;
-    }
-    ++numTiled;
-    for (linalg::GenericOp cacheTile : *cacheTiles)
-      cacheTile->setAttr(kCacheTileAttr,
-                         rewriter.getI64IntegerAttr(plans.size()));
-    plans.push_back(plan);
-  }
+/// `value`, or `option` where it is given (nonzero).
+void override(int64_t &value, int64_t option) {
+  if (option != 0)
+    value = option;
+}
 
-  /// The ops marked `marker`, the marks removed.
-  std::vector<MarkedTile> collectMarked(StringRef marker) {
-    std::vector<MarkedTile> marked;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (auto index = op->getAttrOfType<IntegerAttr>(marker)) {
-        op->removeAttr(marker);
-        marked.push_back({op, index});
-      }
-    });
-    return marked;
+/// The planner of a pass with the planner options: the module's target
+/// (tl.target) with the nonzero target options over it, the planner the
+/// `planner` option names (else the target's), and the nonzero size options
+/// over its derived configuration. Null, with an error on the function,
+/// where the planner is unknown or a size is not positive.
+template <typename PassT>
+std::unique_ptr<ContractionPlanner>
+createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target) {
+  func::FuncOp function = pass.getOperation();
+  StringRef name = pass.getArgument();
+  target = tl::getTargetDescription(function);
+  if (pass.vectorLanes > 0)
+    target.vectorBits = pass.vectorLanes * elementBytes * 8;
+  override(target.vectorRegisters, pass.vectorRegisters);
+  override(target.l1CacheBytes, pass.l1CacheBytes);
+  override(target.l2CacheBytes, pass.l2CacheBytes);
+  std::unique_ptr<ContractionPlanner> planner =
+      createContractionPlanner(pass.plannerName, target, elementBytes);
+  if (!planner) {
+    function.emitError() << name << ": no planner '" << pass.plannerName
+                         << "' (known: "
+                         << llvm::join(getContractionPlannerNames(), ", ")
+                         << ")";
+    return nullptr;
   }
-
-  /// Peels the partial last steps of the loops around the ops marked
-  /// `marker` and folds the peeled bounds into static sizes (as well as
-  /// those of tiles larger than what is left of their extent: 5 rows in
-  /// register tiles of 8).
-  LogicalResult peelAround(RewriterBase &rewriter, StringRef marker) {
-    peelPartialTiles(rewriter, getOperation(),
-                     [&](Operation *op) { return op->hasAttr(marker); });
-    return canonicalize();
+  TileContractionsConfig &config = planner->getConfig();
+  override(config.registerRows, pass.registerRows);
+  override(config.registerColumns, pass.registerColumns);
+  override(config.cacheRows, pass.cacheRows);
+  override(config.cacheColumns, pass.cacheColumns);
+  override(config.cacheDepth, pass.cacheDepth);
+  override(config.wholeDepthPanelBytes, pass.wholeDepthPanelBytes);
+  override(config.l2BlockBytes, pass.l2BlockBytes);
+  // Unknown lanes (no option, no tl.target): no register tiles three
+  // vectors wide.
+  if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
+    config.vectorLanes = 0;
+  config.parallel = pass.parallel;
+  if (!target.isValid() || !config.hasPositiveSizes() ||
+      config.wholeDepthPanelBytes < 0) {
+    function.emitError() << name
+                         << ": the target's sizes and the tile sizes must "
+                            "be positive";
+    return nullptr;
   }
+  return planner;
+}
 
-  /// Cache tiles, peeled; register tiles in each, peeled; a vector
-  /// contraction of each register tile.
-  LogicalResult tileAll(RewriterBase &rewriter,
-                        const std::vector<PlannedContraction> &work,
-                        const TileContractionsConfig &config) {
-    std::vector<ContractionTilingPlan> plans;
-    for (const PlannedContraction &planned : work)
-      tileOneForCaches(rewriter, planned, config, plans);
-    if (failed(peelAround(rewriter, kCacheTileAttr)))
-      return failure();
-    SmallVector<ColumnPanels> packedPanels;
-    for (auto [cacheTile, index] : collectMarked(kCacheTileAttr)) {
-      FailureOr<linalg::GenericOp> registerTile = tileForRegisters(
-          rewriter, cacheTile, plans[index.getInt()], packedPanels);
-      if (failed(registerTile)) {
-        ++numFallbacks;
-        continue;
-      }
-      (*registerTile)->setAttr(kRegisterTileAttr, index);
-    }
-    if (failed(peelAround(rewriter, kRegisterTileAttr)))
-      return failure();
-    for (auto [registerTile, index] : collectMarked(kRegisterTileAttr)) {
-      Location loc = registerTile.getLoc();
-      FailureOr<TiledContraction> tiled =
-          vectorizeRegisterTile(rewriter, registerTile, plans[index.getInt()]);
-      if (succeeded(tiled) && tiled->vectorized) {
-        ++numVectorized;
-        continue;
-      }
-      ++numFallbacks;
-      if (succeeded(tiled))
-        (void)rewriter.notifyMatchFailure(loc,
-                                          "the register tile stays scalar: "
-                                          "vectorization failed");
-    }
-    return success();
-  }
+/// A pass that runs `run` on the steps with the pass's planner.
+template <typename PassT, typename RunFn>
+void runPlannedSteps(PassT &pass, RunFn run) {
+  int64_t elementBytes = contractionElementBytes(pass.getOperation());
+  TargetDescription target;
+  std::unique_ptr<ContractionPlanner> planner =
+      createPlanner(pass, elementBytes, target);
+  if (!planner)
+    return pass.signalPassFailure();
+  ContractionTilingSteps steps(pass.getOperation(), planner.get(),
+                               pass.emitRemarks);
+  steps.elementBytes = elementBytes;
+  steps.target = target;
+  if (failed(run(steps, *planner)))
+    pass.signalPassFailure();
+}
 
+struct TileContractionsPass
+    : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
   void runOnOperation() override {
-    int64_t elementBytes = contractionElementBytes();
-    TargetDescription target = getTarget(elementBytes);
-    TileContractionsConfig config = getConfig(target, elementBytes);
-    if (!target.isValid() || !config.hasPositiveSizes() ||
-        config.wholeDepthPanelBytes < 0) {
-      getOperation().emitError("tl-tile-contractions: the target's sizes "
-                               "and the tile sizes must be positive");
-      return signalPassFailure();
-    }
-    // Each rewrite in a walk of its own, in this order: a transposition
-    // folds only into a contraction whose reductions are not collapsed yet.
-    foldTranspositions(config);
-    walkAndApply([&](RewritePatternSet &patterns) {
-      populateCollapseContractionReductionsPatterns(patterns, config);
-    });
-    walkAndApply([&](RewritePatternSet &patterns) {
-      populateBlockStridedSumPatterns(patterns, config);
-    });
-    std::vector<PlannedContraction> work = planAll(config, false);
-    if (work.empty()) {
-      planAll(config, /*remarkRefusals=*/true);
-      return;
-    }
-    remarkTarget(target, config, elementBytes);
-    walkAndApply(populateUnshareAccumulatorFillPatterns);
-
-    FallbackRemarks fallbacks(emitRemarks);
-    IRRewriter rewriter(&getContext(), &fallbacks);
-    // Each round cuts every contraction that needs it along one loop; the
-    // parts are planned again after each. A contraction splits at most once
-    // per dimension, the columns a few times (13 = 8 + 5 = 8 + 4 + 1).
-    for (unsigned round = 0; round < kMaxSplitRounds; ++round) {
-      bool split = false;
-      for (auto &[op, plan] : work) {
-        if (!plan.splitAt)
-          continue;
-        remarkPlan(op, plan);
-        rewriter.setInsertionPoint(op);
-        transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
-        if (succeeded(splitContraction(rewriter, op, plan, config))) {
-          ++numSplit;
-          split = true;
-        }
+    runPlannedSteps(*this, [&](ContractionTilingSteps &steps,
+                               const ContractionPlanner &planner) {
+      StepCounts counts;
+      // Each rewrite in a walk of its own, in this order: a transposition
+      // folds only into a contraction whose reductions are not collapsed
+      // yet.
+      steps.foldTranspositions();
+      steps.collapseReductions();
+      steps.blockStridedSums();
+      LogicalResult result = success();
+      if (failed(steps.splitContractions(counts, /*remarkTarget=*/true)))
+        result = failure();
+      if (succeeded(result)) {
+        steps.planContractions(counts, /*remarkTarget=*/false);
+        if (failed(steps.tileForCaches(counts, planner.getConfig())) ||
+            failed(steps.tileForRegisters(counts)) ||
+            failed(steps.vectorizeRegisterTiles(counts)))
+          result = failure();
       }
-      if (!split)
-        break;
-      if (failed(canonicalize()))
-        return signalPassFailure();
-      work = planAll(config, /*remarkRefusals=*/false);
-    }
-    planAll(config, /*remarkRefusals=*/true);
-    if (failed(tileAll(rewriter, work, config)))
-      return signalPassFailure();
+      numTiled += counts.tiled;
+      numVectorized += counts.vectorized;
+      numSplit += counts.split;
+      numFallbacks += counts.fallbacks;
+      return result;
+    });
+  }
+};
 
-    // Multiply-and-reduce becomes vector.contract; slices of slices fold.
-    RewritePatternSet patterns(&getContext());
-    vector::populateVectorReductionToContractPatterns(patterns);
-    // Broadcasting reads become reads and broadcasts, which the contraction
-    // absorbs into its indexing maps.
-    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
-    tensor::populateFoldTensorEmptyPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+struct FoldTranspositionsPass
+    : public tensorlang::impl::FoldTranspositionsBase<FoldTranspositionsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(
+        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
+          steps.foldTranspositions();
+          return success();
+        });
+  }
+};
+
+struct CollapseContractionReductionsPass
+    : public tensorlang::impl::CollapseContractionReductionsBase<
+          CollapseContractionReductionsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(
+        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
+          steps.collapseReductions();
+          return success();
+        });
+  }
+};
+
+struct BlockStridedSumsPass
+    : public tensorlang::impl::BlockStridedSumsBase<BlockStridedSumsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(
+        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
+          steps.blockStridedSums();
+          return success();
+        });
+  }
+};
+
+struct SplitContractionsPass
+    : public tensorlang::impl::SplitContractionsBase<SplitContractionsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(
+        *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
+          StepCounts counts;
+          LogicalResult result =
+              steps.splitContractions(counts, /*remarkTarget=*/true);
+          numSplit += counts.split;
+          return result;
+        });
+  }
+};
+
+struct PlanContractionsPass
+    : public tensorlang::impl::PlanContractionsBase<PlanContractionsPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(
+        *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
+          StepCounts counts;
+          steps.planContractions(counts, /*remarkTarget=*/true);
+          numFallbacks += counts.fallbacks;
+          return success();
+        });
+  }
+};
+
+struct TileContractionsForCachesPass
+    : public tensorlang::impl::TileContractionsForCachesBase<
+          TileContractionsForCachesPass> {
+  using Base::Base;
+  // The helpers read the generated options, which are protected.
+  template <typename PassT>
+  friend std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
+  template <typename PassT, typename RunFn>
+  friend void runPlannedSteps(PassT &pass, RunFn run);
+  void runOnOperation() override {
+    runPlannedSteps(*this, [&](ContractionTilingSteps &steps,
+                               const ContractionPlanner &planner) {
+      StepCounts counts;
+      LogicalResult result = steps.tileForCaches(counts, planner.getConfig());
+      numTiled += counts.tiled;
+      numFallbacks += counts.fallbacks;
+      return result;
+    });
+  }
+};
+
+struct TileContractionsForRegistersPass
+    : public tensorlang::impl::TileContractionsForRegistersBase<
+          TileContractionsForRegistersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ContractionTilingSteps steps(getOperation(), /*planner=*/nullptr,
+                                 emitRemarks);
+    StepCounts counts;
+    if (failed(steps.tileForRegisters(counts)))
+      signalPassFailure();
+    numFallbacks += counts.fallbacks;
+  }
+};
+
+struct VectorizeRegisterTilesPass
+    : public tensorlang::impl::VectorizeRegisterTilesBase<
+          VectorizeRegisterTilesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ContractionTilingSteps steps(getOperation(), /*planner=*/nullptr,
+                                 emitRemarks);
+    StepCounts counts;
+    if (failed(steps.vectorizeRegisterTiles(counts)))
+      signalPassFailure();
+    numVectorized += counts.vectorized;
+    numFallbacks += counts.fallbacks;
   }
 };
 

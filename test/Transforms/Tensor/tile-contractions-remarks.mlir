@@ -24,10 +24,10 @@
 // (tiles of 4, 8 accumulators, would leave the FMA units waiting), in
 // cache blocks of 48 rows and the 32 left, the last register tile of
 // each 2 rows, peeled off inside the same loops.
-// AVX512: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 8 lanes, register tile 8x16, cache tile 64x256x256, whole depth up to 262144 B
-// AVX2: remark: target: 256-bit vectors x 16, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 64x256x256, whole depth up to 262144 B
+// AVX512: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; planner cpu, for 64-bit elements: 8 lanes, register tile 8x16, cache tile 64x256x256, whole depth up to 262144 B
+// AVX2: remark: target: 256-bit vectors x 16, L1 48 KiB, L2 1024 KiB, lines of 64 B; planner cpu, for 64-bit elements: 4 lanes, register tile 6x8, cache tile 64x256x256, whole depth up to 262144 B
 // AVX2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[48,0,0] register=[6,1,8] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
-// HASWELL: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 256 KiB, lines of 64 B; for 64-bit elements: 4 lanes, register tile 6x8, cache tile 16x64x256, whole depth up to 65536 B
+// HASWELL: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 256 KiB, lines of 64 B; planner cpu, for 64-bit elements: 4 lanes, register tile 6x8, cache tile 16x64x256, whole depth up to 65536 B
 // HASWELL: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[12,0,64] register=[6,1,8] {{.*}} split=none
 func.func @gemm(%a: tensor<128x64xf64>, %b: tensor<64x256xf64>, %c: tensor<128x256xf64>) -> tensor<128x256xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -85,7 +85,7 @@ func.func @three_registers(%a: tensor<24x32xf64>, %b: tensor<32x72xf64>, %c: ten
 // f32 with 16 lanes: register tiles two registers (32 floats) wide, cache
 // tiles of 128 rows (of 256 steps of 4 bytes: an eighth of L2); the depth
 // panel (512 x 128 floats, 256 KiB) still fits whole.
-// F32: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; for 32-bit elements: 16 lanes, register tile 8x32, cache tile 128x512x256, whole depth up to 262144 B
+// F32: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B; planner cpu, for 32-bit elements: 16 lanes, register tile 8x32, cache tile 128x512x256, whole depth up to 262144 B
 // F32: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,0,0] register=[8,1,32] cache-order=[d2,d1,d0] register-order=[d0,d2,d1] split=none
 func.func @gemm_f32(%a: tensor<96x512xf32>, %b: tensor<512x128xf32>, %c: tensor<96x128xf32>) -> tensor<96x128xf32> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}

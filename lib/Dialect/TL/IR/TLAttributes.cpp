@@ -117,6 +117,30 @@ void tl::setTargetDescription(Operation *module,
                   TargetAttr::get(module->getContext(), target));
 }
 
+LogicalResult ContractionPlanAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t rows, int64_t columns,
+    int64_t depth, ArrayRef<int64_t> cacheTiles,
+    ArrayRef<int64_t> registerTiles, ArrayRef<int64_t> cacheOrder,
+    ArrayRef<int64_t> registerOrder, int64_t copiedBlockInput,
+    int64_t packedInput, int64_t packedDim, int64_t panelInput,
+    int64_t rowPanelInput) {
+  int64_t loops = cacheTiles.size();
+  auto isLoop = [&](int64_t dim) { return dim >= 0 && dim < loops; };
+  if (registerTiles.size() != cacheTiles.size())
+    return emitError() << "a contraction plan needs a cache and a register "
+                          "tile per loop";
+  if ((rows != -1 && !isLoop(rows)) || !isLoop(columns) || !isLoop(depth) ||
+      !llvm::all_of(cacheOrder, isLoop) || !llvm::all_of(registerOrder, isLoop))
+    return emitError() << "a contraction plan names a loop beyond its "
+                       << loops;
+  if (llvm::any_of(cacheTiles, [](int64_t tile) { return tile < 0; }) ||
+      llvm::any_of(registerTiles, [](int64_t tile) { return tile < 0; }))
+    return emitError() << "a contraction plan's tiles must not be negative";
+  if (packedInput >= 0 && !isLoop(packedDim))
+    return emitError() << "a contraction plan packs along no loop";
+  return success();
+}
+
 LogicalResult TLDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attribute) {
   if (attribute.getName() != kTargetAttrName)

@@ -23,6 +23,11 @@ namespace tensorlang::tl {
 /// The module attribute that holds a module's TargetAttr.
 inline constexpr llvm::StringLiteral kTargetAttrName = "tl.target";
 
+/// The attribute of a linalg.generic that holds its ContractionPlanAttr
+/// between the passes of tl-tile-contractions.
+inline constexpr llvm::StringLiteral kContractionPlanAttrName =
+    "tl.contraction_plan";
+
 /// The TargetAttr of the module that holds `op` (or of `op`, a module);
 /// null where there is none.
 TargetAttr getTargetAttr(mlir::Operation *op);

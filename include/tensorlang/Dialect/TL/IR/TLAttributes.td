@@ -81,4 +81,55 @@ def TL_TargetAttr : TL_Attr<"Target", "target"> {
   }];
 }
 
+def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
+  let summary = "Where the loops of a contraction go";
+  let description = [{
+    A contraction's tiling plan (`tensorlang::ContractionTilingPlan`), put
+    on a `linalg.generic` as `tl.contraction_plan` by `tl-plan-contractions`
+    and carried by the passes that carry it out, so that each is a pass of
+    its own that a test can run on a plan stated in the IR: the cache tiles
+    of `tl-tile-contractions-for-caches` take the plan, their register
+    tiles (`tl-tile-contractions-for-registers`) too, and
+    `tl-vectorize-register-tiles` removes it.
+
+    Dimensions are the op's loop dimensions (`rows = -1`: none); tiles
+    are per loop dimension (0: untiled at that level); `copy`, `pack`,
+    `panels` and `row_panels` name inputs by operand number (-1: none).
+
+    ```mlir
+    #tl.contraction_plan<rows = 0, columns = 2, depth = 1,
+        cache = [64, 0, 0], register = [8, 1, 16],
+        cache_order = [2, 1, 0], register_order = [0, 2, 1], panels = 1>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$rows,
+    "int64_t":$columns,
+    "int64_t":$depth,
+    ArrayRefParameter<"int64_t", "cache tile per loop">:$cache_tiles,
+    ArrayRefParameter<"int64_t", "register tile per loop">:$register_tiles,
+    ArrayRefParameter<"int64_t", "cache loops, outermost first">:$cache_order,
+    ArrayRefParameter<"int64_t", "register loops, outermost first">
+        :$register_order,
+    DefaultValuedParameter<"int64_t", "-1">:$copied_block_input,
+    DefaultValuedParameter<"int64_t", "-1">:$packed_input,
+    DefaultValuedParameter<"int64_t", "0">:$packed_dim,
+    DefaultValuedParameter<"int64_t", "-1">:$panel_input,
+    DefaultValuedParameter<"int64_t", "-1">:$row_panel_input
+  );
+  let assemblyFormat = [{
+    `<` `rows` `=` $rows `,` `columns` `=` $columns `,` `depth` `=` $depth
+    `,` `cache` `=` `[` $cache_tiles `]`
+    `,` `register` `=` `[` $register_tiles `]`
+    `,` `cache_order` `=` `[` $cache_order `]`
+    `,` `register_order` `=` `[` $register_order `]`
+    (`,` `copy` `=` $copied_block_input^)?
+    (`,` `pack` `=` $packed_input^)?
+    (`,` `packed_dim` `=` $packed_dim^)?
+    (`,` `panels` `=` $panel_input^)?
+    (`,` `row_panels` `=` $row_panel_input^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // TENSORLANG_DIALECT_TL_IR_TLATTRIBUTES_TD
