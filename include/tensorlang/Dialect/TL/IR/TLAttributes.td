@@ -99,7 +99,8 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     ```mlir
     #tl.contraction_plan<rows = 0, columns = 2, depth = 1,
         cache = [64, 0, 0], register = [8, 1, 16],
-        cache_order = [2, 1, 0], register_order = [0, 2, 1], panels = 1>
+        cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1,
+        pack = -1, packed_dim = 0, panels = 1, row_panels = -1>
     ```
   }];
   let parameters = (ins
@@ -111,11 +112,11 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     ArrayRefParameter<"int64_t", "cache loops, outermost first">:$cache_order,
     ArrayRefParameter<"int64_t", "register loops, outermost first">
         :$register_order,
-    DefaultValuedParameter<"int64_t", "-1">:$copied_block_input,
-    DefaultValuedParameter<"int64_t", "-1">:$packed_input,
-    DefaultValuedParameter<"int64_t", "0">:$packed_dim,
-    DefaultValuedParameter<"int64_t", "-1">:$panel_input,
-    DefaultValuedParameter<"int64_t", "-1">:$row_panel_input
+    "int64_t":$copied_block_input,
+    "int64_t":$packed_input,
+    "int64_t":$packed_dim,
+    "int64_t":$panel_input,
+    "int64_t":$row_panel_input
   );
   let assemblyFormat = [{
     `<` `rows` `=` $rows `,` `columns` `=` $columns `,` `depth` `=` $depth
@@ -123,11 +124,9 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     `,` `register` `=` `[` $register_tiles `]`
     `,` `cache_order` `=` `[` $cache_order `]`
     `,` `register_order` `=` `[` $register_order `]`
-    (`,` `copy` `=` $copied_block_input^)?
-    (`,` `pack` `=` $packed_input^)?
-    (`,` `packed_dim` `=` $packed_dim^)?
-    (`,` `panels` `=` $panel_input^)?
-    (`,` `row_panels` `=` $row_panel_input^)? `>`
+    `,` `copy` `=` $copied_block_input `,` `pack` `=` $packed_input
+    `,` `packed_dim` `=` $packed_dim `,` `panels` `=` $panel_input
+    `,` `row_panels` `=` $row_panel_input `>`
   }];
   let genVerifyDecl = 1;
 }

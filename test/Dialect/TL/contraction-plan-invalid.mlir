@@ -1,0 +1,24 @@
+// RUN: tl-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @below {{a contraction plan names a loop beyond its 3}}
+func.func private @f() attributes {p = #tl.contraction_plan<rows = 3, columns = 2, depth = 1, cache = [0, 0, 0], register = [1, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = -1, row_panels = -1>}
+
+// -----
+
+// expected-error @below {{a contraction plan needs a cache and a register tile per loop}}
+func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [0, 0], register = [1, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = -1, row_panels = -1>}
+
+// -----
+
+// expected-error @below {{a contraction plan's tiles must not be negative}}
+func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [0, -8, 0], register = [1, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = -1, row_panels = -1>}
+
+// -----
+
+// expected-error @below {{a contraction plan packs along no loop}}
+func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [0, 0, 0], register = [1, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = 1, packed_dim = 7, panels = -1, row_panels = -1>}
+
+// -----
+
+// No rows, a copied block and panels of rows round-trip.
+func.func private @f() attributes {p = #tl.contraction_plan<rows = -1, columns = 1, depth = 0, cache = [64, 0], register = [1, 16], cache_order = [1, 0], register_order = [1, 0], copy = 1, pack = -1, packed_dim = 0, panels = -1, row_panels = 0>}
