@@ -87,7 +87,7 @@ LogicalResult Program::load(StringRef text, StringRef bufferName, bool isIR,
     loaded = parseSourceFile<ModuleOp>(sourceMgr, &context);
   } else {
     ImportOptions importOptions;
-    importOptions.elementType = options.elementType.value_or(ElementType::F64);
+    importOptions.elementType = options.elementType.value_or(ElementKind::F64);
     importOptions.warningsAreErrors = options.warningsAreErrors;
     importOptions.syntax = syntax;
     loaded = importSource(sourceMgr, &context, importOptions);
@@ -108,9 +108,7 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
   tl::ProgramOp found = programs.front();
   ElementKind kind = tensorlang::getElementKind(found);
   if (options.elementType) {
-    ElementKind expected = *options.elementType == ElementType::F32
-                               ? ElementKind::F32
-                               : ElementKind::F64;
+    ElementKind expected = *options.elementType;
     if (kind != expected)
       return error(bufferName + ": the program's element type is " +
                    getElementKindName(kind) + " but " +
