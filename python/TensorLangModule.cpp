@@ -97,11 +97,11 @@ private:
 
 } // namespace
 
-static ElementType elementTypeOf(const std::string &dtype) {
+static ElementKind elementTypeOf(const std::string &dtype) {
   if (dtype == "float64")
-    return ElementType::F64;
+    return ElementKind::F64;
   if (dtype == "float32")
-    return ElementType::F32;
+    return ElementKind::F32;
   throw py::value_error("dtype must be 'float64' or 'float32', got '" +
                         dtype + "'");
 }

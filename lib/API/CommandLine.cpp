@@ -21,9 +21,9 @@ struct ProgramCLOptions {
       : elementType("element-type",
                     cl::desc("Element type of a .tl program (an .mlir "
                              "program has its own; if given, it must agree)"),
-                    cl::values(clEnumValN(ElementType::F64, "f64", "double"),
-                               clEnumValN(ElementType::F32, "f32", "float")),
-                    cl::init(ElementType::F64), cl::cat(category)),
+                    cl::values(clEnumValN(ElementKind::F64, "f64", "double"),
+                               clEnumValN(ElementKind::F32, "f32", "float")),
+                    cl::init(ElementKind::F64), cl::cat(category)),
         pad("pad",
             cl::desc("Pad every extent to a multiple of M (0: none); compiled "
                      "functions then take padded buffers whose padding is "
@@ -118,7 +118,7 @@ struct ProgramCLOptions {
                      "used, inputs never read) as errors"),
             cl::init(false), cl::cat(category)) {}
 
-  cl::opt<ElementType> elementType;
+  cl::opt<ElementKind> elementType;
   cl::opt<unsigned> pad;
   cl::opt<Layout> layout;
   cl::list<std::string> sizes;

@@ -87,7 +87,7 @@ LogicalResult Program::load(StringRef text, StringRef bufferName, bool isIR,
     loaded = parseSourceFile<ModuleOp>(sourceMgr, &context);
   } else {
     ImportOptions importOptions;
-    importOptions.elementType = options.elementType.value_or(ElementType::F64);
+    importOptions.elementType = options.elementType.value_or(ElementKind::F64);
     importOptions.warningsAreErrors = options.warningsAreErrors;
     importOptions.syntax = syntax;
     loaded = importSource(sourceMgr, &context, importOptions);
@@ -108,9 +108,7 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
   tl::ProgramOp found = programs.front();
   ElementKind kind = tensorlang::getElementKind(found);
   if (options.elementType) {
-    ElementKind expected = *options.elementType == ElementType::F32
-                               ? ElementKind::F32
-                               : ElementKind::F64;
+    ElementKind expected = *options.elementType;
     if (kind != expected)
       return error(bufferName + ": the program's element type is " +
                    getElementKindName(kind) + " but " +
@@ -121,24 +119,29 @@ LogicalResult Program::finishLoading(OwningOpRef<ModuleOp> loaded) {
   // not read one before assigning it.
   if (failed(tl::checkDefinitions(found, /*warnWithoutQualifiers=*/false)))
     return failure();
-  if (found->hasAttr(tl::kColumnMajorAttrName))
+  using ColumnMajorAttrHelper = tl::TLDialect::ColumnMajorAttrHelper;
+  if (ColumnMajorAttrHelper(found.getContext()).isAttrPresent(found))
     return error(bufferName +
                  ": the program is already rewritten for column-major "
-                 "storage (tl.column_major); load the program as written "
-                 "with the column-major layout instead");
+                 "storage (" +
+                 ColumnMajorAttrHelper::getNameStr() +
+                 "); load the program as written with the column-major "
+                 "layout instead");
   if (options.layout == Layout::ColumnMajor &&
       !options.compile.distribute.empty())
     return error("the column-major layout cannot be combined with "
                  "distribution: processes read row-major blocks");
   // tl-distribute's marks are the compiled code's calling convention (a
   // communicator first): they need the run to be distributed too.
-  if (auto distributed =
-          found->getAttrOfType<FlatSymbolRefAttr>(tl::kDistributedAttrName);
+  using DistributedAttrHelper = tl::TLDialect::DistributedAttrHelper;
+  if (FlatSymbolRefAttr distributed =
+          DistributedAttrHelper(found.getContext()).getAttr(found);
       distributed && distributed.getValue() != options.compile.distribute)
     return error(bufferName + ": the program is distributed over size '" +
-                 distributed.getValue() +
-                 "' (tl.distributed): run it with --distribute=" +
-                 distributed.getValue() + " under mpirun, or remove the mark");
+                 distributed.getValue() + "' (" +
+                 DistributedAttrHelper::getNameStr() +
+                 "): run it with --distribute=" + distributed.getValue() +
+                 " under mpirun, or remove the mark");
   if (options.pad != 0 && failed(tl::padProgram(found, options.pad)))
     return failure();
   module = std::move(loaded);

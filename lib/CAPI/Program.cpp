@@ -94,8 +94,10 @@ static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
   if (!c)
     c = &defaults;
   ProgramOptions options;
+  // The C enum numbers its values apart from ElementKind (F64 first), and
+  // keeps that numbering: map by name.
   options.elementType =
-      c->elementType == TensorlangF32 ? ElementType::F32 : ElementType::F64;
+      c->elementType == TensorlangF32 ? ElementKind::F32 : ElementKind::F64;
   options.pad = c->pad;
   options.engine =
       c->engine == TensorlangEngineReference ? Engine::Reference : Engine::Jit;

@@ -98,7 +98,8 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
            << "' is not a Fortran module name; choose a shorter function "
               "name with --name";
 
-  bool columnMajor = program->hasAttr(tl::kColumnMajorAttrName);
+  bool columnMajor = tl::TLDialect::ColumnMajorAttrHelper(program.getContext())
+                         .isAttrPresent(program);
   StringRef real = program.getElementType().isF32() ? "c_float" : "c_double";
   llvm::StringSet<> assigned;
   for (tl::AssignOp assign : program.getStatements())

@@ -35,7 +35,8 @@ std::string tensorlang::describeInterface(tl::ProgramOp program,
   llvm::StringSet<> assigned;
   for (tl::AssignOp assign : program.getStatements())
     assigned.insert(assign.getTarget());
-  bool columnMajor = program->hasAttr(tl::kColumnMajorAttrName);
+  bool columnMajor = tl::TLDialect::ColumnMajorAttrHelper(program.getContext())
+                         .isAttrPresent(program);
   // A size's name where it stands.
   auto toJSON = [](ArrayRef<tl::Extent> extents) {
     llvm::json::Array result;

@@ -48,7 +48,7 @@ private:
     return getLocation(context, sourceMgr, pos);
   }
   RankedTensorType tensorType(const Shape &shape) {
-    Type element = options.elementType == ElementType::F32
+    Type element = options.elementType == ElementKind::F32
                        ? Type(builder.getF32Type())
                        : Type(builder.getF64Type());
     return tl::getTensorType(getExtents(shape, context), element);
@@ -387,10 +387,8 @@ OwningOpRef<ModuleOp> tensorlang::importSource(const llvm::SourceMgr &sourceMgr,
                                                MLIRContext *context,
                                                const ImportOptions &options) {
   context->loadDialect<tl::TLDialect>();
-  std::optional<Program> program = parseProgram(
-      sourceMgr, context,
-      options.syntax == SourceSyntax::CFDlang ? Syntax::CFDlang
-                                              : Syntax::TensorLang);
+  std::optional<Program> program =
+      parseProgram(sourceMgr, context, options.syntax);
   if (!program)
     return nullptr;
   return MLIRGen(sourceMgr, context, options).generate(*program);

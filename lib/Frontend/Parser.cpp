@@ -45,7 +45,8 @@ Location frontend::getLocation(MLIRContext *context,
 namespace {
 class Parser {
 public:
-  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context, Syntax syntax)
+  Parser(const llvm::SourceMgr &sourceMgr, MLIRContext *context,
+         SourceSyntax syntax)
       : sourceMgr(sourceMgr), context(context), syntax(syntax),
         lexer(
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
@@ -113,7 +114,7 @@ private:
   /// Creates an operator node and checks the tree height limit.
   Expr *makeOperator(ExprKind kind, llvm::SMLoc loc, Expr *lhs, Expr *rhs);
 
-  // CFDlang's expressions (parseProgram with Syntax::CFDlang).
+  // CFDlang's expressions (parseProgram with SourceSyntax::CFDlang).
   Expr *parseCFDlangExpr();
   Expr *parseCFDlangTerm();
   Expr *parseCFDlangFactor();
@@ -134,7 +135,7 @@ private:
 
   const llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
-  Syntax syntax;
+  SourceSyntax syntax;
   Lexer lexer;
   Token tok;
   Program program;
@@ -198,7 +199,7 @@ std::optional<Program> Parser::parse() {
 
 bool Parser::atSizeDecl() {
   // `size = ...` assigns a variable called size.
-  return syntax == Syntax::TensorLang && tok.is(TokenKind::Identifier) &&
+  return syntax == SourceSyntax::TensorLang && tok.is(TokenKind::Identifier) &&
          tok.text == "size" && peek().is(TokenKind::Identifier);
 }
 
@@ -237,7 +238,7 @@ LogicalResult Parser::parseSizeDecl() {
 }
 
 bool Parser::atBatchDecl() {
-  StringRef keyword = syntax == Syntax::CFDlang ? "elem" : "batch";
+  StringRef keyword = syntax == SourceSyntax::CFDlang ? "elem" : "batch";
   return tok.is(TokenKind::Identifier) && tok.text == keyword &&
          peek().is(TokenKind::LSquare);
 }
@@ -306,7 +307,7 @@ LogicalResult Parser::parseBatchDecl() {
   if (atPosition) {
     batch.last = tok.text == "last";
     consume();
-  } else if (syntax == Syntax::CFDlang) {
+  } else if (syntax == SourceSyntax::CFDlang) {
     return expected("'first' or 'last' after the number of elements");
   }
   program.batch = std::move(batch);
@@ -341,7 +342,7 @@ LogicalResult Parser::parseShape(Shape &shape) {
         else if (auto var = varNames.find(tok.text); var != varNames.end())
           diag.attachNote(getLocation(context, sourceMgr, var->second))
               << "'" << tok.text << "' is a variable";
-        else if (syntax == Syntax::TensorLang)
+        else if (syntax == SourceSyntax::TensorLang)
           diag << "; declare it before its use with 'size " << tok.text << "'";
         return failure();
       }
@@ -447,7 +448,8 @@ LogicalResult Parser::parseStatement() {
   consume();
   if (failed(expect(TokenKind::Equal, "after the assigned variable")))
     return failure();
-  stmt.value = syntax == Syntax::CFDlang ? parseCFDlangExpr() : parseAdditive();
+  stmt.value =
+      syntax == SourceSyntax::CFDlang ? parseCFDlangExpr() : parseAdditive();
   if (!stmt.value)
     return failure();
   program.stmts.push_back(stmt);
@@ -945,6 +947,6 @@ Expr *Parser::parseCFDlangAtom() {
 
 std::optional<Program> frontend::parseProgram(const llvm::SourceMgr &sourceMgr,
                                               MLIRContext *context,
-                                              Syntax syntax) {
+                                              SourceSyntax syntax) {
   return Parser(sourceMgr, context, syntax).parse();
 }

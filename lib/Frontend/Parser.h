@@ -11,6 +11,8 @@
 
 #include "AST.h"
 
+#include "tensorlang/Frontend/SourceSyntax.h"
+
 #include "mlir/IR/Location.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -27,21 +29,11 @@ constexpr unsigned kMaxExprDepth = 2000;
 mlir::Location getLocation(mlir::MLIRContext *context,
                            const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc);
 
-/// The source languages the parser reads.
-enum class Syntax {
-  /// This language (docs/language.md).
-  TensorLang,
-  /// CFDlang's expressions (docs/notes/cfdlang-syntax.md): 0-based index
-  /// lists, every binary operator right-associative, `.` on the level of
-  /// `* /`, juxtaposed stack elements, `E . F` as a matrix product.
-  CFDlang,
-};
-
 /// Parses the main buffer of `sourceMgr`. Reports the first syntax error
 /// through the context's diagnostic engine and returns std::nullopt.
-std::optional<Program> parseProgram(const llvm::SourceMgr &sourceMgr,
-                                    mlir::MLIRContext *context,
-                                    Syntax syntax = Syntax::TensorLang);
+std::optional<Program>
+parseProgram(const llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context,
+             SourceSyntax syntax = SourceSyntax::TensorLang);
 
 } // namespace tensorlang::frontend
 

@@ -206,9 +206,7 @@ SourceIndex tensorlang::indexSource(const llvm::SourceMgr &sourceMgr,
   ScopedDiagnosticHandler silence(context,
                                   [](Diagnostic &) { return success(); });
   context->loadDialect<tl::TLDialect>();
-  std::optional<Program> program = parseProgram(
-      sourceMgr, context,
-      syntax == SourceSyntax::CFDlang ? Syntax::CFDlang : Syntax::TensorLang);
+  std::optional<Program> program = parseProgram(sourceMgr, context, syntax);
   if (!program)
     return index;
   Indexer(sourceMgr, context, index, syntax).run(*program);

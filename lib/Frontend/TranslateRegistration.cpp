@@ -20,11 +20,11 @@ using namespace mlir;
 using namespace tensorlang;
 
 void tensorlang::registerTensorLangTranslations() {
-  static llvm::cl::opt<ElementType> elementType(
+  static llvm::cl::opt<ElementKind> elementType(
       "element-type", llvm::cl::desc("Element type of imported programs"),
-      llvm::cl::values(clEnumValN(ElementType::F64, "f64", "64-bit floats"),
-                       clEnumValN(ElementType::F32, "f32", "32-bit floats")),
-      llvm::cl::init(ElementType::F64));
+      llvm::cl::values(clEnumValN(ElementKind::F64, "f64", "64-bit floats"),
+                       clEnumValN(ElementKind::F32, "f32", "32-bit floats")),
+      llvm::cl::init(ElementKind::F64));
   static llvm::cl::opt<std::string> programName(
       "program-name",
       llvm::cl::desc("Symbol name of the imported tl.program"),

@@ -24,10 +24,6 @@
 
 using namespace tensorlang;
 
-llvm::StringRef tensorlang::getElementKindName(ElementKind kind) {
-  return kind == ElementKind::F32 ? "f32" : "f64";
-}
-
 std::optional<HostTensor> HostTensor::allocate(ElementKind kind,
                                                llvm::ArrayRef<int64_t> shape) {
   int64_t count = 1;

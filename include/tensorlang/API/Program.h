@@ -57,7 +57,7 @@ enum class Engine {
 struct ProgramOptions {
   /// The element type of a source program. An IR program carries its own;
   /// when this is set, it must agree.
-  std::optional<ElementType> elementType;
+  std::optional<ElementKind> elementType;
   /// Pad every extent to a multiple of this (0: no padding).
   unsigned pad = 0;
   /// Report a source program's warnings (unused statements and inputs) as

@@ -9,6 +9,9 @@
 #ifndef TENSORLANG_FRONTEND_MLIRGEN_H
 #define TENSORLANG_FRONTEND_MLIRGEN_H
 
+#include "tensorlang/Frontend/SourceSyntax.h"
+#include "tensorlang/Support/ElementKind.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -17,20 +20,9 @@
 
 namespace tensorlang {
 
-enum class ElementType { F64, F32 };
-
-/// The source language of importSource.
-enum class SourceSyntax {
-  /// This language (docs/language.md).
-  TensorLang,
-  /// CFDlang's (docs/language.md, "Differences from CFDlang"): 0-based
-  /// indices, right-associative operators, its elem directive.
-  CFDlang,
-};
-
 struct ImportOptions {
   /// The element type of every variable.
-  ElementType elementType = ElementType::F64;
+  ElementKind elementType = ElementKind::F64;
   /// The symbol name of the tl.program.
   std::string programName = "main";
   SourceSyntax syntax = SourceSyntax::TensorLang;

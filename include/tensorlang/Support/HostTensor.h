@@ -9,6 +9,8 @@
 #ifndef TENSORLANG_SUPPORT_HOSTTENSOR_H
 #define TENSORLANG_SUPPORT_HOSTTENSOR_H
 
+#include "tensorlang/Support/ElementKind.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -20,20 +22,11 @@
 
 namespace tensorlang {
 
-enum class ElementKind { F32, F64 };
-
 /// The order of a tensor's elements in memory: row-major (C, NumPy's
 /// default: the last index varies fastest) or column-major (Fortran: the
 /// first index varies fastest). Column-major elements of shape [a b c] are
 /// the row-major elements of shape [c b a], transposed.
 enum class Layout { RowMajor, ColumnMajor };
-
-/// "f32" or "f64".
-llvm::StringRef getElementKindName(ElementKind kind);
-/// Bytes per element.
-inline int64_t getElementSize(ElementKind kind) {
-  return kind == ElementKind::F32 ? 4 : 8;
-}
 
 /// The elements of a dense tensor in row-major (C) order, in host memory the
 /// tensor owns. A rank-0 tensor holds one element. Move-only.

@@ -1011,7 +1011,8 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   // as MPI's Fortran handle (an int whatever the implementation), and its
   // function is `<name>_mpi` (the C header wraps it as `<name>(MPI_Comm,
   // ...)`).
-  bool distributed = program->hasAttr("tl.distributed");
+  bool distributed = tl::TLDialect::DistributedAttrHelper(program.getContext())
+                         .isAttrPresent(program);
   SmallVector<Type> argumentTypes;
   if (distributed)
     argumentTypes.push_back(builder.getI32Type());
@@ -1040,6 +1041,7 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
   // The target of each statement whose value the processes sum
   // (tl-distribute), or null.
   SmallVector<tl::VarOp> summedTargets;
+  tl::TLDialect::AllreduceAttrHelper allreduce(program.getContext());
   for (auto [index, assign] : llvm::enumerate(program.getStatements())) {
     SmallVector<tl::VarOp> parameters;
     FailureOr<func::FuncOp> statement =
@@ -1047,7 +1049,7 @@ static LogicalResult lowerProgram(tl::ProgramOp program) {
     if (failed(statement))
       return failure();
     statements.push_back({*statement, std::move(parameters)});
-    summedTargets.push_back(assign->hasAttr("tl.allreduce")
+    summedTargets.push_back(allreduce.isAttrPresent(assign)
                                 ? program.lookupVar(assign.getTarget())
                                 : tl::VarOp());
   }

@@ -22,3 +22,8 @@ func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 
 
 // No rows, a copied block and panels of rows round-trip.
 func.func private @f() attributes {p = #tl.contraction_plan<rows = -1, columns = 1, depth = 0, cache = [64, 0], register = [1, 16], cache_order = [1, 0], register_order = [1, 0], copy = 1, pack = -1, packed_dim = 0, panels = -1, row_panels = 0>}
+
+// -----
+
+// expected-error @below {{'tl.contraction_plan' must be a #tl.contraction_plan attribute}}
+func.func private @f() attributes {tl.contraction_plan = 3 : i64}

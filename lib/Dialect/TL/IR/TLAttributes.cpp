@@ -8,6 +8,7 @@
 
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Dialect/TL/IR/TLDialect.h"
+#include "tensorlang/Dialect/TL/IR/TLOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -141,10 +142,54 @@ LogicalResult ContractionPlanAttr::verify(
   return success();
 }
 
+/// Checks a mark of the passes (TLDialect.td's discardableAttrs): a unit
+/// attribute, or a size reference, on the one op that it describes.
+static LogicalResult verifyMark(TLDialect &dialect, Operation *op,
+                                StringAttr name, Attribute value) {
+  auto fail = [&](StringRef what) {
+    return op->emitError() << "'" << name.getValue() << "' " << what;
+  };
+  if (name == dialect.getAllreduceAttrHelper().getName()) {
+    if (!isa<UnitAttr>(value))
+      return fail("must be a unit attribute");
+    if (!isa<AssignOp>(op))
+      return fail("belongs on a tl.assign");
+    return success();
+  }
+  if (name == dialect.getColumnMajorAttrHelper().getName()) {
+    if (!isa<UnitAttr>(value))
+      return fail("must be a unit attribute");
+    if (!isa<ProgramOp>(op))
+      return fail("belongs on a tl.program");
+    return success();
+  }
+  if (name == kContractionPlanAttrName) {
+    if (!isa<ContractionPlanAttr>(value))
+      return fail("must be a #tl.contraction_plan attribute");
+    return success();
+  }
+  if (name == dialect.getDistributedAttrHelper().getName()) {
+    auto size = dyn_cast<FlatSymbolRefAttr>(value);
+    if (!size)
+      return fail("must name a size of the program (a flat symbol "
+                  "reference)");
+    auto program = dyn_cast<ProgramOp>(op);
+    if (!program)
+      return fail("belongs on a tl.program");
+    // The compiled code takes the process's block extent as this size's
+    // value, so it must be one.
+    if (!program.lookupSymbol<SizeOp>(size.getAttr()))
+      return op->emitError() << "'" << name.getValue() << "' names " << size
+                             << ", which is not a size of the program";
+    return success();
+  }
+  return success();
+}
+
 LogicalResult TLDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attribute) {
   if (attribute.getName() != kTargetAttrName)
-    return success();
+    return verifyMark(*this, op, attribute.getName(), attribute.getValue());
   if (!isa<TargetAttr>(attribute.getValue()))
     return op->emitError() << "'" << kTargetAttrName
                            << "' must be a #tl.target attribute";

@@ -66,6 +66,11 @@ LogicalResult tl::bindSizes(ProgramOp program,
   });
   for (SizeOp size : llvm::make_early_inc_range(program.getSizes()))
     size.erase();
+  // The distributed size is gone with the others (its value now one
+  // process's extent), and the mark may not name a size that is not there.
+  TLDialect::DistributedAttrHelper distributed(program.getContext());
+  if (distributed.isAttrPresent(program))
+    distributed.removeAttr(program);
   return success();
 }
 

@@ -50,9 +50,11 @@ static SmallVector<int64_t> reversalPairs(int64_t rank) {
 }
 
 LogicalResult tl::storeColumnMajor(ProgramOp program) {
-  if (program->hasAttr(kColumnMajorAttrName))
+  TLDialect::ColumnMajorAttrHelper columnMajor(program.getContext());
+  if (columnMajor.isAttrPresent(program))
     return program.emitError("the program is already column-major");
-  if (program->hasAttr(kDistributedAttrName))
+  if (TLDialect::DistributedAttrHelper(program.getContext())
+          .isAttrPresent(program))
     return program.emitError(
         "a distributed program cannot be made column-major: distribution "
         "splits row-major blocks");
@@ -91,7 +93,7 @@ LogicalResult tl::storeColumnMajor(ProgramOp program) {
         TransposeOp::create(builder, yield.getLoc(), yield.getValue(),
                             reversalPairs(type.getRank())));
   }
-  program->setAttr(kColumnMajorAttrName, UnitAttr::get(program.getContext()));
+  columnMajor.setAttr(program, UnitAttr::get(program.getContext()));
   return success();
 }
 

@@ -118,6 +118,7 @@ LogicalResult tl::distributeProgram(ProgramOp program, StringRef sizeName) {
                              << "': variable '" << var.getSymName()
                              << "' has it in more than one dimension, so "
                                 "no block of it is one process's";
+  TLDialect::AllreduceAttrHelper allreduce(program.getContext());
   bool ok = true;
   for (AssignOp assign : program.getStatements()) {
     bool sums = false;
@@ -126,13 +127,13 @@ LogicalResult tl::distributeProgram(ProgramOp program, StringRef sizeName) {
       continue;
     }
     if (sums)
-      assign->setAttr(kAllreduceAttrName, UnitAttr::get(program.getContext()));
-    else
-      assign->removeAttr(kAllreduceAttrName);
+      allreduce.setAttr(assign, UnitAttr::get(program.getContext()));
+    else if (allreduce.isAttrPresent(assign))
+      allreduce.removeAttr(assign);
   }
   if (!ok)
     return failure();
-  program->setAttr(kDistributedAttrName, size);
+  TLDialect::DistributedAttrHelper(program.getContext()).setAttr(program, size);
   return success();
 }
 

@@ -70,6 +70,7 @@ struct TLFuseStatementsPass
 void TLFuseStatementsPass::runOnOperation() {
   ProgramOp program = getOperation();
   SmallVector<AssignOp> statements(program.getStatements());
+  TLDialect::AllreduceAttrHelper allreduce(program.getContext());
   for (size_t i = 0; i + 1 < statements.size(); ++i) {
     AssignOp producer = statements[i], consumer = statements[i + 1];
     StringRef name = producer.getTarget();
@@ -82,7 +83,7 @@ void TLFuseStatementsPass::runOnOperation() {
     // after the consumer must stay (unless the consumer overwrites it).
     // Nor does a sum over a distributed size move (tl-distribute marks
     // it): the processes sum its target, which the consumer then reads.
-    if (uses.empty() || producer->hasAttr("tl.allreduce") ||
+    if (uses.empty() || allreduce.isAttrPresent(producer) ||
         (consumer.getTarget() != name &&
          isReadAfter(program, consumer, name)) ||
         !llvm::all_of(uses, [](UseOp use) {

@@ -49,6 +49,26 @@ tl.program @zeroed {
 
 // -----
 
+// A process's copy of a distributed program, bound to its block's extent:
+// the distributed size is gone, and so is the mark that named it (which
+// the verifier would refuse).
+// CHECK-LABEL: tl.program @distributed {
+// CHECK-NOT: tl.distributed
+// CHECK: tl.assign @s attributes {tl.allreduce} = {
+tl.program @distributed attributes {tl.distributed = @E} {
+  tl.size @E
+  tl.var input @u : tensor<?xf64, [@E]>
+  tl.var output @s : tensor<f64>
+  tl.assign @s attributes {tl.allreduce} = {
+    %u = tl.use @u : tensor<?xf64, [@E]>
+    %p = tl.outer %u, %u : tensor<?xf64, [@E]>, tensor<?xf64, [@E]>
+    %c = tl.contract %p [[0, 1]] : tensor<?x?xf64, [@E, @E]>
+    tl.yield %c : tensor<f64>
+  }
+}
+
+// -----
+
 tl.program @unbound {
   tl.size @E
   // expected-error @+1 {{size 'F' has no value}}

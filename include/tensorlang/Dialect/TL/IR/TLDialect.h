@@ -9,7 +9,11 @@
 #ifndef TENSORLANG_DIALECT_TL_IR_TLDIALECT_H
 #define TENSORLANG_DIALECT_TL_IR_TLDIALECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+// The helpers of the declared discardable attributes read and write them
+// on operations.
+#include "mlir/IR/Operation.h"
 
 #include "tensorlang/Dialect/TL/IR/TLDialect.h.inc"
 

@@ -33,7 +33,23 @@ def TL_Dialect : Dialect {
     `t-sdiv`, `ok-stmt`, `t-var`, `s-var`) are the verifiers of these ops.
   }];
   let useDefaultAttributePrinterParser = 1;
-  // `tl.target` on a module must be a #tl.target.
+  // The passes' marks, which later passes and the compiler read: declared
+  // here so that each has one name and typed accessors
+  // (`TLDialect::getAllreduceAttrHelper()` ...), and verified with
+  // `tl.target` in verifyOperationAttribute (TLAttributes.cpp).
+  let discardableAttrs = (ins
+    // On a tl.assign whose target the processes sum after the statement
+    // (tl-distribute).
+    "::mlir::UnitAttr":$allreduce,
+    // On a tl.program: the size whose indices are split over processes
+    // (tl-distribute).
+    "::mlir::FlatSymbolRefAttr":$distributed,
+    // On a tl.program whose variables are stored in column-major order
+    // (tl-column-major).
+    "::mlir::UnitAttr":$column_major
+  );
+  // `tl.target` on a module must be a #tl.target; the marks above must
+  // have their types and sit on their ops.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();

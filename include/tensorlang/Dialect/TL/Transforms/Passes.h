@@ -37,23 +37,14 @@ mlir::LogicalResult padProgram(ProgramOp program, int64_t multiple,
 mlir::LogicalResult bindSizes(ProgramOp program,
                               const llvm::StringMap<int64_t> &values);
 
-/// The attribute of a tl.assign whose target the compiled code sums over
-/// the processes after the statement (tl-distribute), and of the program
-/// the size it distributes.
-constexpr llvm::StringLiteral kAllreduceAttrName = "tl.allreduce";
-constexpr llvm::StringLiteral kDistributedAttrName = "tl.distributed";
-
 /// Checks that `program` can run with the indices of `size` split over
-/// processes and marks it (see --tl-distribute); errors at the statements
-/// that cannot.
+/// processes and marks it (see --tl-distribute): `tl.distributed` on the
+/// program, `tl.allreduce` on the statements whose targets the processes
+/// sum. Errors at the statements that cannot.
 mlir::LogicalResult distributeProgram(ProgramOp program, llvm::StringRef size);
 
-/// The attribute of a program whose variables are stored in column-major
-/// order (tl-column-major).
-constexpr llvm::StringLiteral kColumnMajorAttrName = "tl.column_major";
-
 /// Rewrites `program` in place to run on variables stored in column-major
-/// (Fortran) order, and marks it (see --tl-column-major).
+/// (Fortran) order, and marks it `tl.column_major` (see --tl-column-major).
 mlir::LogicalResult storeColumnMajor(ProgramOp program);
 
 } // namespace tensorlang::tl
