@@ -66,13 +66,13 @@ struct TileContractionsConfig {
   int64_t fmasInFlight = 8;
 
   /// Reductions other than the depth longer than this are blocked for the
-  /// caches, in blocks of at most `otherReductionBlock` steps (TCCG ccsd6 at
-  /// 72: two 3 MB operand slices per register tile unblocked).
+  /// caches, in blocks of at most `otherReductionBlock` steps: unblocked,
+  /// each register tile runs over operand slices that leave L2.
   int64_t maxWholeOtherReduction = 16;
   int64_t otherReductionBlock = 8;
   /// Uses of each element of an operand from which on it is worth copying
   /// it into the layout the register tiles want, or reading it a second
-  /// time (split-off columns; TCCG ccsd6: 1600 uses, intensli0: 24).
+  /// time (split-off columns).
   int64_t manyUses = 256;
   /// Operands up to this many elements (32K doubles: L1/L2-resident) are
   /// copied into the layout the register tiles want however often each
@@ -81,22 +81,19 @@ struct TileContractionsConfig {
   /// Uses of each element of a larger operand that has the columns
   /// elsewhere than last from which on it is copied into the layout the
   /// register tiles want, rather than the contraction left untiled. The
-  /// untiled loop nest runs 5-15x slower than the micro-kernels (TCCG
-  /// abc-adec-ebd at 72: 6 GFLOP/s, a 3 MB operand used 72 times), and a
+  /// untiled loop nest runs 5-15x slower than the micro-kernels, and a
   /// copy read N times costs about 1/N of the work per element.
   int64_t minUsesToTransposeForColumns = 16;
   /// A contraction of at most this many terms per element computes straight
-  /// into the layout of the transposition that is its only use (TCCG
-  /// ccsd_t0: 24 terms, 0.31 s -> 0.09 s) unless that copies more than
-  /// twice as much; one of more terms only where that copies strictly less
-  /// (abc-acd-db, 312 terms: nothing against a 218 MB result).
+  /// into the layout of the transposition that is its only use unless
+  /// that copies more than twice as much; one of more terms only where that
+  /// copies strictly less (ContractionPlanner::shouldFoldTransposition).
   int64_t maxSummandsToFoldTransposition = 256;
   /// A contraction split in two (ContractionTilingPlan::splitAt) of at
   /// most this many terms per element computes both parts in each step of
   /// the loops around its register tiles (they share the operand slices in
   /// cache) rather than one part after the other over all of them, which
-  /// streams the operands once per part (TCCG abc-ad-bdc at 311: 0.41 s to
-  /// 0.23 s; abcd-ebad-ce at 71: 0.066 s to 0.057 s).
+  /// streams the operands once per part.
   int64_t maxSummandsToShareLoops = 1024;
   /// Bytes per cache line: a sum to a scalar that reads an operand across
   /// its rows is blocked a line of that operand at a time.

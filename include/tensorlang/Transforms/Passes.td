@@ -591,8 +591,8 @@ def VectorMathLibrary
   let description = [{
     A vectorized loop computes `math.exp` and `math.log` on whole vectors,
     but LLVM has no instruction for them: it splits each vector into one
-    call of the scalar libm function per lane, which made `exp(u)` 7x
-    slower than NumPy's (AMD EPYC, 10^6 doubles). glibc ships vector
+    call of the scalar libm function per lane, several times slower than
+    NumPy's `exp`. glibc ships vector
     versions under the x86-64 vector function ABI (`_ZGVeN8v_exp` takes and
     returns a `__m512d`); this pass calls them for 1-D vectors of 128, 256
     or 512 bits of f64 or f32 (`b`, `d` and `e` variants: SSE, AVX2,

@@ -77,19 +77,13 @@ static void deriveCacheTiles(const TargetDescription &target,
                              int64_t elementBytes,
                              TileContractionsConfig &config) {
   elementBytes = std::max<int64_t>(1, elementBytes);
-  // The register tile reads a sliver of each operand per depth step: rows
-  // elements of one, columns of the other. The rows' sliver over a depth
-  // block is read again by every register tile of columns in the cache
-  // tile: it takes at most half of L1. The columns' sliver, read once per
-  // register tile from packed panels in L2, streams through. Asking both
-  // slivers to fit L1 (BLIS's rule for its two micro-panels) halved the
-  // depth on a 32 KiB L1 (AMD Zen 4: 128, or a divisor near it, 79 at 5135
-  // steps), and each depth block costs every register tile a load and a
-  // store of its accumulators: TCCG ab-ac-cb at 5135 took 5.80 s in blocks
-  // of 79, 5.35 s in blocks of 245, whose rows' sliver is re-read from L2
-  // when the columns' sliver has pushed it out of L1. At most 256 steps:
-  // blocks of 512 were no faster there (5.25 s against 5.35 s), and 256 is
-  // what every 48 KiB L1 gave before (Zen 5, Emerald Rapids).
+  // The rows' sliver over a depth block is read again by every register
+  // tile of columns in the cache tile: it takes at most half of L1. The
+  // columns' sliver, read once per register tile from panels in L2,
+  // streams through; asking it to fit L1 as well (BLIS's rule) halves the
+  // depth, and each depth block costs every register tile a load and a
+  // store of its accumulators. Longer blocks than 256 gain nothing
+  // (bench/README.md, "The planner's thresholds").
   config.cacheDepth = std::clamp<int64_t>(
       powerOfTwoAtMost(target.l1CacheBytes / 2 /
                        (config.registerRows * elementBytes)),
@@ -308,9 +302,7 @@ static bool hasBatchDims(const ContractionShape &shape,
 /// batch) stays whole at the cache level, so that the register tiles of
 /// each block of rows run through all of its steps. Blocks of rows then
 /// keep nothing in cache for one another: with the depth whole, each reads
-/// the whole operand without the rows again (TCCG abcd-eb-aecd at 71, 203
-/// MB: rows in blocks of 40 and 31 read it twice, 0.116 s; whole, 0.094 s,
-/// on an AMD Zen 4).
+/// the whole operand without the rows again.
 static bool iteratesBatchesInsideRowBlocks(const ContractionShape &shape,
                                            ArrayRef<int64_t> extents,
                                            const ContractionTilingPlan &plan) {
@@ -334,12 +326,10 @@ static bool isDepthBlocked(const ContractionShape &shape,
 
 /// The fewest register rows worth a tile of their own: fewer
 /// accumulators (rows x vectors) than the FMAs in flight leave the FMA
-/// units waiting (AVX2's 6 x 2 tiles at 1024 rows: tiles of 4 rows 0.062
-/// s, of 6 and a rest of 4 0.045 s); above that a divisor does as well
-/// as the most rows with a rest (at 15, 5 rows of 2 vectors: 8 + 7 made
-/// TCCG's ccsd_t cases 30% slower). Where the rows are many, the rest is a
-/// small part of them however many it has, and every tile of the bulk is
-/// as tall as it can be (5135 = 5 x 13 x 79 rows: tiles of 8 and a rest of
+/// units waiting; above that a divisor does as well as the most rows with
+/// a rest (15 rows: 5 + 5 + 5 rather than 8 + 7). Where the rows are many, the
+/// rest is a small part of them however many it has, and every tile of the bulk
+/// is as tall as it can be (5135 = 5 x 13 x 79 rows: tiles of 8 and a rest of
 /// 7, rather than tiles of 5).
 static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
                                   const TileContractionsConfig &config) {
@@ -355,10 +345,9 @@ static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
 
 /// A tile of `extent` of at most `preferred` (a multiple of `step`): all
 /// of an extent no longer; else the largest multiple of `step` that
-/// divides it, where that is at least half of `preferred` (TCCG ab-ac-cb
-/// at 5135 on an AMD EPYC Zen 4, when its depth blocks were at most 128:
-/// blocks of 79, a divisor, 5.6 s; blocks of 126 and a peeled 95, 6.3 s);
-/// else the multiple of `step` that
+/// divides it, where that is at least half of `preferred` (a peeled rest
+/// costs more than a somewhat shorter divisor); else the multiple of
+/// `step` that
 /// cuts the extent into equal blocks of at most `preferred` but the last,
 /// shorter one, which peelPartialTiles peels off into a tile of its own
 /// inside the same loops (311 depth steps in blocks of up to 256: 156 and
@@ -398,9 +387,8 @@ static int64_t packingLanes(const TileContractionsConfig &config) {
 /// tile's width) as keep the block within half of L2, the longest runs of
 /// its last dimension first. Each cache tile copies the block with the
 /// columns last and its register tiles read it from L2; the copy reads
-/// each row of the input a run of its last dimension at a time (TCCG
-/// abcde-ecbfa-fd: runs of 48 doubles, 6 lines, rather than one line of
-/// each of 2304 rows per block, which no prefetcher follows).
+/// each row of the input a run of its last dimension at a time, several
+/// lines, which prefetchers follow, rather than one line of each row.
 static void planPackedBlock(const ContractionShape &shape,
                             ArrayRef<int64_t> extents, int64_t registerColumns,
                             const TileContractionsConfig &config,
@@ -442,10 +430,8 @@ static void planPackedBlock(const ContractionShape &shape,
 /// The input whose cache-tile blocks are copied contiguous first
 /// (ContractionTilingPlan::copiedBlockInput), or -1. A matrix of 1024
 /// doubles per row: a 256 x 256 block of it, rows 8 KiB apart, uses an
-/// eighth of L2's sets and is read from memory again for every row block
-/// (K1 at 1024 on an AMD EPYC: AVX-512 114 -> 132 GFLOP/s, AVX2 47 -> 67;
-/// at 1040, which needs no copy: 132 and 63). A block of fewer than 64
-/// depth steps fits the caches whatever its sets.
+/// eighth of L2's sets and is read from memory again for every row block.
+/// A block of fewer than 64 depth steps fits the caches whatever its sets.
 static int copiedBlockInput(const ContractionShape &shape,
                             ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan,
@@ -480,12 +466,8 @@ static int copiedBlockInput(const ContractionShape &shape,
 /// - and the copy, a pass through memory where the block does not fit
 ///   half of L2, pays: the block fits, or the tiles read all of it
 ///   several times over (`minPanelPasses`: once per row block, and per
-///   step of a dimension the operand lacks outside one it has; TCCG ccsd6,
-///   2.8 MB blocks read once per step of the result's first dimension, 71
-///   times: 6.0 s to 5.1 s; abc-ad-bdc, a 73 MB block read by 3 row
-///   blocks: 0.47 s to 0.42 s). A whole 203 MB operand read once (TCCG
-///   abcd-eb-aecd, whose other dimensions all index it) took 0.092 s
-///   to 0.146 s with panels.
+///   step of a dimension the operand lacks outside one it has). An operand
+///   read once is slower copied than read in place.
 static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
                       const ContractionTilingPlan &plan,
                       const TileContractionsConfig &config) {
@@ -546,10 +528,8 @@ static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
 ///   register tiles of columns or more in the cache tile, which then read
 ///   it from one line per depth step, rather than one per row. The copy
 ///   reads the block from memory with nothing to overlap it, where the
-///   register tiles' FMAs overlapped those reads: TCCG ab-ac-cb on an Intel
-///   Emerald Rapids (L2 2 MiB: blocks of 480 columns, 30 tiles) 5.6-5.9 s
-///   -> 4.5-4.7 s; on an AMD Zen 5 (L2 1 MiB: 256 columns, 16 tiles) 3.12
-///   s -> 3.31 s, and ab-cad-dcb (10 tiles) 0.245 s -> 0.317 s.
+///   register tiles' FMAs overlapped those reads, so that it pays only
+///   where many tiles of columns share it.
 static int rowPanelInput(const ContractionShape &shape,
                          ArrayRef<int64_t> extents,
                          const ContractionTilingPlan &plan,
@@ -582,13 +562,10 @@ static int rowPanelInput(const ContractionShape &shape,
 /// is most of the memory traffic: reorders the dimensions of `dims` that
 /// index it as it lays them out, its outermost first (the others, the
 /// reductions, keep their places). The loops over them then write the
-/// result block after block, rather than a few rows of every block per
-/// pass, which is what a folded transposition otherwise gives: TCCG ccsd_t
-/// (a 302 MB result of two 1.2 MB inputs) then wrote 3 lines in 48 per
-/// pass over the whole result, 0.042 s instead of 0.062 s on an AMD Zen 5.
+/// result block after block, rather than a few lines of every block per
+/// pass over it, which is what a folded transposition otherwise gives.
 /// Where an input is as large as the result, the loops keep the order of
-/// the dimensions, which keeps a packed input's blocks in cache for longer
-/// (TCCG abcde-ecbfa-fd: 0.21 s, 0.28 s in the result's order).
+/// the dimensions, which keeps a packed input's blocks in cache for longer.
 static void followResultLayout(const ContractionShape &shape,
                                SmallVectorImpl<int64_t> &dims) {
   auto isStatic = [](ArrayRef<int64_t> operandShape) {
@@ -660,16 +637,15 @@ static void planTiles(const ContractionShape &shape, ArrayRef<int64_t> extents,
     plan.registerTiles[plan.rowDim] = registerRows;
   }
   // The depth is blocked so that the panel of the columns' operand (depth x
-  // columns) stays in L2; a panel that fits whole (TCCG intensli0: 312 x 24
-  // doubles) is not, so that each register tile holds its whole reduction
+  // columns) stays in L2; a panel that fits whole is not, so that each
+  // register tile holds its whole reduction
   // and starts from zeros (no fill of the result, no second pass over it).
   bool depthBlocked = isDepthBlocked(shape, extents, plan, config);
   if (depthBlocked)
     cacheTile(plan.depthDim,
               tileSize(extents[plan.depthDim], 1, config.cacheDepth));
   // The other reductions in blocks as well: each register tile otherwise
-  // runs through all of them, over operand slices that leave L2 (TCCG
-  // ccsd6 at 72: two 3 MB slices per tile; 10.2 s, 6.8 s blocked).
+  // runs through all of them, over operand slices that leave L2.
   for (unsigned dim = 0; dim < numLoops; ++dim)
     if (shape.isReduction(dim) && dim != plan.depthDim &&
         extents[dim] > config.maxWholeOtherReduction)
@@ -764,8 +740,7 @@ planTwoLevelTiles(const ContractionShape &shape,
   // or not at all (it is broadcast along them). An operand that has them
   // elsewhere is transposed first where that is cheap: it is small (a
   // matrix of the CFD kernels), or each of its elements is used often
-  // enough to repay the copy (TCCG ccsd_t0: a 1.7 MB operand used 4096
-  // times per element; abc-adec-ebd: 3 MB, 72 times). A larger one whose
+  // enough to repay the copy. A larger one whose
   // last dimension is a batch is packed instead: each cache tile copies
   // its block with the columns last (packedInput), so that the operand is
   // read once and no transposed copy of it goes through memory.
@@ -781,7 +756,7 @@ planTwoLevelTiles(const ContractionShape &shape,
       continue;
     unsigned last = map.getDimPosition(map.getNumResults() - 1);
     // (An operand each of whose elements is used many times repays its
-    // transposition whole: TCCG ccsd_t0, 4096 uses.)
+    // transposition whole.)
     if (plan.packedInput < 0 && !shape.isReduction(last) &&
         result.isFunctionOfDim(last) &&
         !(plan.hasRows && last == plan.rowDim) &&
@@ -975,8 +950,8 @@ bool ContractionPlanner::shouldFoldTransposition(
   // operand (ContractionTilingPlan::packedInput) is copied a cache block at
   // a time, in cache, and counts for half of its elements: its blocks are
   // transposed in squares all the same. The result goes through a
-  // temporary, written and read once more (bench/README.md, "Folded
-  // transpositions", has the cases that set the factor of two).
+  // temporary, written and read once more (bench/README.md, "The
+  // planner's thresholds", has the cases that set the factor of two).
   //
   // With many terms per element the sums outweigh either copy, and the
   // contraction keeps its own order unless folding copies strictly less:
@@ -997,8 +972,7 @@ bool ContractionPlanner::shouldFoldTransposition(
                   " operand elements for its columns, more than twice "
                   "what transposing the result after it would (" +
                   Twine(ownCopies) + ")");
-  // Nor where it would lose the panels of the columns' operand (TCCG
-  // ccsd6: the folded products read their columns unpacked).
+  // Nor where it would lose the panels of the columns' operand.
   if (manyTerms && ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0)
     return refuse("the contraction sums too many terms per element, and "
                   "the transposed contraction would read its columns "

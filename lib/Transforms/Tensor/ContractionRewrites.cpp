@@ -41,10 +41,8 @@ static bool isPermutationCopy(linalg::GenericOp op) {
 }
 
 // Otherwise the contraction writes a temporary that a second loop nest
-// transposes: on TCCG ccsd_t0, 24 multiply-adds per element, writing and
-// transposing the 302 MB temporary took three times as long as the sums
-// (0.31 s; folded 0.09 s). With many terms per element the sums outweigh
-// the copies, and only the copies the two layouts need decide.
+// transposes, which can take longer than the sums when they are few per
+// element; with many, only the copies the two layouts need decide.
 linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
   if (!isPermutationCopy(copy))
     return nullptr;

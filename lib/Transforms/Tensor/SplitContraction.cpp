@@ -72,9 +72,8 @@ LogicalResult tensorlang::unshareAccumulatorFill(RewriterBase &rewriter,
 /// With threads, the loops are an scf.forall that they share.
 ///
 /// Only for contractions of few terms per element (`maxSummandsToShareLoops`):
-/// those of many (TCCG ccsd6, 5041) run as long GEMMs in each iteration,
-/// which then stream their operand panels from L3 every time (2.7 s to
-/// 3.6 s at 71).
+/// those of many run as long GEMMs in each iteration, which then stream
+/// their operand panels from L3 every time.
 static FailureOr<linalg::GenericOp>
 enterOuterLoops(RewriterBase &rewriter, linalg::GenericOp op,
                 const ContractionTilingPlan &plan,
