@@ -19,6 +19,11 @@ tool="$work/downstream-opt"
 grep -q "tl.program @main" "$work/matmul.mlir"
 "$tool" "$work/matmul.mlir" --tl-pad="multiple=8" --tl-to-llvm > "$work/matmul.llvm.mlir"
 grep -q "llvm.func @main(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr)" "$work/matmul.llvm.mlir"
+# A planner the downstream compiler registers plans the contractions.
+"$tool" "$work/matmul.mlir" -o /dev/null 2> "$work/narrow.err" \
+  --pass-pipeline="builtin.module(convert-tl-to-linalg,func.func(tl-tile-contractions{planner=narrow emit-remarks}))"
+grep -q "planner narrow, for 64-bit elements: .* register tile 2x" "$work/narrow.err"
+grep -q "tiling plan: .* register=\[2," "$work/narrow.err"
 # The dialect's verifiers work downstream too.
 printf 'tl.program @p {\n  tl.var @x : tensor<2xf64>\n  tl.assign @y = {\n    %%x = tl.use @x : tensor<2xf64>\n    tl.yield %%x : tensor<2xf64>\n  }\n}\n' > "$work/bad.mlir"
 if "$tool" "$work/bad.mlir" 2> "$work/bad.err"; then exit 1; fi

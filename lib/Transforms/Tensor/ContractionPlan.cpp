@@ -1081,15 +1081,21 @@ void tensorlang::registerContractionPlanner(
 
 std::unique_ptr<ContractionPlanner> tensorlang::createContractionPlanner(
     StringRef name, const TargetDescription &target, int64_t elementBytes) {
-  std::lock_guard<std::mutex> lock(getRegistryMutex());
-  for (const RegisteredPlanner &planner : llvm::reverse(getRegistry())) {
-    bool chosen = name.empty()
-                      ? planner.isDefaultFor && planner.isDefaultFor(target)
-                      : planner.name == name;
-    if (chosen)
-      return planner.factory(target, elementBytes);
+  ContractionPlannerFactory factory;
+  {
+    std::lock_guard<std::mutex> lock(getRegistryMutex());
+    for (const RegisteredPlanner &planner : llvm::reverse(getRegistry())) {
+      bool chosen = name.empty()
+                        ? planner.isDefaultFor && planner.isDefaultFor(target)
+                        : planner.name == name;
+      if (chosen) {
+        factory = planner.factory;
+        break;
+      }
+    }
   }
-  return nullptr;
+  // Called unlocked: a factory may wrap another registered planner.
+  return factory ? factory(target, elementBytes) : nullptr;
 }
 
 SmallVector<std::string> tensorlang::getContractionPlannerNames() {
