@@ -317,12 +317,11 @@ PYBIND11_MODULE(_tensorlang, m) {
   });
 
   py::class_<PyProgram>(m, "Program")
-      .def(py::init<
-               const std::string &, const std::string &, bool,
-               const std::vector<std::pair<std::string, std::string>> &,
-               const std::vector<std::string> &,
-               const std::vector<std::pair<std::string, int64_t>> &, int32_t,
-               bool>(),
+      .def(py::init<const std::string &, const std::string &, bool,
+                    const std::vector<std::pair<std::string, std::string>> &,
+                    const std::vector<std::string> &,
+                    const std::vector<std::pair<std::string, int64_t>> &,
+                    int32_t, bool>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
            py::arg("options"), py::arg("keep"), py::arg("sizes"),
            py::arg("communicator"), py::arg("from_file"))

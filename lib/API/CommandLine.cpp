@@ -32,19 +32,21 @@ struct ProgramCLOptions {
       switch (info.kind) {
       case OptionKind::Flag:
         flags.push_back(std::make_unique<cl::opt<bool>>(
-            llvm::StringRef(info.name), cl::desc(info.help), hidden, cl::cat(category)));
+            llvm::StringRef(info.name), cl::desc(info.help), hidden,
+            cl::cat(category)));
         flagInfos.push_back(&info);
         break;
       case OptionKind::Value:
         values.push_back(std::make_unique<cl::opt<std::string>>(
-            llvm::StringRef(info.name), cl::desc(info.help), cl::value_desc(info.valueName),
-            hidden, cl::cat(category)));
+            llvm::StringRef(info.name), cl::desc(info.help),
+            cl::value_desc(info.valueName), hidden, cl::cat(category)));
         valueInfos.push_back(&info);
         break;
       case OptionKind::List:
         lists.push_back(std::make_unique<cl::list<std::string>>(
-            llvm::StringRef(info.name), cl::desc(info.help), cl::value_desc(info.valueName),
-            cl::ZeroOrMore, hidden, cl::cat(category)));
+            llvm::StringRef(info.name), cl::desc(info.help),
+            cl::value_desc(info.valueName), cl::ZeroOrMore, hidden,
+            cl::cat(category)));
         listInfos.push_back(&info);
         break;
       }
@@ -56,8 +58,8 @@ struct ProgramCLOptions {
     ProgramOptions options;
     for (auto [flag, info] : llvm::zip(flags, flagInfos))
       if (flag->getNumOccurrences())
-        if (llvm::Error error = setProgramOption(options, info->name,
-                                                 *flag ? "true" : "false"))
+        if (llvm::Error error =
+                setProgramOption(options, info->name, *flag ? "true" : "false"))
           return std::move(error);
     for (auto [value, info] : llvm::zip(values, valueInfos))
       if (value->getNumOccurrences())

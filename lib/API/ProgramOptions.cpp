@@ -58,7 +58,8 @@ static llvm::Error setBytes(int64_t &bytes, StringRef name, StringRef what,
 
 static bool isSizeName(StringRef name) {
   return !name.empty() && (llvm::isAlpha(name.front()) || name[0] == '_') &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 static const ProgramOptionInfo optionTable[] = {
@@ -206,8 +207,7 @@ static const ProgramOptionInfo optionTable[] = {
      false,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
        return setBytes(options.compile.l1CacheBytes, "l1-cache-bytes",
-                       "a positive number of bytes (0: this machine's)",
-                       value);
+                       "a positive number of bytes (0: this machine's)", value);
      }},
     {"l2-cache-bytes", OptionKind::Value, OptionScope::All, "N",
      "Bytes of one core's L2 cache of the machine the code will run on, for "
@@ -215,8 +215,7 @@ static const ProgramOptionInfo optionTable[] = {
      false,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
        return setBytes(options.compile.l2CacheBytes, "l2-cache-bytes",
-                       "a positive number of bytes (0: this machine's)",
-                       value);
+                       "a positive number of bytes (0: this machine's)", value);
      }},
     {"vector-bits", OptionKind::Value, OptionScope::All, "N",
      "Vector width in bits (0: the CPU's widest)", false,
@@ -340,6 +339,6 @@ llvm::Error tensorlang::checkJitTarget(const ProgramOptions &options) {
   StringRef target = options.compile.target;
   if (isHostTarget(target) || isCudaTarget(target))
     return llvm::Error::success();
-  return invalid("the JIT runs code for this machine only, not for '" +
-                 target + "': compile an object with tl-compile");
+  return invalid("the JIT runs code for this machine only, not for '" + target +
+                 "': compile an object with tl-compile");
 }

@@ -150,7 +150,8 @@ tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
                         const TensorlangProgramOptions *options, char **error) {
   llvm::Expected<ProgramOptions> unwrapped = unwrapOptions(options);
   if (!unwrapped) {
-    reportError(error, "error: " + llvm::toString(unwrapped.takeError()) + "\n");
+    reportError(error,
+                "error: " + llvm::toString(unwrapped.takeError()) + "\n");
     return nullptr;
   }
   // The JIT runs code for this machine: its CPU, or its NVIDIA GPU.

@@ -140,7 +140,7 @@ static LogicalResult compile() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  registerProgramCLOptions(category, /*runFlags=*/false);
+  registerProgramCLOptions(category, /*withRunFlags=*/false);
   if (llvm::Error threadsError = takeThreadsFlag(argc, argv)) {
     (void)error(llvm::toString(std::move(threadsError)));
     return 1;

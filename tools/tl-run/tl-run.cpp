@@ -417,7 +417,7 @@ int main(int argc, char **argv) {
       break;
     }
 #endif
-  registerProgramCLOptions(category, /*runFlags=*/true);
+  registerProgramCLOptions(category, /*withRunFlags=*/true);
   if (llvm::Error threadsError = takeThreadsFlag(argc, argv)) {
     (void)error(llvm::toString(std::move(threadsError)));
     return 1;

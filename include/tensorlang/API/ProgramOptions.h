@@ -1,4 +1,5 @@
-//===- ProgramOptions.h - The options of a program, in one table -*- C++ -*-===//
+//===- ProgramOptions.h - The options of a program, in one table -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
