@@ -10,11 +10,14 @@
 // the bindings by the report's rules as tl-run does. Python's own
 // conventions (conversion to arrays of the dtype, TypeError for an unknown
 // keyword) live in tensorlang/__init__.py; this layer checks again what the
-// copy relies on, so that no call can crash the interpreter.
+// copy relies on, so that no call can crash the interpreter. The options
+// are checked by the table of program options (API/ProgramOptions.h), as
+// tl-run's flags are: a bad value raises ValueError with tl-run's message.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/API/Program.h"
+#include "tensorlang/API/ProgramOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -97,29 +100,19 @@ private:
 
 } // namespace
 
-static ElementKind elementTypeOf(const std::string &dtype) {
-  if (dtype == "float64")
-    return ElementKind::F64;
-  if (dtype == "float32")
-    return ElementKind::F32;
-  throw py::value_error("dtype must be 'float64' or 'float32', got '" +
-                        dtype + "'");
-}
-
 namespace {
 /// A program, through the program API (API/Program.h): what is checked and
 /// run is the same as in tl-run and tl-compile.
 class PyProgram {
 public:
+  /// `options` are (name, value) pairs of the table of program options
+  /// (API/ProgramOptions.h), which checks them as tl-run checks its flags.
   PyProgram(const std::string &text, const std::string &filename, bool isIR,
-            int64_t pad, const std::string &dtype, int64_t threads,
-            const std::vector<std::string> &keep, bool warningsAreErrors,
-            const std::string &syntax,
+            const std::vector<std::pair<std::string, std::string>> &options,
+            const std::vector<std::string> &keep,
             const std::vector<std::pair<std::string, int64_t>> &sizes,
-            const std::string &distribute, int32_t communicator,
-            const std::string &layout, const std::string &target, bool fromFile)
-      : program(makeOptions(pad, dtype, threads, warningsAreErrors, syntax,
-                            sizes, distribute, communicator, layout, target),
+            int32_t communicator, bool fromFile)
+      : program(makeOptions(options, sizes, communicator),
                 [this](const std::string &message) { problem = message; }) {
     DiagnosticCollector diagnostics(program.getContext());
     // A file's kind is its extension, as the tools decide it (loadFile).
@@ -275,40 +268,18 @@ public:
 
 private:
   static ProgramOptions
-  makeOptions(int64_t pad, const std::string &dtype, int64_t threads,
-              bool warningsAreErrors, const std::string &syntax,
+  makeOptions(const std::vector<std::pair<std::string, std::string>> &given,
               const std::vector<std::pair<std::string, int64_t>> &sizes,
-              const std::string &distribute, int32_t communicator,
-              const std::string &layout, const std::string &target) {
-    if (target != "host" && target != "cuda")
-      throw py::value_error("target must be 'host' or 'cuda', got '" + target +
-                            "'");
-    if (layout != "row-major" && layout != "col-major")
-      throw py::value_error("layout must be 'row-major' or 'col-major', got '" +
-                            layout + "'");
-    if (syntax != "tl" && syntax != "cfdlang")
-      throw py::value_error("syntax must be 'tl' or 'cfdlang', got '" + syntax +
-                            "'");
-    if (threads < 1 || threads > 1024)
-      throw py::value_error("threads must be from 1 to 1024, got " +
-                            std::to_string(threads));
-    if (pad < 0)
-      throw py::value_error("pad must be 0 (no padding) or a positive "
-                            "multiple, got " +
-                            std::to_string(pad));
+              int32_t communicator) {
     ProgramOptions options;
-    options.elementType = elementTypeOf(dtype);
-    options.pad = unsigned(pad);
-    options.compile.threads = unsigned(threads);
-    options.warningsAreErrors = warningsAreErrors;
-    options.syntax =
-        syntax == "cfdlang" ? SourceSyntax::CFDlang : SourceSyntax::TensorLang;
+    for (const auto &[name, value] : given)
+      if (llvm::Error error = setProgramOption(options, name, value))
+        throw py::value_error(llvm::toString(std::move(error)));
+    // The JIT runs code for this machine: its CPU, or its NVIDIA GPU.
+    if (llvm::Error error = checkJitTarget(options))
+      throw py::value_error(llvm::toString(std::move(error)));
     options.sizes = sizes;
-    options.compile.distribute = distribute;
     options.compile.communicator = communicator;
-    options.compile.target = target;
-    options.layout =
-        layout == "col-major" ? Layout::ColumnMajor : Layout::RowMajor;
     return options;
   }
 
@@ -346,18 +317,14 @@ PYBIND11_MODULE(_tensorlang, m) {
   });
 
   py::class_<PyProgram>(m, "Program")
-      .def(py::init<const std::string &, const std::string &, bool, int64_t,
-                    const std::string &, int64_t,
-                    const std::vector<std::string> &, bool, const std::string &,
+      .def(py::init<const std::string &, const std::string &, bool,
+                    const std::vector<std::pair<std::string, std::string>> &,
+                    const std::vector<std::string> &,
                     const std::vector<std::pair<std::string, int64_t>> &,
-                    const std::string &, int32_t, const std::string &,
-                    const std::string &, bool>(),
+                    int32_t, bool>(),
            py::arg("text"), py::arg("filename"), py::arg("is_ir"),
-           py::arg("pad"), py::arg("dtype"), py::arg("threads"),
-           py::arg("keep"), py::arg("warnings_as_errors"), py::arg("syntax"),
-           py::arg("sizes"), py::arg("distribute"), py::arg("communicator"),
-           py::arg("layout"), py::arg("target") = "host",
-           py::arg("from_file") = false)
+           py::arg("options"), py::arg("keep"), py::arg("sizes"),
+           py::arg("communicator"), py::arg("from_file"))
       .def("size_names", &PyProgram::sizeNames)
       .def("warnings", &PyProgram::warnings)
       .def("compile", &PyProgram::compile)

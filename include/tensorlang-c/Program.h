@@ -30,7 +30,10 @@ enum TensorlangEngine {
 enum TensorlangElementType { TensorlangF64 = 0, TensorlangF32 = 1 };
 
 /* The options of ProgramOptions; tensorlangProgramOptionsInit sets the
-   defaults tl-run and Python use. */
+   defaults tl-run and Python use. Each field is checked as tl-run checks
+   its flag (docs/compiler.md, "Program options"): tensorlangProgramCreate
+   fails on a bad value with the same message, such as "error: threads must
+   be a number from 1 to 1024, got '0'". */
 typedef struct {
   enum TensorlangElementType elementType;
   unsigned pad;
@@ -50,7 +53,7 @@ typedef struct {
      order rather than row-major (--layout=col-major). */
   bool columnMajor;
   /* Bytes of one core's L1 data and L2 caches the tiles are derived from
-     (0: this machine's; --l1-cache-bytes, --l2-cache-bytes). */
+     (0: this machine's; --l1-cache-bytes, --l2-cache-bytes); not negative. */
   int64_t l1CacheBytes;
   int64_t l2CacheBytes;
   /* The machine the JIT compiles for: NULL or "host" (this one), or
@@ -61,6 +64,16 @@ typedef struct {
   const char *target;
   const char *cpu;
   const char *gpuArch;
+  /* The language of the source text: NULL or "tensorlang" (also "tl"), or
+     "cfdlang" (--syntax; docs/language.md, Differences from CFDlang). */
+  const char *syntax;
+  /* NULL, or the size whose indices are split over MPI processes
+     (--distribute; docs/distributed.md): the kernel is then kernel_mpi,
+     which takes the communicator first, and tensorlangProgramRun passes it
+     `communicator`, MPI's Fortran handle of the communicator
+     (MPI_Comm_c2f). */
+  const char *distribute;
+  int32_t communicator;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void

@@ -65,15 +65,18 @@ LogicalResult Program::loadFile(StringRef path) {
     return error("cannot tell the kind of '" + path +
                  "': expected a .tl source file, a .cfd CFDlang source file "
                  "or a .mlir file");
-  // The extension says which language a source file is in.
+  // The extension says which language a source file is in, unless the
+  // options do.
   return load(file->getBuffer(), path, extension == ".mlir",
-              extension == ".cfd" ? SourceSyntax::CFDlang
-                                  : SourceSyntax::TensorLang);
+              options.syntax.value_or(extension == ".cfd"
+                                          ? SourceSyntax::CFDlang
+                                          : SourceSyntax::TensorLang));
 }
 
 LogicalResult Program::loadText(StringRef text, StringRef bufferName,
                                 bool isIR) {
-  return load(text, bufferName, isIR, options.syntax);
+  return load(text, bufferName, isIR,
+              options.syntax.value_or(SourceSyntax::TensorLang));
 }
 
 LogicalResult Program::load(StringRef text, StringRef bufferName, bool isIR,

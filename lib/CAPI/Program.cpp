@@ -8,16 +8,26 @@
 
 #include "tensorlang-c/Program.h"
 #include "tensorlang/API/Program.h"
+#include "tensorlang/API/ProgramOptions.h"
 
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/Diagnostics.h"
 
-#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 using namespace mlir;
 using namespace tensorlang;
+
+/// Hands `message` to the caller as an error (malloc'ed), if it asked.
+static void reportError(char **error, const std::string &message) {
+  if (!error)
+    return;
+  *error = static_cast<char *>(std::malloc(message.size() + 1));
+  if (*error)
+    std::memcpy(*error, message.c_str(), message.size() + 1);
+}
 
 /// A program and the messages of its last failing call.
 struct TensorlangProgramImpl {
@@ -48,16 +58,7 @@ struct TensorlangProgramImpl {
   }
 
   /// Hands the messages to the caller (malloc'ed) and forgets them.
-  void takeMessages(char **error) {
-    if (error) {
-      if (messages.empty())
-        messages = "error: the call failed\n";
-      *error = static_cast<char *>(std::malloc(messages.size() + 1));
-      if (*error)
-        std::memcpy(*error, messages.c_str(), messages.size() + 1);
-    }
-    messages.clear();
-  }
+  void takeMessages(char **error);
 
   Program program;
   ScopedDiagnosticHandler handler;
@@ -65,6 +66,11 @@ struct TensorlangProgramImpl {
   /// What loading the program reported when it succeeded: its warnings.
   std::string warnings;
 };
+
+void TensorlangProgramImpl::takeMessages(char **error) {
+  reportError(error, messages.empty() ? "error: the call failed\n" : messages);
+  messages.clear();
+}
 
 void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   ProgramOptions defaults;
@@ -86,61 +92,75 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->target = nullptr;
   options->cpu = nullptr;
   options->gpuArch = nullptr;
+  options->syntax = nullptr;
+  options->distribute = nullptr;
+  options->communicator = defaults.compile.communicator;
 }
 
-static ProgramOptions unwrapOptions(const TensorlangProgramOptions *c) {
+/// The options of `c`, each field checked by the table of program options
+/// (setProgramOption), so that a bad value gets the message tl-run and
+/// Python give.
+static llvm::Expected<ProgramOptions>
+unwrapOptions(const TensorlangProgramOptions *c) {
   TensorlangProgramOptions defaults;
   tensorlangProgramOptionsInit(&defaults);
   if (!c)
     c = &defaults;
+  auto flag = [](bool on) { return on ? "true" : "false"; };
+  char maxWork[32];
+  std::snprintf(maxWork, sizeof(maxWork), "%.17g", c->maxWork);
+  // The C enums number their values apart from the C++ ones (F64 first),
+  // and keep that numbering: map by name.
+  std::vector<std::pair<StringRef, std::string>> fields = {
+      {"element-type", c->elementType == TensorlangF32 ? "f32" : "f64"},
+      {"pad", std::to_string(c->pad)},
+      {"engine", c->engine == TensorlangEngineReference ? "reference" : "jit"},
+      {"threads", std::to_string(c->threads)},
+      {"no-optimize", flag(!c->optimize)},
+      {"no-tile", flag(!c->tileContractions)},
+      {"fuse-min-bytes", std::to_string(c->fuseBatchesMinBytes)},
+      {"stream-min-bytes", std::to_string(c->streamingMinBytes)},
+      {"vector-bits", std::to_string(c->vectorBits)},
+      {"opt-level", std::to_string(c->optLevel)},
+      {"max-work", maxWork},
+      {"Werror", flag(c->warningsAreErrors)},
+      {"layout", c->columnMajor ? "col-major" : "row-major"},
+      {"l1-cache-bytes", std::to_string(c->l1CacheBytes)},
+      {"l2-cache-bytes", std::to_string(c->l2CacheBytes)},
+  };
+  // A string left NULL keeps the default.
+  for (auto [name, text] :
+       {std::pair<StringRef, const char *>{"target", c->target},
+        {"cpu", c->cpu},
+        {"gpu-arch", c->gpuArch},
+        {"syntax", c->syntax},
+        {"distribute", c->distribute}})
+    if (text)
+      fields.emplace_back(name, text);
   ProgramOptions options;
-  // The C enum numbers its values apart from ElementKind (F64 first), and
-  // keeps that numbering: map by name.
-  options.elementType =
-      c->elementType == TensorlangF32 ? ElementKind::F32 : ElementKind::F64;
-  options.pad = c->pad;
-  options.engine =
-      c->engine == TensorlangEngineReference ? Engine::Reference : Engine::Jit;
-  options.compile.threads = c->threads;
-  options.compile.optimize = c->optimize;
-  options.compile.tileContractions = c->tileContractions;
-  options.compile.fuseBatchesMinBytes = c->fuseBatchesMinBytes;
-  options.compile.streamingMinBytes = c->streamingMinBytes;
-  options.compile.vectorBits = c->vectorBits;
-  options.compile.l1CacheBytes = std::max<int64_t>(0, c->l1CacheBytes);
-  options.compile.l2CacheBytes = std::max<int64_t>(0, c->l2CacheBytes);
-  options.compile.optLevel = c->optLevel;
-  options.interpreter.maxWork = c->maxWork;
-  options.warningsAreErrors = c->warningsAreErrors;
-  options.layout = c->columnMajor ? Layout::ColumnMajor : Layout::RowMajor;
-  if (c->target && *c->target && StringRef(c->target) != "host")
-    options.compile.target = c->target;
-  if (c->cpu && *c->cpu)
-    options.compile.cpu = c->cpu;
-  if (c->gpuArch && *c->gpuArch)
-    options.compile.gpuArch = c->gpuArch;
+  for (const auto &[name, text] : fields)
+    if (llvm::Error error = setProgramOption(options, name, text))
+      return std::move(error);
+  options.compile.communicator = c->communicator;
   return options;
 }
 
 TensorlangProgram
 tensorlangProgramCreate(MlirStringRef text, MlirStringRef filename, bool isIR,
                         const TensorlangProgramOptions *options, char **error) {
-  ProgramOptions unwrapped = unwrapOptions(options);
-  auto impl = std::make_unique<TensorlangProgramImpl>(unwrapped);
-  if (unwrapped.compile.threads < 1 || unwrapped.compile.threads > 1024 ||
-      unwrapped.compile.optLevel > 3) {
-    impl->record("error: threads must be from 1 to 1024 and optLevel at "
-                 "most 3");
-    impl->takeMessages(error);
+  llvm::Expected<ProgramOptions> unwrapped = unwrapOptions(options);
+  if (!unwrapped) {
+    reportError(error,
+                "error: " + llvm::toString(unwrapped.takeError()) + "\n");
     return nullptr;
   }
   // The JIT runs code for this machine: its CPU, or its NVIDIA GPU.
-  if (!unwrapped.compile.target.empty() && unwrapped.compile.target != "cuda") {
-    impl->record("error: target must be \"host\" or \"cuda\", got \"" +
-                 unwrapped.compile.target + "\"");
-    impl->takeMessages(error);
+  if (llvm::Error wrongTarget = checkJitTarget(*unwrapped)) {
+    reportError(error,
+                "error: " + llvm::toString(std::move(wrongTarget)) + "\n");
     return nullptr;
   }
+  auto impl = std::make_unique<TensorlangProgramImpl>(*unwrapped);
   if (failed(impl->program.loadText(unwrap(text), unwrap(filename), isIR))) {
     impl->takeMessages(error);
     return nullptr;

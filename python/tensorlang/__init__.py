@@ -105,19 +105,41 @@ def _check_sizes(sizes):
 
 
 def _check_distribution(distribute, comm):
-    """The distributed size and the communicator as MPI's Fortran handle
-    (mpi4py's comm.py2f()), for the compiled code."""
+    """The communicator as MPI's Fortran handle (mpi4py's comm.py2f()), for
+    the compiled code."""
     if distribute is None:
         if comm is not None:
             raise ValueError("comm is given but distribute is not")
-        return "", 0
-    if not isinstance(distribute, str) or not distribute:
-        raise TypeError("distribute must name a size of the program, got %r"
-                        % (distribute,))
+        return 0
     if comm is None or not hasattr(comm, "py2f"):
         raise TypeError("distribute needs comm, an mpi4py communicator "
                         "(mpi4py.MPI.COMM_WORLD), got %r" % (comm,))
-    return distribute, int(comm.py2f())
+    return int(comm.py2f())
+
+
+# The keywords whose values are text (the others are integers).
+_TEXT_OPTIONS = ("syntax", "distribute", "layout", "target", "cpu",
+                 "gpu_arch")
+
+
+def _options(flags=(), **given):
+    """The keywords that are options of the table of program options
+    (include/tensorlang/API/ProgramOptions.h) as its (name, text) pairs: the
+    table checks the values, with tl-run's messages. Here only their Python
+    types are checked; None leaves an option's default."""
+    options = [(name, "true" if on else "false") for name, on in flags]
+    for keyword, value in given.items():
+        if value is None:
+            continue
+        if keyword in _TEXT_OPTIONS:
+            if not isinstance(value, str):
+                raise TypeError("%s must be a str, got %r" % (keyword, value))
+            options.append((keyword.replace("_", "-"), value))
+        else:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError("%s must be an integer, got %r" % (keyword, value))
+            options.append((keyword.replace("_", "-"), str(int(value))))
+    return options
 
 
 def _check_int(value, name, minimum):
@@ -138,24 +160,31 @@ class Program:
 
     def __init__(self, text, filename="<string>", pad=0, dtype="float64",
                  threads=1, is_ir=False, keep=(), warnings_as_errors=False,
-                 syntax="tl", sizes=None, distribute=None, comm=None,
-                 layout="row-major", target="host", from_file=False):
+                 syntax=None, sizes=None, distribute=None, comm=None,
+                 layout="row-major", target="host", from_file=False,
+                 cpu=None, gpu_arch=None, l1_cache_bytes=None,
+                 l2_cache_bytes=None, vector_bits=None, opt_level=None):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
-        self._pad = _check_int(pad, "pad", 0)
-        self._threads = _check_int(threads, "threads", 1)
         self._dtype = _check_dtype(dtype)
-        if self._threads > 1024:
-            raise ValueError("threads must be at most 1024, got %d" % self._threads)
         if isinstance(keep, str):
             keep = (keep,)
-        self._impl = _Program(text, filename, is_ir, self._pad, self._dtype,
-                              self._threads, [str(name) for name in keep],
-                              bool(warnings_as_errors), str(syntax),
+        options = _options(
+            flags=[("Werror", bool(warnings_as_errors))],
+            pad=pad, threads=threads, syntax=syntax, distribute=distribute,
+            layout=layout, target=target, cpu=cpu, gpu_arch=gpu_arch,
+            l1_cache_bytes=l1_cache_bytes, l2_cache_bytes=l2_cache_bytes,
+            vector_bits=vector_bits, opt_level=opt_level)
+        options.append(("element-type",
+                        "f32" if self._dtype == "float32" else "f64"))
+        self._impl = _Program(text, filename, is_ir, options,
+                              [str(name) for name in keep],
                               _check_sizes(sizes),
-                              *_check_distribution(distribute, comm),
-                              str(layout), str(target), bool(from_file))
-        self._layout = str(layout)
+                              _check_distribution(distribute, comm),
+                              bool(from_file))
+        self._pad = int(pad)
+        self._threads = int(threads)
+        self._layout = "col-major" if layout == "column-major" else layout
         self._sizes = dict(sizes or {})
         self._device_kernel = None
         if self._impl.warnings():
@@ -296,7 +325,9 @@ class Program:
 
 def compile(source, pad=0, dtype="float64", threads=1, keep=(),
             warnings_as_errors=False, syntax="tl", sizes=None,
-            distribute=None, comm=None, layout="row-major", target="host"):
+            distribute=None, comm=None, layout="row-major", target="host",
+            cpu=None, gpu_arch=None, l1_cache_bytes=None, l2_cache_bytes=None,
+            vector_bits=None, opt_level=None):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
@@ -314,12 +345,20 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     the GPU and back; CuPy arrays and PyTorch CUDA tensors are used in
     place, without copies, and the call returns arrays of the same kind
     without waiting, on the library's current stream); without a driver or
-    a GPU it raises RuntimeError."""
+    a GPU it raises RuntimeError. `gpu_arch` is its architecture ('sm_90').
+    `cpu` compiles for an LLVM CPU ('x86-64-v3'; this one runs the code),
+    `l1_cache_bytes` and `l2_cache_bytes` size the tiles for another
+    machine's caches, `vector_bits` and `opt_level` are tl-run's
+    --vector-bits and --opt-level. A bad value raises ValueError with
+    tl-run's message (docs/python.md, Options)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     try:
         program = Program(source, "<string>", pad, dtype, threads, is_ir, keep,
                           warnings_as_errors, syntax, sizes, distribute, comm,
-                          layout, target)
+                          layout, target, cpu=cpu, gpu_arch=gpu_arch,
+                          l1_cache_bytes=l1_cache_bytes,
+                          l2_cache_bytes=l2_cache_bytes,
+                          vector_bits=vector_bits, opt_level=opt_level)
         program._impl.compile()
     except CompileError as error:
         # A file's name where source text belongs: point at compile_file.
@@ -335,17 +374,24 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
 
 def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
                  warnings_as_errors=False, sizes=None, layout="row-major",
-                 target="host"):
+                 target="host", syntax=None, cpu=None, gpu_arch=None,
+                 l1_cache_bytes=None, l2_cache_bytes=None, vector_bits=None,
+                 opt_level=None):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
     file in the tl dialect, as tl-run and tl-compile do: a file of another
-    extension is refused (CompileError), not guessed."""
+    extension is refused (CompileError), not guessed. `syntax` reads a
+    source file in that language whatever its extension; the other options
+    are compile's."""
     path = os.fspath(path)
     # (A missing file raises FileNotFoundError, as open does.)
     with open(path):
         pass
     program = Program("", path, pad, dtype, threads, False, keep,
-                      warnings_as_errors, "tl", sizes, layout=layout,
-                      target=target, from_file=True)
+                      warnings_as_errors, syntax, sizes, layout=layout,
+                      target=target, from_file=True, cpu=cpu,
+                      gpu_arch=gpu_arch, l1_cache_bytes=l1_cache_bytes,
+                      l2_cache_bytes=l2_cache_bytes, vector_bits=vector_bits,
+                      opt_level=opt_level)
     program._impl.compile()
     return program
 

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *source = "var input A : [2 2]\n"
                             "var t : [2 2]\n"
@@ -166,6 +167,97 @@ static int runTargets(void) {
   return 0;
 }
 
+/* The options are checked by the table tl-run's flags and Python's
+   keywords share: a bad value gets the same message. And the options that
+   tl-run has and C gained take effect: syntax, distribute. */
+static void printCreateError(const TensorlangProgramOptions *options) {
+  char *error = NULL;
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(source),
+      mlirStringRefCreateFromCString("p.tl"), false, options, &error);
+  if (program) {
+    printf("created\n");
+    tensorlangProgramDestroy(program);
+    return;
+  }
+  printf("%s", error);
+  free(error);
+}
+
+static int runOptions(void) {
+  TensorlangProgramOptions options;
+  tensorlangProgramOptionsInit(&options);
+  options.threads = 0;
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
+  options.syntax = "fortran";
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
+  options.l1CacheBytes = -1;
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
+  options.cpu = "";
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
+  options.distribute = "2E";
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
+  options.optLevel = 7;
+  printCreateError(&options);
+
+  /* CFDlang's 0-based index lists: (A # x) . [[0 2]] is A's transpose
+     times x. */
+  tensorlangProgramOptionsInit(&options);
+  options.syntax = "cfdlang";
+  char *error = NULL;
+  TensorlangProgram program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString("var input A : [2 2]\nvar input x : [2]\n"
+                                     "var output y : [2]\n"
+                                     "y = (A # x) . [[0 2]]\n"),
+      mlirStringRefCreateFromCString("p.cfd"), false, &options, &error);
+  if (!program) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  double a[4] = {1, 2, 3, 4}, x[2] = {1, 10}, y[2];
+  const char *inputNames[] = {"A", "x"};
+  const void *inputs[] = {a, x};
+  const char *resultNames[] = {"y"};
+  void *results[] = {y};
+  if (!tensorlangProgramRun(program, 2, inputNames, inputs, 1, resultNames,
+                            results, &error)) {
+    printf("%s", error);
+    free(error);
+    return 1;
+  }
+  printf("cfdlang: y = %g %g\n", y[0], y[1]);
+  tensorlangProgramDestroy(program);
+
+  /* A distributed program's kernel takes the communicator first. */
+  tensorlangProgramOptionsInit(&options);
+  options.distribute = "E";
+  program = tensorlangProgramCreate(
+      mlirStringRefCreateFromCString(
+          "size E\nvar input u : [E 2]\nvar input w : [E]\n"
+          "var output s : [2]\ns = u # w . [[1 3]]\n"),
+      mlirStringRefCreateFromCString("sum.tl"), false, &options, &error);
+  char *declaration =
+      program ? tensorlangProgramGetKernelDeclaration(program, &error) : NULL;
+  /* The declaration is tl-compile's header; from its function on: */
+  const char *function =
+      declaration ? strstr(declaration, "void main_mpi(") : NULL;
+  if (function)
+    printf("distributed: %s\n", function);
+  else
+    printf("distributed: %s\n", declaration ? declaration : error);
+  free(declaration);
+  free(error);
+  if (program)
+    tensorlangProgramDestroy(program);
+  return 0;
+}
+
 int main(void) {
   TensorlangProgramOptions options;
   tensorlangProgramOptionsInit(&options);
@@ -221,5 +313,5 @@ int main(void) {
 
   return runWith(TensorlangEngineJit, "jit") ||
          runWith(TensorlangEngineReference, "reference") || runSized() ||
-         runTargets();
+         runTargets() || runOptions();
 }

@@ -2,10 +2,12 @@
 written here, and its errors."""
 
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
@@ -459,7 +461,7 @@ def test_column_major_layout(pad):
             v = run(**arrays)["v"]
             assert v.flags["F_CONTIGUOUS"] and not v.flags["C_CONTIGUOUS"]
             assert_same(v, helmholtz(S, D, u))
-    with pytest.raises(ValueError, match="layout must be 'row-major' or 'col-major'"):
+    with pytest.raises(ValueError, match=r"unknown layout 'fortran' \(row-major, col-major\)"):
         tl.compile(HELMHOLTZ, layout="fortran")
 
 
@@ -540,9 +542,77 @@ def test_gpu_target_without_a_driver_raises_runtime_error():
 
 
 def test_unknown_target_is_refused():
-    with pytest.raises(ValueError, match="target must be 'host' or 'cuda', "
-                                         "got 'tpu'"):
+    with pytest.raises(ValueError, match=r"unknown target 'tpu' \(host, cuda "
+                                         "or a triple such as "):
         tl.compile(MATMUL, target="tpu")
+    # The JIT runs this machine's code only, as in tl-run.
+    with pytest.raises(ValueError, match="the JIT runs code for this machine "
+                                         "only, not for 'aarch64-linux-gnu'"):
+        tl.compile(MATMUL, target="aarch64-linux-gnu")
+
+
+# The table of program options (include/tensorlang/API/ProgramOptions.h)
+# checks every interface's values: these are the messages tl-run and
+# tl-compile print (test/Tools/program-options.test) and the C API returns
+# (test/CAPI/program.test), word for word.
+@pytest.mark.parametrize("keywords, message", [
+    (dict(threads=0), "threads must be a number from 1 to 1024, got '0'"),
+    (dict(threads=5000),
+     "threads must be a number from 1 to 1024, got '5000'"),
+    (dict(syntax="fortran"),
+     "unknown syntax 'fortran' (tensorlang, tl, cfdlang)"),
+    (dict(l1_cache_bytes=-1), "l1-cache-bytes must be a positive number of "
+                              "bytes (0: this machine's), got '-1'"),
+    (dict(l2_cache_bytes=-1), "l2-cache-bytes must be a positive number of "
+                              "bytes (0: this machine's), got '-1'"),
+    (dict(layout="diagonal"), "unknown layout 'diagonal' (row-major, "
+                              "col-major)"),
+    (dict(cpu=""), "cpu must be host or an LLVM CPU name such as x86-64-v3, "
+                   "got ''"),
+    (dict(distribute="2E", comm=types.SimpleNamespace(py2f=lambda: 0)),
+     "distribute must be the name of a size of the program, got '2E'"),
+    (dict(target="nowhere"), "unknown target 'nowhere' (host, cuda or a "
+                             "triple such as aarch64-linux-gnu)"),
+    (dict(opt_level=7), "opt-level must be 0, 1, 2 or 3, got '7'"),
+    (dict(gpu_arch="volta"),
+     "unknown GPU architecture 'volta' (expected sm_NN, such as sm_90)"),
+])
+def test_options_share_one_message(keywords, message):
+    with pytest.raises(ValueError) as error:
+        tl.compile(MATMUL, **keywords)
+    assert str(error.value) == message
+    with pytest.raises(TypeError, match="cpu must be a str"):
+        tl.compile(MATMUL, cpu=3)
+    with pytest.raises(TypeError, match="l1_cache_bytes must be an integer"):
+        tl.compile(MATMUL, l1_cache_bytes="32K")
+
+
+def test_cpu_and_cache_options_take_effect(tmp_path):
+    """cpu= and the cache sizes are the code generator's target (the
+    module's #tl.target, which the tiles are derived from)."""
+    target = re.compile(r"#tl\.target<[^>]*>")
+    default = target.search(tl.compile(MATMUL).ir("llvm")).group()
+    assert 'cpu = "host"' in default
+    given = target.search(tl.compile(
+        MATMUL, cpu="x86-64-v2", l1_cache_bytes=4096,
+        l2_cache_bytes=65536).ir("llvm")).group()
+    assert 'cpu = "x86-64-v2"' in given
+    # x86-64-v2 has SSE4.2, without AVX: 128-bit vectors.
+    assert "vector_bits = 128" in given
+    assert "l1_cache_bytes = 4096, l2_cache_bytes = 65536" in given
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((7, 5)), rng.standard_normal((5, 3))
+    for keywords in [dict(cpu="x86-64"), dict(l1_cache_bytes=4096,
+                                              l2_cache_bytes=65536)]:
+        assert_same(tl.compile(MATMUL, **keywords)(A=a, B=b)["C"], a @ b,
+                    1e-12, 1e-12)
+    path = tmp_path / "p.tl"
+    path.write_text("var input A : [2 2]\nvar input x : [2]\n"
+                    "var output y : [2]\ny = (A # x) . [[0 2]]\n")
+    # syntax overrides the extension, as --syntax does.
+    y = tl.compile_file(path, syntax="cfdlang", cpu="x86-64")(
+        A=np.array([[1., 2], [3, 4]]), x=np.array([1., 10]))["y"]
+    np.testing.assert_array_equal(y, [31, 42])
 
 
 CUDA_ARRAY = """

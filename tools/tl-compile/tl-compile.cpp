@@ -21,7 +21,6 @@
 #include "tensorlang/API/CommandLine.h"
 #include "tensorlang/API/Program.h"
 #include "tensorlang/Support/AtomicOutput.h"
-#include "tensorlang/Support/ThreadsFlag.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -60,8 +59,6 @@ cl::opt<std::string> functionName(
     "name",
     cl::desc("Name of the C function (default: the program file's stem)"),
     cl::cat(category));
-unsigned threads = 1; // --threads, see ThreadsFlag.h
-cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
 } // namespace
 
@@ -93,7 +90,7 @@ static std::string chooseName(tl::ProgramOp program) {
 }
 
 static LogicalResult compile() {
-  llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
+  llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL();
   if (!options)
     return error(llvm::toString(options.takeError()));
   Program program(*options,
@@ -143,12 +140,11 @@ static LogicalResult compile() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  std::string threadsError;
-  if (!takeThreadsFlag(argc, argv, threads, threadsError)) {
-    (void)error(threadsError);
+  registerProgramCLOptions(category, /*withRunFlags=*/false);
+  if (llvm::Error threadsError = takeThreadsFlag(argc, argv)) {
+    (void)error(llvm::toString(std::move(threadsError)));
     return 1;
   }
-  registerProgramCLOptions(category, /*runFlags=*/false);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

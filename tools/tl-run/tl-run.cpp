@@ -27,7 +27,6 @@
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 #include "tensorlang/Support/Npy.h"
 #include "tensorlang/Support/TensorPrinter.h"
-#include "tensorlang/Support/ThreadsFlag.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSet.h"
@@ -68,8 +67,6 @@ cl::opt<unsigned> repeat(
              "the initial store; prints 'kernel median: <seconds> s' on "
              "stderr"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
-unsigned threads = 1; // --threads, see ThreadsFlag.h
-cl::extrahelp threadsHelp(kThreadsFlagHelp);
 
 } // namespace
 
@@ -278,7 +275,7 @@ static LogicalResult agree(LogicalResult result) {
 }
 
 static LogicalResult run() {
-  llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL(threads);
+  llvm::Expected<ProgramOptions> options = getProgramOptionsFromCL();
   if (!options)
     return error(llvm::toString(options.takeError()));
   distribute = options->compile.distribute;
@@ -420,12 +417,11 @@ int main(int argc, char **argv) {
       break;
     }
 #endif
-  std::string threadsError;
-  if (!takeThreadsFlag(argc, argv, threads, threadsError)) {
-    (void)error(threadsError);
+  registerProgramCLOptions(category, /*withRunFlags=*/true);
+  if (llvm::Error threadsError = takeThreadsFlag(argc, argv)) {
+    (void)error(llvm::toString(std::move(threadsError)));
     return 1;
   }
-  registerProgramCLOptions(category, /*runFlags=*/true);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

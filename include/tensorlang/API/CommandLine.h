@@ -8,7 +8,8 @@
 //
 // The flags that fill ProgramOptions, registered once for every tool (as
 // CIRCT's registerFirtoolCLOptions): tl-run and tl-compile accept the same
-// lowering flags with the same defaults and help.
+// flags, one per row of the table of program options (ProgramOptions.h),
+// with its help, and report a bad value with its message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #define TENSORLANG_API_COMMANDLINE_H
 
 #include "tensorlang/API/Program.h"
+#include "tensorlang/API/ProgramOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
@@ -25,17 +27,22 @@
 
 namespace tensorlang {
 
-/// Registers the flags of ProgramOptions in `category`: --element-type,
-/// --pad, --size, --distribute, --cpu, --vector-bits, --opt-level,
-/// --no-optimize, --no-tile,
-/// --fuse-min-bytes, --stream-min-bytes and, with `runFlags`, --engine and
-/// --max-work. Call before llvm::cl::ParseCommandLineOptions.
+/// Registers a flag in `category` for each option of the table
+/// (getProgramOptionTable), those of OptionScope::Run only `withRunFlags`,
+/// and the help of --threads. Call before takeThreadsFlag and
+/// llvm::cl::ParseCommandLineOptions.
 void registerProgramCLOptions(llvm::cl::OptionCategory &category,
-                              bool runFlags);
+                              bool withRunFlags);
 
-/// The options the flags give, or an error naming a bad flag; `threads`
-/// comes from takeThreadsFlag.
-llvm::Expected<ProgramOptions> getProgramOptionsFromCL(unsigned threads);
+/// libMLIR.so registers a global option named `threads`, so no tool can
+/// declare a flag of that name: this takes every `--threads N`,
+/// `--threads=N` (or with one dash) out of argv, keeping the last value
+/// for getProgramOptionsFromCL. Fails only where a value is missing.
+llvm::Error takeThreadsFlag(int &argc, char **argv);
+
+/// The options the flags give, or the error of the first bad value (the
+/// table's message).
+llvm::Expected<ProgramOptions> getProgramOptionsFromCL();
 
 /// While alive, hands the errors of `context` that have no place in a
 /// program (no CUDA driver, say) to `report`, as one line each, before the

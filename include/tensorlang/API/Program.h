@@ -30,6 +30,7 @@
 #ifndef TENSORLANG_API_PROGRAM_H
 #define TENSORLANG_API_PROGRAM_H
 
+#include "tensorlang/API/ProgramOptions.h"
 #include "tensorlang/Compiler/Compiler.h"
 #include "tensorlang/Frontend/MLIRGen.h"
 #include "tensorlang/Interpreter/Interpreter.h"
@@ -42,43 +43,6 @@
 #include <optional>
 
 namespace tensorlang {
-
-/// Which engine runs a program.
-enum class Engine {
-  /// Native code compiled in this process (the JIT).
-  Jit,
-  /// The reference interpreter, the report's semantics literally.
-  Reference,
-};
-
-/// Every option of loading, compiling and running a program. tl-run,
-/// tl-compile, the Python module and the C API fill this one struct
-/// (API/CommandLine.h registers the tools' flags for it).
-struct ProgramOptions {
-  /// The element type of a source program. An IR program carries its own;
-  /// when this is set, it must agree.
-  std::optional<ElementKind> elementType;
-  /// Pad every extent to a multiple of this (0: no padding).
-  unsigned pad = 0;
-  /// Report a source program's warnings (unused statements and inputs) as
-  /// errors.
-  bool warningsAreErrors = false;
-  /// The language of source text given to loadText (loadFile decides by
-  /// the extension: .tl or .cfd).
-  SourceSyntax syntax = SourceSyntax::TensorLang;
-  Engine engine = Engine::Jit;
-  /// Lowering and code generation (the JIT and ahead-of-time).
-  CompileOptions compile;
-  /// The reference engine.
-  InterpreterOptions interpreter;
-  /// The order of every variable's elements in the caller's buffers
-  /// (TensorView, results, compiled functions' arguments). Column-major
-  /// runs the program rewritten by tl-column-major.
-  Layout layout = Layout::RowMajor;
-  /// Values of the program's sizes, by name. A size that an input's shape
-  /// fixes need not be given; if it is, the shape must agree.
-  std::vector<std::pair<std::string, int64_t>> sizes;
-};
 
 /// Elements the caller owns, of a kind and a shape, in the order of the
 /// program's layout (ProgramOptions::layout): row-major by default.
@@ -142,7 +106,8 @@ public:
   }
 
   /// Reads `path`: source text if it ends in `.tl`, tl dialect IR if it ends
-  /// in `.mlir`, CFDlang source in `.cfd`. Then as loadText.
+  /// in `.mlir`, CFDlang source in `.cfd` (source in the options' syntax,
+  /// where they give one). Then as loadText.
   mlir::LogicalResult loadFile(llvm::StringRef path);
   /// Reads `text` (named `bufferName` in messages) as source or as IR,
   /// verifies it, finds its one tl.program, checks the element type against
