@@ -1035,8 +1035,10 @@ struct RegisteredPlanner {
   std::function<bool(const TargetDescription &)> isDefaultFor;
 };
 
+} // namespace
+
 /// The registry, with the built-in planners first.
-std::vector<RegisteredPlanner> &getRegistry() {
+static std::vector<RegisteredPlanner> &getRegistry() {
   static std::vector<RegisteredPlanner> registry = [] {
     std::vector<RegisteredPlanner> planners;
     planners.push_back(
@@ -1062,11 +1064,10 @@ std::vector<RegisteredPlanner> &getRegistry() {
   return registry;
 }
 
-std::mutex &getRegistryMutex() {
+static std::mutex &getRegistryMutex() {
   static std::mutex mutex;
   return mutex;
 }
-} // namespace
 
 void tensorlang::registerContractionPlanner(
     StringRef name, ContractionPlannerFactory factory,

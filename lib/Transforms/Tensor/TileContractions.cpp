@@ -82,6 +82,29 @@ tensorlang::getContractionTilingPlan(tl::ContractionPlanAttr attr) {
   return plan;
 }
 
+/// The element width of the function's contractions (a program has one
+/// element type): the first floating-point result of a linalg.generic with
+/// a reduction; 8 bytes if there is none.
+static int64_t contractionElementBytes(func::FuncOp function) {
+  int64_t bytes = 8;
+  function.walk([&](linalg::GenericOp op) {
+    if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+      return WalkResult::advance();
+    Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+      return WalkResult::advance();
+    bytes = element.getIntOrFloatBitWidth() / 8;
+    return WalkResult::interrupt();
+  });
+  return bytes;
+}
+
+/// `value`, or `option` where it is given (nonzero).
+static void override(int64_t &value, int64_t option) {
+  if (option != 0)
+    value = option;
+}
+
 namespace {
 
 /// Says, as a remark, why a step failed after planning (with
@@ -406,106 +429,83 @@ private:
   IRRewriter rewriter;
 };
 
-/// The element width of the function's contractions (a program has one
-/// element type): the first floating-point result of a linalg.generic with
-/// a reduction; 8 bytes if there is none.
-int64_t contractionElementBytes(func::FuncOp function) {
-  int64_t bytes = 8;
-  function.walk([&](linalg::GenericOp op) {
-    if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
-      return WalkResult::advance();
-    Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
-      return WalkResult::advance();
-    bytes = element.getIntOrFloatBitWidth() / 8;
-    return WalkResult::interrupt();
-  });
-  return bytes;
-}
-
-/// `value`, or `option` where it is given (nonzero).
-void override(int64_t &value, int64_t option) {
-  if (option != 0)
-    value = option;
-}
-
-/// The planner of a pass with the planner options: the module's target
-/// (tl.target) with the nonzero target options over it, the planner the
-/// `planner` option names (else the target's), and the nonzero size options
-/// over its derived configuration. Null, with an error on the function,
-/// where the planner is unknown or a size is not positive.
-template <typename PassT>
-std::unique_ptr<ContractionPlanner>
-createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target) {
-  func::FuncOp function = pass.getOperation();
-  StringRef name = pass.getArgument();
-  target = tl::getTargetDescription(function);
-  if (pass.vectorLanes > 0)
-    target.vectorBits = pass.vectorLanes * elementBytes * 8;
-  override(target.vectorRegisters, pass.vectorRegisters);
-  override(target.l1CacheBytes, pass.l1CacheBytes);
-  override(target.l2CacheBytes, pass.l2CacheBytes);
-  std::unique_ptr<ContractionPlanner> planner =
-      createContractionPlanner(pass.plannerName, target, elementBytes);
-  if (!planner) {
-    function.emitError() << name << ": no planner '" << pass.plannerName
-                         << "' (known: "
-                         << llvm::join(getContractionPlannerNames(), ", ")
-                         << ")";
-    return nullptr;
+/// Runs the steps of a pass with the planner options (a friend of each
+/// such pass: the generated options are protected).
+struct PlannedSteps {
+  /// The planner of `pass`: the module's target (tl.target) with the nonzero
+  /// target options over it, the planner the `planner` option names (else
+  /// the target's), and the nonzero size options over its derived
+  /// configuration. Null, with an error on the function, where the planner
+  /// is unknown or a size is not positive.
+  template <typename PassT>
+  static std::unique_ptr<ContractionPlanner>
+  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target) {
+    func::FuncOp function = pass.getOperation();
+    StringRef name = pass.getArgument();
+    target = tl::getTargetDescription(function);
+    if (pass.vectorLanes > 0)
+      target.vectorBits = pass.vectorLanes * elementBytes * 8;
+    override(target.vectorRegisters, pass.vectorRegisters);
+    override(target.l1CacheBytes, pass.l1CacheBytes);
+    override(target.l2CacheBytes, pass.l2CacheBytes);
+    std::unique_ptr<ContractionPlanner> planner =
+        createContractionPlanner(pass.plannerName, target, elementBytes);
+    if (!planner) {
+      function.emitError() << name << ": no planner '" << pass.plannerName
+                           << "' (known: "
+                           << llvm::join(getContractionPlannerNames(), ", ")
+                           << ")";
+      return nullptr;
+    }
+    TileContractionsConfig &config = planner->getConfig();
+    override(config.registerRows, pass.registerRows);
+    override(config.registerColumns, pass.registerColumns);
+    override(config.cacheRows, pass.cacheRows);
+    override(config.cacheColumns, pass.cacheColumns);
+    override(config.cacheDepth, pass.cacheDepth);
+    override(config.wholeDepthPanelBytes, pass.wholeDepthPanelBytes);
+    override(config.l2BlockBytes, pass.l2BlockBytes);
+    // Unknown lanes (no option, no tl.target): no register tiles three
+    // vectors wide.
+    if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
+      config.vectorLanes = 0;
+    config.parallel = pass.parallel;
+    if (!target.isValid() || !config.hasPositiveSizes() ||
+        config.wholeDepthPanelBytes < 0) {
+      function.emitError() << name
+                           << ": the target's sizes and the tile sizes must "
+                              "be positive";
+      return nullptr;
+    }
+    return planner;
   }
-  TileContractionsConfig &config = planner->getConfig();
-  override(config.registerRows, pass.registerRows);
-  override(config.registerColumns, pass.registerColumns);
-  override(config.cacheRows, pass.cacheRows);
-  override(config.cacheColumns, pass.cacheColumns);
-  override(config.cacheDepth, pass.cacheDepth);
-  override(config.wholeDepthPanelBytes, pass.wholeDepthPanelBytes);
-  override(config.l2BlockBytes, pass.l2BlockBytes);
-  // Unknown lanes (no option, no tl.target): no register tiles three
-  // vectors wide.
-  if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
-    config.vectorLanes = 0;
-  config.parallel = pass.parallel;
-  if (!target.isValid() || !config.hasPositiveSizes() ||
-      config.wholeDepthPanelBytes < 0) {
-    function.emitError() << name
-                         << ": the target's sizes and the tile sizes must "
-                            "be positive";
-    return nullptr;
-  }
-  return planner;
-}
 
-/// A pass that runs `run` on the steps with the pass's planner.
-template <typename PassT, typename RunFn>
-void runPlannedSteps(PassT &pass, RunFn run) {
-  int64_t elementBytes = contractionElementBytes(pass.getOperation());
-  TargetDescription target;
-  std::unique_ptr<ContractionPlanner> planner =
-      createPlanner(pass, elementBytes, target);
-  if (!planner)
-    return pass.signalPassFailure();
-  ContractionTilingSteps steps(pass.getOperation(), planner.get(),
-                               pass.emitRemarks);
-  steps.elementBytes = elementBytes;
-  steps.target = target;
-  if (failed(run(steps, *planner)))
-    pass.signalPassFailure();
-}
+  /// Runs `runSteps` on the steps with the planner of `pass`.
+  template <typename PassT, typename RunFn>
+  static void run(PassT &pass, RunFn runSteps) {
+    int64_t elementBytes = contractionElementBytes(pass.getOperation());
+    TargetDescription target;
+    std::unique_ptr<ContractionPlanner> planner =
+        PlannedSteps::createPlanner(pass, elementBytes, target);
+    if (!planner)
+      return pass.signalPassFailure();
+    ContractionTilingSteps steps(pass.getOperation(), planner.get(),
+                                 pass.emitRemarks);
+    steps.elementBytes = elementBytes;
+    steps.target = target;
+    if (failed(runSteps(steps, *planner)))
+      pass.signalPassFailure();
+  }
+};
 
 struct TileContractionsPass
     : public tensorlang::impl::TileContractionsBase<TileContractionsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(*this, [&](ContractionTilingSteps &steps,
-                               const ContractionPlanner &planner) {
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps,
+                                 const ContractionPlanner &planner) {
       StepCounts counts;
       // Each rewrite in a walk of its own, in this order: a transposition
       // folds only into a contraction whose reductions are not collapsed
@@ -535,14 +535,10 @@ struct TileContractionsPass
 struct FoldTranspositionsPass
     : public tensorlang::impl::FoldTranspositionsBase<FoldTranspositionsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(
+    PlannedSteps::run(
         *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
           steps.foldTranspositions();
           return success();
@@ -554,14 +550,10 @@ struct CollapseContractionReductionsPass
     : public tensorlang::impl::CollapseContractionReductionsBase<
           CollapseContractionReductionsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(
+    PlannedSteps::run(
         *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
           steps.collapseReductions();
           return success();
@@ -572,14 +564,10 @@ struct CollapseContractionReductionsPass
 struct BlockStridedSumsPass
     : public tensorlang::impl::BlockStridedSumsBase<BlockStridedSumsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(
+    PlannedSteps::run(
         *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
           steps.blockStridedSums();
           return success();
@@ -590,14 +578,10 @@ struct BlockStridedSumsPass
 struct SplitContractionsPass
     : public tensorlang::impl::SplitContractionsBase<SplitContractionsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(
+    PlannedSteps::run(
         *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
           StepCounts counts;
           LogicalResult result =
@@ -611,14 +595,10 @@ struct SplitContractionsPass
 struct PlanContractionsPass
     : public tensorlang::impl::PlanContractionsBase<PlanContractionsPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(
+    PlannedSteps::run(
         *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
           StepCounts counts;
           steps.planContractions(counts, /*remarkTarget=*/true);
@@ -632,15 +612,11 @@ struct TileContractionsForCachesPass
     : public tensorlang::impl::TileContractionsForCachesBase<
           TileContractionsForCachesPass> {
   using Base::Base;
-  // The helpers read the generated options, which are protected.
-  template <typename PassT>
-  friend std::unique_ptr<ContractionPlanner>
-  createPlanner(PassT &pass, int64_t elementBytes, TargetDescription &target);
-  template <typename PassT, typename RunFn>
-  friend void runPlannedSteps(PassT &pass, RunFn run);
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
   void runOnOperation() override {
-    runPlannedSteps(*this, [&](ContractionTilingSteps &steps,
-                               const ContractionPlanner &planner) {
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps,
+                                 const ContractionPlanner &planner) {
       StepCounts counts;
       LogicalResult result = steps.tileForCaches(counts, planner.getConfig());
       numTiled += counts.tiled;
