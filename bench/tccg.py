@@ -48,7 +48,7 @@ import time
 
 import numpy as np
 
-from run import cpu_name, set_peer_environment
+from run import Peers, cpu_name, set_peer_environment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -147,6 +147,29 @@ def program(name, sizes):
     return ("var input A : [%s]\nvar input B : [%s]\nvar output C : [%s]\n%s\n"
             % (extents(a), extents(b), extents(c), statement),
             "%s,%s->%s" % (a, b, c))
+
+
+def compulsory_bytes(name, sizes, element_bytes=8):
+    """Bytes any implementation moves: each operand read once and the
+    result written once (the roofline's traffic; caches can only add)."""
+    return element_bytes * sum(math.prod(sizes[i] for i in tensor)
+                               for tensor in name.split("-"))
+
+
+def roofline_seconds(flops, nbytes, peak_flops, bandwidth):
+    """The roofline bound on the time: the FMAs at the peak rate or the
+    compulsory traffic at the measured bandwidth, whichever takes longer;
+    None where either rate is unknown."""
+    if not peak_flops or not bandwidth:
+        return None
+    return max(flops / peak_flops, nbytes / bandwidth)
+
+
+def measure_peak(peer_dir):
+    """(FLOP/s of one core, bytes/s of a STREAM triad) by bench/run.py's C
+    micro-benchmarks; (None, None) where they cannot be built."""
+    flops, _, bandwidth = Peers(peer_dir, budget=60.0).peak(10)
+    return flops, bandwidth
 
 
 def median_time(function, reps):
@@ -401,6 +424,9 @@ def main(argv=None):
     bundle_group.add_argument("--exported", metavar="DIR", default=None,
                         help="time the kernels --export wrote to DIR (its "
                              "cases and extents) instead of tl-run's")
+    parser.add_argument("--no-roofline", action="store_true",
+                        help="skip the peak FMA rate and STREAM bandwidth "
+                             "micro-benchmarks (no roofline column)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
@@ -444,20 +470,36 @@ def main(argv=None):
             notes.append("PyTorch: n/a, " + why)
     print("CPU: %s; one thread; f64; %s%s"
           % (cpu_name(), kind, exported.compiled_for if exported else ""))
-    print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s" % (
+    peak_flops = bandwidth = None
+    if not args.no_roofline:
+        peak_flops, bandwidth = measure_peak(
+            args.peer_dir or os.path.join(args.build, "bench-peers"))
+        print("roofline: %s, %s" % (
+            "peak %.1f GFLOP/s (one core, FMA micro-benchmark)"
+            % (peak_flops * 1e-9) if peak_flops else "peak n/a",
+            "STREAM triad %.1f GB/s" % (bandwidth * 1e-9)
+            if bandwidth else "bandwidth n/a"))
+    print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s %5s" % (
         "#", "case", "extents", "numpy s", "eigen s", "torch s", "tl s",
-        "GFLOP/s", "numpy/", "best/"))
+        "GFLOP/s", "numpy/", "best/", "roof"))
     rng = np.random.default_rng(0)
     rows = []  # (ratio to numpy, ratio to the best peer, number, name)
+    roofs = []  # (fraction of the roofline bound reached, number, name)
 
     def record(number, name, extents, cell, times, sizes, tl_time):
         flops = 2.0 * math.prod(sizes.values())
         numpy_time, best = times["numpy"], min(times.values())
         rows.append((numpy_time / tl_time, best / tl_time, number, name))
-        print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f" % (
+        bound = roofline_seconds(flops, compulsory_bytes(name, sizes),
+                                 peak_flops, bandwidth)
+        roof = "%5s" % "-"
+        if bound is not None:
+            roofs.append((bound / tl_time, number, name))
+            roof = "%4.0f%%" % (100.0 * bound / tl_time)
+        print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f %s" % (
             number, name, extents, cell("numpy"), cell("eigen"),
             cell("torch"), tl_time, flops / tl_time / 1e9,
-            numpy_time / tl_time, best / tl_time))
+            numpy_time / tl_time, best / tl_time, roof))
         sys.stdout.flush()
 
     with tempfile.TemporaryDirectory() as directory:
@@ -525,6 +567,12 @@ def main(argv=None):
                  sum(r[1] > 1 for r in measured), len(rows)))
         print("worst five against numpy: " + ", ".join(
             "#%d %s %.2f" % (n, c, r) for r, _, n, c in sorted(rows)[:5]))
+    if roofs:
+        print("roofline (max(FLOPs / peak, compulsory bytes / STREAM)): %d "
+              "of %d cases at 80%% of the bound or more; lowest five: %s" % (
+                  sum(f >= 0.8 for f, _, _ in roofs), len(roofs),
+                  ", ".join("#%d %s %.0f%%" % (n, c, 100 * f)
+                            for f, n, c in sorted(roofs)[:5])))
 
 
 if __name__ == "__main__":

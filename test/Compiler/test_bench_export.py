@@ -51,6 +51,34 @@ def test_exported_kernels_agree_with_numpy(tmp_path):
     rows = [line.split()[:2] for line in result.stdout.splitlines()
             if line[:3].strip().isdigit()]
     assert rows == [["12", "ab-ac-cb"], ["33", "abcdef-degc-gfab"]]
+    # Each case's fraction of the roofline bound, and the summary.
+    assert "roofline: peak " in result.stdout, result.stdout
+    fractions = [line.split()[-1] for line in result.stdout.splitlines()
+                 if line[:3].strip().isdigit()]
+    assert all(f.endswith("%") and 0 < int(f[:-1]) for f in fractions), \
+        fractions
+    assert "cases at 80% of the bound or more" in result.stdout
+
+
+def test_roofline_bound():
+    """The compulsory traffic is each tensor once; the bound is the slower
+    of the FMAs at the peak and that traffic at the bandwidth."""
+    import importlib.util
+    sys.path.insert(0, os.path.dirname(TCCG))
+    spec = importlib.util.spec_from_file_location("tccg", TCCG)
+    tccg_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tccg_module)
+    sizes = {"a": 100, "b": 30, "c": 7}
+    # ab-ac-cb: C[100x30], A[100x7], B[7x30] doubles.
+    assert tccg_module.compulsory_bytes("ab-ac-cb", sizes) == \
+        8 * (3000 + 700 + 210)
+    flops = 2.0 * 100 * 30 * 7
+    # Compute-bound at 1 GFLOP/s and 1 TB/s; memory-bound the other way.
+    assert tccg_module.roofline_seconds(flops, 31280, 1e9, 1e12) == \
+        flops / 1e9
+    assert tccg_module.roofline_seconds(flops, 31280, 1e15, 1e6) == \
+        31280 / 1e6
+    assert tccg_module.roofline_seconds(flops, 31280, None, 1e6) is None
 
 
 def test_exported_kernel_of_another_contraction_is_caught(tmp_path):
