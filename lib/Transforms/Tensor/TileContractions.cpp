@@ -148,9 +148,14 @@ struct StepCounts {
 /// take the planner; the others read the plans on the ops.
 class ContractionTilingSteps {
 public:
+  /// `target` and `elementBytes`, what `planner` was made for, are for the
+  /// remark of the target.
   ContractionTilingSteps(func::FuncOp function,
-                         const ContractionPlanner *planner, bool emitRemarks)
+                         const ContractionPlanner *planner, bool emitRemarks,
+                         TargetDescription target = {},
+                         int64_t elementBytes = 8)
       : function(function), planner(planner), emitRemarks(emitRemarks),
+        target(std::move(target)), elementBytes(elementBytes),
         fallbackRemarks(emitRemarks),
         rewriter(function.getContext(), &fallbackRemarks) {}
 
@@ -415,16 +420,11 @@ private:
     op->emitRemark() << "tiling plan: " << summary;
   }
 
-public:
-  /// The element width the planner was made for (for the remark).
-  int64_t elementBytes = 8;
-  /// The target as the options changed it (for the remark).
-  TargetDescription target;
-
-private:
   func::FuncOp function;
   const ContractionPlanner *planner;
   bool emitRemarks;
+  TargetDescription target;
+  int64_t elementBytes;
   FallbackRemarks fallbackRemarks;
   IRRewriter rewriter;
 };
@@ -490,9 +490,7 @@ struct PlannedSteps {
     if (!planner)
       return pass.signalPassFailure();
     ContractionTilingSteps steps(pass.getOperation(), planner.get(),
-                                 pass.emitRemarks);
-    steps.elementBytes = elementBytes;
-    steps.target = target;
+                                 pass.emitRemarks, target, elementBytes);
     if (failed(runSteps(steps, *planner)))
       pass.signalPassFailure();
   }
