@@ -282,9 +282,9 @@ Program::getGivenSizes(ArrayRef<std::pair<std::string, int64_t>> sizes) {
   for (const auto &[name, value] : given) {
     if (!llvm::is_contained(sizeNames, name))
       return error("the program has no size '" + name + "'");
-    if (value < 1)
+    if (value < 0)
       return error("size '" + name + "' is given the value " +
-                   std::to_string(value) + ", which is not positive");
+                   std::to_string(value) + ", which is negative");
     if (!values.try_emplace(name, value).second)
       return error("size '" + name + "' is given more than once");
   }
@@ -353,13 +353,13 @@ Program::bindInputs(ArrayRef<NamedInput> inputs,
                            std::to_string(dim) + ")";
         auto [it, inserted] = sizes->try_emplace(size, extent);
         if (inserted) {
-          // A process of a distributed run may hold none of the
-          // distributed size's indices.
-          bool mayBeEmpty = size == options.compile.distribute;
-          if (extent < (mayBeEmpty ? 0 : 1))
+          // A size may be 0 (a mesh partition without elements, a
+          // process of a distributed run without indices): the program
+          // then runs on empty tensors.
+          if (extent < 0)
             return error(prefix + here + " has extent " +
                          std::to_string(extent) + ", but size '" + size +
-                         "' must be positive");
+                         "' cannot be negative");
           sizeOrigins[size] = "from " + here;
           continue;
         }
@@ -506,6 +506,16 @@ FailureOr<tl::ProgramOp> Program::getProgramToCompile(bool forObjectFile) {
   std::vector<int64_t> values;
   for (const std::string &size : sizeNames) {
     auto it = given->find(size);
+    if (it != given->end() && it->second == 0) {
+      // Code for an empty size computes nothing worth specializing: the
+      // JIT runs the code that takes the sizes as arguments (it handles 0),
+      // and an object file would only mislead.
+      if (!forObjectFile)
+        return program;
+      return error("size '" + size +
+                   "' is given the value 0: compile without giving it (code "
+                   "for any value, 0 included)");
+    }
     if (it != given->end()) {
       values.push_back(it->second);
       continue;

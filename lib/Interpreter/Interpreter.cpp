@@ -232,6 +232,8 @@ static void copyBatchElement(HostTensor &storage, HostTensor &element,
   T *whole = storage.data<T>();
   T *part = element.data<T>();
   int64_t count = element.getNumElements();
+  if (count == 0)
+    return; // An element slice of a size bound to 0 holds nothing.
   int64_t extent = storage.getNumElements() / count;
   for (int64_t i = 0; i < count; ++i) {
     T &slot = last ? whole[i * extent + e] : whole[e * count + i];

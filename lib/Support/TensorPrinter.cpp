@@ -36,7 +36,8 @@ struct Printer {
     if (dim == shape.size())
       return printElement(offset);
     int64_t extent = shape[dim];
-    int64_t inner = stride / extent;
+    // An empty dimension (a size bound to 0) prints as [].
+    int64_t inner = extent == 0 ? 0 : stride / extent;
     os << '[';
     bool elide = summarize && extent > 6;
     for (int64_t i = 0; i < extent; ++i) {

@@ -100,7 +100,7 @@ def _check_sizes(sizes):
     for name, value in sizes.items():
         if not isinstance(name, str):
             raise TypeError("size names must be str, got %r" % (name,))
-        pairs.append((name, _check_int(value, "size %r" % name, 1)))
+        pairs.append((name, _check_int(value, "size %r" % name, 0)))
     return pairs
 
 

@@ -159,9 +159,10 @@ class Kernel:
             if name not in self.sizes:
                 raise ValueError("the kernel has no size %r (sizes: %s)"
                                  % (name, ", ".join(self.sizes) or "none"))
-            if isinstance(value, bool) or int(value) != value or value < 1:
-                raise ValueError("size %r must be a positive integer, got %r"
-                                 % (name, value))
+            # 0 is a size: the kernel then runs on empty tensors.
+            if isinstance(value, bool) or int(value) != value or value < 0:
+                raise ValueError("size %r must be a non-negative integer, "
+                                 "got %r" % (name, value))
             known[name] = int(value)
         for name, shape in shapes.items():
             var = self._by_name[name]
@@ -172,9 +173,6 @@ class Kernel:
             for dim, (extent, want) in enumerate(zip(shape, declared)):
                 if isinstance(want, str):
                     want = known.setdefault(want, extent)
-                    if want < 1:
-                        raise ValueError("variable %r, dimension %d: size must be "
-                                         "positive, got %d" % (name, dim + 1, extent))
                 if extent != want:
                     raise ValueError("variable %r: shape %s does not match [%s]%s"
                                      % (name, tuple(shape),

@@ -105,8 +105,18 @@ static int runSized(void) {
     printf("%s", error);
     free(error);
   }
+  /* E = 0: no rows, an empty sum. */
   int64_t zero = 0;
-  if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &zero, 2,
+  s[0] = s[1] = -1;
+  if (tensorlangProgramRunWithSizes(program, 1, sizeNames, &zero, 2, inputNames,
+                                    inputs, 1, resultNames, results, &error))
+    printf("E=0: s = %g %g\n", s[0], s[1]);
+  else {
+    printf("%s", error);
+    free(error);
+  }
+  int64_t negative = -1;
+  if (!tensorlangProgramRunWithSizes(program, 1, sizeNames, &negative, 2,
                                      inputNames, inputs, 1, resultNames,
                                      results, &error)) {
     printf("%s", error);

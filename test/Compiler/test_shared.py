@@ -109,6 +109,10 @@ PROGRAMS = {
     "sized": (SIZED, [], {"u": (7, 5, 5), "S": (5, 5)}),
     "sized-padded-threads": (SIZED, ["--pad=4", "--threads=2"],
                              {"u": (7, 5, 5), "S": (5, 5)}),
+    # A size of 0 (an empty partition): empty arrays in and out.
+    "sized-zero": (SIZED, [], {"u": (0, 5, 5), "S": (5, 5)}),
+    "sized-zero-padded-threads": (SIZED, ["--pad=4", "--threads=2"],
+                                  {"u": (0, 5, 5), "S": (5, 5)}),
     "unqualified": (UNQUALIFIED, [], {"a": (3, 11), "b": (11,)}),
 }
 

@@ -374,7 +374,8 @@ class Generator:
                          dtype=np.float64).reshape(shape)
             if not any("input" in q for q in quals):
                 mask = np.array([self.rng.random() < undefined_fraction
-                                 for _ in range(a.size)]).reshape(shape)
+                                 for _ in range(a.size)],
+                                dtype=bool).reshape(shape)
                 a[mask] = np.nan
             store[name] = a
         return store

@@ -231,7 +231,11 @@ struct FuseBatchesPass
         Value extent = tensor::DimOp::create(
             rewriter, loc, root.getDpsInitOperand(0)->get(), 0);
         Value count = arith::ConstantIndexOp::create(rewriter, loc, threads);
-        Value share = arith::CeilDivUIOp::create(rewriter, loc, extent, count);
+        // At least one index: the loop's step, also where E is 0.
+        Value share = arith::MaxUIOp::create(
+            rewriter, loc,
+            arith::CeilDivUIOp::create(rewriter, loc, extent, count),
+            arith::ConstantIndexOp::create(rewriter, loc, 1));
         FailureOr<linalg::GenericOp> inner =
             tileAndFuse(rewriter, root, chain, share,
                         scf::SCFTilingOptions::LoopType::ForallOp);

@@ -147,9 +147,10 @@ static LogicalResult checkLimits(RankedTensorType type, StringRef rule,
   for (int64_t extent : type.getShape()) {
     if (ShapedType::isDynamic(extent))
       continue;
-    if (extent <= 0) {
-      emitError() << "type " << formatType(type)
-                  << " has an extent that is not a positive integer"
+    // 0 is the extent of a size bound to 0 (an empty partition); the
+    // source's own extents are positive (the parser says so).
+    if (extent < 0) {
+      emitError() << "type " << formatType(type) << " has a negative extent"
                   << ruleSuffix();
       return failure();
     }

@@ -37,10 +37,10 @@ LogicalResult tl::bindSizes(ProgramOp program,
     if (it == values.end())
       return size.emitError()
              << "size '" << size.getSymName() << "' has no value";
-    if (it->second < 1)
+    if (it->second < 0)
       return size.emitError()
              << "size '" << size.getSymName() << "' has the value "
-             << it->second << ", which is not a positive integer";
+             << it->second << ", which is negative";
   }
   auto valueOf = [&](FlatSymbolRefAttr size) {
     return values.lookup(size.getValue());

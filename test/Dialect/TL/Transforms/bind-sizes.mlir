@@ -2,9 +2,11 @@
 // RUN: tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=5,N=3 -verify-diagnostics | FileCheck %s
 // Padding leaves sizes alone; binding them then fills in the real extents.
 // RUN: tl-opt %s -split-input-file --tl-pad=multiple=4 --tl-bind-sizes=sizes=E=5,N=3 -verify-diagnostics | FileCheck %s --check-prefix=PADDED
-// RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=0,N=3 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=-1,N=3 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// A size may be 0 (an empty partition): its tensors have no elements.
+// RUN: tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=0,N=3 -verify-diagnostics | FileCheck %s --check-prefix=ZERO
 // RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E 2>&1 | FileCheck %s --check-prefix=SYNTAX
-// ZERO: error: size 'E' has the value 0, which is not a positive integer
+// NEGATIVE: error: size 'E' has the value -1, which is negative
 // RUN: not tl-opt %s -split-input-file --tl-bind-sizes=sizes=E=5,E=6 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: size 'E' is given more than once
 // SYNTAX: error: expected NAME=VALUE in the sizes option, got 'E'
@@ -15,6 +17,9 @@
 // CHECK: tl.var output @s : tensor<f64>
 // CHECK: tl.outer %{{.*}}, %{{.*}} : tensor<5x3xf64>, tensor<5x3xf64>
 // CHECK: tl.contract %{{.*}} {{\[\[}}0, 2], [1, 3]] : tensor<5x3x5x3xf64>
+// ZERO-LABEL: tl.program @bound
+// ZERO: tl.var input @u : tensor<0x3xf64>
+// ZERO: tl.contract %{{.*}} {{\[\[}}0, 2], [1, 3]] : tensor<0x3x0x3xf64>
 // PADDED-LABEL: tl.program @bound
 // PADDED: tl.var input @u {real_shape = array<i64: 5, 3>} : tensor<5x4xf64>
 tl.program @bound {

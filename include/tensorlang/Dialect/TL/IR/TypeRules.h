@@ -130,8 +130,9 @@ std::string formatExtent(const Extent &extent);
 /// with a size.
 std::string formatType(mlir::RankedTensorType type);
 
-/// Checks the limits every tensor that exists must respect: positive
-/// extents, rank at most kMaxRank, and a byte size that fits in int64.
+/// Checks the limits every tensor that exists must respect: extents of 0
+/// or more (0 only where a size is bound to 0: the source's extents are
+/// positive), rank at most kMaxRank, and a byte size that fits in int64.
 mlir::LogicalResult verifyTensorLimits(mlir::RankedTensorType type,
                                        EmitErrorFn emitError);
 
