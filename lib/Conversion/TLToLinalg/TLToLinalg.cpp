@@ -1100,9 +1100,20 @@ struct ConvertTLToLinalgPass
   void runOnOperation() override {
     SmallVector<tl::ProgramOp> programs(
         getOperation().getOps<tl::ProgramOp>());
-    for (tl::ProgramOp program : programs)
+    for (tl::ProgramOp program : programs) {
+      // Only a size bound to 0 makes an empty variable, and compiled code
+      // takes such a size at run time instead (the tiles divide extents).
+      for (tl::VarOp var : program.getVars())
+        if (llvm::is_contained(var.getType().getShape(), 0)) {
+          var.emitError("variable '")
+              << var.getSymName()
+              << "' has an extent of 0: compiled code takes a size that "
+                 "is 0 at run time; leave it unbound";
+          return signalPassFailure();
+        }
       if (failed(lowerProgram(program)))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

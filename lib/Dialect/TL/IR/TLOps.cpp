@@ -300,7 +300,8 @@ static LogicalResult verifyRealShape(RankedTensorType type,
       return emitError() << "a size's real extent is given for the fixed "
                             "extent "
                          << padded << " of " << formatType(type);
-    if (extent < 1 || extent > padded)
+    // An empty dimension (a size bound to 0) pads to 0 and is 0.
+    if (extent < (padded == 0 ? 0 : 1) || extent > padded)
       return emitError() << "real extent " << extent
                          << " is not between 1 and the padded extent "
                          << padded << " of " << formatType(type);
