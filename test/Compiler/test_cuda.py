@@ -215,3 +215,25 @@ def test_gpu_mapping_on_the_cpu_across_blocks(tl_run):
                                                       store["a"], store["b"]),
                                rtol=1e-12)
     np.testing.assert_array_equal(mapped["d"], store["a"])
+
+
+def test_gpu_mapping_on_the_cpu_size_zero(tl_run):
+    # A size of 0 (an empty partition): the mapped loops have no blocks to
+    # run (the runtime launches nothing for an empty grid), and the sum over
+    # the empty index is 0; a size that is not 0 still runs.
+    source = ("size E\nvar input u : [E 5]\nvar input w : [E]\n"
+              "var input A : [5 5]\nvar output v : [E 5]\n"
+              "var output s : [5]\nv = u # A . [[2 3]]\n"
+              "s = u # w . [[1 3]]\n")
+    rng = np.random.default_rng(4)
+    for e in (0, 3):
+        store = {"u": rng.standard_normal((e, 5)), "w": rng.standard_normal(e),
+                 "A": rng.standard_normal((5, 5)), "v": np.zeros((e, 5)),
+                 "s": np.zeros(5)}
+        mapped = tl_run(source, store, ["v", "s"], engine="jit",
+                        extra=["--gpu-mapping-on-cpu"])
+        assert mapped["v"].shape == (e, 5)
+        np.testing.assert_allclose(mapped["v"], store["u"] @ store["A"],
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(mapped["s"], store["w"] @ store["u"],
+                                   rtol=1e-12, atol=1e-12)
