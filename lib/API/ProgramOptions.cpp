@@ -46,6 +46,15 @@ static llvm::Error setFlag(bool &flag, StringRef name, StringRef value) {
   return llvm::Error::success();
 }
 
+/// Sets `on` to the negation of flag `name` (`no-tile`: tiling off).
+static llvm::Error setNegatedFlag(bool &on, StringRef name, StringRef value) {
+  bool off;
+  if (llvm::Error error = setFlag(off, name, value))
+    return error;
+  on = !off;
+  return llvm::Error::success();
+}
+
 /// A count of bytes, 0 included; above int64_t's range is not a count.
 static llvm::Error setBytes(int64_t &bytes, StringRef name, StringRef what,
                             StringRef value) {
@@ -120,10 +129,11 @@ static const ProgramOptionInfo optionTable[] = {
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
        auto [name, text] = value.split('=');
        int64_t parsed;
-       // Program checks that the value is positive, for every interface.
+       // Program checks that the value is not negative, for every
+       // interface.
        if (!isSizeName(name) || text.getAsInteger(10, parsed))
-         return invalid("size expects NAME=N with a positive integer N, got '" +
-                        value + "'");
+         return invalid("size expects NAME=N with an integer N, got '" + value +
+                        "'");
        options.sizes.emplace_back(name.str(), parsed);
        return llvm::Error::success();
      }},
@@ -239,11 +249,7 @@ static const ProgramOptionInfo optionTable[] = {
      "(contraction order)",
      false,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
-       bool off;
-       if (llvm::Error error = setFlag(off, "no-optimize", value))
-         return error;
-       options.compile.optimize = !off;
-       return llvm::Error::success();
+       return setNegatedFlag(options.compile.optimize, "no-optimize", value);
      }},
     {"no-tile", OptionKind::Flag, OptionScope::All, "",
      "Do not tile and vectorize contractions into register-blocked "
@@ -251,11 +257,8 @@ static const ProgramOptionInfo optionTable[] = {
      "chains per batch slice (tl-fuse-batches); for comparisons",
      false,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
-       bool off;
-       if (llvm::Error error = setFlag(off, "no-tile", value))
-         return error;
-       options.compile.tileContractions = !off;
-       return llvm::Error::success();
+       return setNegatedFlag(options.compile.tileContractions, "no-tile",
+                             value);
      }},
     {"fuse-min-bytes", OptionKind::Value, OptionScope::All, "N",
      "Compute chains of statements one batch slice at a time when their "

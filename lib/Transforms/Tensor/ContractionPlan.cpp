@@ -48,13 +48,9 @@ static int64_t powerOfTwoAtMost(int64_t value) {
   return value < 2 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(value));
 }
 
-static void deriveCacheTiles(const TargetDescription &target,
-                             int64_t elementBytes,
-                             TileContractionsConfig &config);
-
-TileContractionsConfig
-tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
-                                         int64_t elementBytes) {
+/// The lanes, registers and register tile of the `cpu` planner.
+static TileContractionsConfig
+deriveRegisterTile(const TargetDescription &target, int64_t elementBytes) {
   elementBytes = std::max<int64_t>(1, elementBytes);
   TileContractionsConfig config;
   config.vectorLanes = target.lanes(elementBytes);
@@ -67,7 +63,6 @@ tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
   config.registerColumns = 2 * config.vectorLanes;
   config.registerRows = std::clamp<int64_t>((target.vectorRegisters - 4) / 2, 1,
                                             config.maxRegisterRows);
-  deriveCacheTiles(target, elementBytes, config);
   return config;
 }
 
@@ -108,6 +103,14 @@ static void deriveCacheTiles(const TargetDescription &target,
   config.l2SetPeriodBytes = std::max<int64_t>(1, target.l2CacheBytes / 16);
 }
 
+TileContractionsConfig
+tensorlang::deriveTileContractionsConfig(const TargetDescription &target,
+                                         int64_t elementBytes) {
+  TileContractionsConfig config = deriveRegisterTile(target, elementBytes);
+  deriveCacheTiles(target, elementBytes, config);
+  return config;
+}
+
 bool tensorlang::isMultiplyAccumulate(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
@@ -131,26 +134,13 @@ bool tensorlang::isMultiplyAccumulate(linalg::GenericOp op) {
 
 std::optional<SmallVector<int64_t>>
 tensorlang::staticLoopExtents(linalg::GenericOp op) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (llvm::any_of(extents, ShapedType::isDynamic) ||
-      llvm::any_of(op.getIndexingMapsArray(),
-                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
-    return std::nullopt;
-  return extents;
+  return ContractionShape::get(op).getStaticLoopExtents();
 }
 
 int64_t tensorlang::productOfExtents(linalg::GenericOp op,
                                      ArrayRef<int64_t> extents,
                                      bool reductionsOnly) {
-  // Saturated: an iteration space need not fit in int64 (a contraction of
-  // two variables of 2^22 x 2^22 elements has 2^66 points), and every use
-  // compares the product with a threshold.
-  int64_t product = 1;
-  for (auto [dim, extent] : llvm::enumerate(extents))
-    if ((!reductionsOnly || isReduction(op, dim)) &&
-        llvm::MulOverflow(product, extent, product))
-      return std::numeric_limits<int64_t>::max();
-  return product;
+  return ContractionShape::get(op).productOfExtents(extents, reductionsOnly);
 }
 
 bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
@@ -896,6 +886,9 @@ ContractionShape::getStaticLoopExtents() const {
 
 int64_t ContractionShape::productOfExtents(ArrayRef<int64_t> extents,
                                            bool reductionsOnly) const {
+  // Saturated: an iteration space need not fit in int64 (a contraction of
+  // two variables of 2^22 x 2^22 elements has 2^66 points), and every use
+  // compares the product with a threshold.
   int64_t product = 1;
   for (auto [dim, extent] : llvm::enumerate(extents))
     if ((!reductionsOnly || isReduction(dim)) &&
@@ -991,8 +984,7 @@ bool ContractionPlanner::shouldFoldTransposition(
 TileContractionsConfig
 tensorlang::deriveAArch64TileContractionsConfig(const TargetDescription &target,
                                                 int64_t elementBytes) {
-  TileContractionsConfig config =
-      deriveTileContractionsConfig(target, elementBytes);
+  TileContractionsConfig config = deriveRegisterTile(target, elementBytes);
   // NEON's 128-bit vectors hold two doubles: a row of two vectors would
   // feed each broadcast to two FMAs of two lanes. Rows of four vectors, as
   // many as leave four for the columns' operand and two spare (6 of 32),

@@ -148,6 +148,9 @@ struct StepCounts {
 /// take the planner; the others read the plans on the ops.
 class ContractionTilingSteps {
 public:
+  /// What the steps run so far counted.
+  StepCounts counts;
+
   /// `target` and `elementBytes`, what `planner` was made for, are for the
   /// remark of the target.
   ContractionTilingSteps(func::FuncOp function,
@@ -201,12 +204,11 @@ public:
 
   /// Gives every planned contraction its own accumulator, and splits those
   /// whose plan says so, in rounds, planning the parts again after each.
-  LogicalResult splitContractions(StepCounts &counts, bool remarkTarget) {
+  LogicalResult splitContractions() {
     std::vector<PlannedContraction> work = planAll();
     if (work.empty())
       return success();
-    if (remarkTarget)
-      remarkTargetOnce();
+    remarkTargetOnce();
     walkAndApply(populateUnshareAccumulatorFillPatterns);
     // Each round cuts every contraction that needs it along one loop. A
     // contraction splits at most once per dimension, the columns a few
@@ -236,11 +238,14 @@ public:
 
   /// Puts its plan on every contraction the planner tiles; with remarks,
   /// says why each other linalg.generic with a reduction is not tiled.
-  void planContractions(StepCounts &counts, bool remarkTarget) {
-    std::vector<PlannedContraction> work = planAll();
-    if (!work.empty() && remarkTarget)
+  void planContractions() {
+    std::vector<Refusal> refusals;
+    std::vector<PlannedContraction> work = planAll(&refusals);
+    if (!work.empty())
       remarkTargetOnce();
-    remarkRefusals();
+    if (emitRemarks)
+      for (auto &[op, whyNot] : refusals)
+        op->emitRemark() << "not tiled: " << whyNot;
     for (auto &[op, plan] : work) {
       if (plan.splitAt) {
         // Still to split after the last round: the scalar loops stay.
@@ -257,13 +262,12 @@ public:
 
   /// The cache tiles of every planned contraction (the plan moves onto
   /// them), their partial last steps peeled.
-  LogicalResult tileForCaches(StepCounts &counts,
-                              const TileContractionsConfig &config) {
+  LogicalResult tileForCaches() {
     for (auto [op, plan] : takePlanned()) {
       rewriter.setInsertionPoint(op);
       transposeForColumns(rewriter, op, plan.columnDim, plan.packedInput);
       FailureOr<SmallVector<linalg::GenericOp, 2>> cacheTiles =
-          tensorlang::tileForCaches(rewriter, op, plan, config);
+          tensorlang::tileForCaches(rewriter, op, plan, planner->getConfig());
       if (failed(cacheTiles)) {
         ++counts.fallbacks;
         continue;
@@ -277,7 +281,7 @@ public:
   }
 
   /// The register tiles of every planned (cache) tile, peeled likewise.
-  LogicalResult tileForRegisters(StepCounts &counts) {
+  LogicalResult tileForRegisters() {
     SmallVector<ColumnPanels> packedPanels;
     for (auto [cacheTile, plan] : takePlanned()) {
       FailureOr<linalg::GenericOp> registerTile =
@@ -295,7 +299,7 @@ public:
 
   /// A vector contraction of every planned (register) tile; the plans are
   /// gone after it.
-  LogicalResult vectorizeRegisterTiles(StepCounts &counts) {
+  LogicalResult vectorizeRegisterTiles() {
     for (auto [registerTile, plan] : takePlanned()) {
       Location loc = registerTile.getLoc();
       FailureOr<TiledContraction> tiled =
@@ -327,28 +331,30 @@ private:
     ContractionTilingPlan plan;
   };
 
-  /// Plans every contraction of the function.
-  std::vector<PlannedContraction> planAll() {
+  /// A linalg.generic with a reduction that the planner does not tile, and
+  /// why.
+  struct Refusal {
+    linalg::GenericOp op;
+    std::string whyNot;
+  };
+
+  /// Plans every contraction of the function; collects the refusals in
+  /// `refusals` where given.
+  std::vector<PlannedContraction>
+  planAll(std::vector<Refusal> *refusals = nullptr) {
     std::vector<PlannedContraction> work;
     function.walk([&](linalg::GenericOp op) {
       std::string whyNot;
       FailureOr<ContractionTilingPlan> plan = planner->plan(op, &whyNot);
-      if (succeeded(plan))
+      if (succeeded(plan)) {
         work.push_back({op, std::move(*plan)});
-      else
-        LLVM_DEBUG(llvm::dbgs() << "not planned: " << whyNot << "\n");
+        return;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "not planned: " << whyNot << "\n");
+      if (refusals && op.getNumReductionLoops() > 0)
+        refusals->push_back({op, std::move(whyNot)});
     });
     return work;
-  }
-
-  void remarkRefusals() {
-    if (!emitRemarks)
-      return;
-    function.walk([&](linalg::GenericOp op) {
-      std::string whyNot;
-      if (op.getNumReductionLoops() > 0 && failed(planner->plan(op, &whyNot)))
-        op->emitRemark() << "not tiled: " << whyNot;
-    });
   }
 
   /// The ops that carry a plan and their plans, the plans removed.
@@ -394,10 +400,12 @@ private:
     walkAndApplyPatterns(function, std::move(patterns));
   }
 
-  /// The target and what the planner derived from it.
+  /// The target and what the planner derived from it, at the first step
+  /// that plans a contraction.
   void remarkTargetOnce() {
-    if (!emitRemarks)
+    if (!emitRemarks || targetRemarked)
       return;
+    targetRemarked = true;
     std::string described;
     llvm::raw_string_ostream(described) << target;
     const TileContractionsConfig &config = planner->getConfig();
@@ -425,6 +433,7 @@ private:
   bool emitRemarks;
   TargetDescription target;
   int64_t elementBytes;
+  bool targetRemarked = false;
   FallbackRemarks fallbackRemarks;
   IRRewriter rewriter;
 };
@@ -491,7 +500,7 @@ struct PlannedSteps {
       return pass.signalPassFailure();
     ContractionTilingSteps steps(pass.getOperation(), planner.get(),
                                  pass.emitRemarks, target, elementBytes);
-    if (failed(runSteps(steps, *planner)))
+    if (failed(runSteps(steps)))
       pass.signalPassFailure();
   }
 };
@@ -502,29 +511,24 @@ struct TileContractionsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps,
-                                 const ContractionPlanner &planner) {
-      StepCounts counts;
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps) {
       // Each rewrite in a walk of its own, in this order: a transposition
       // folds only into a contraction whose reductions are not collapsed
       // yet.
       steps.foldTranspositions();
       steps.collapseReductions();
       steps.blockStridedSums();
-      LogicalResult result = success();
-      if (failed(steps.splitContractions(counts, /*remarkTarget=*/true)))
-        result = failure();
+      LogicalResult result = steps.splitContractions();
       if (succeeded(result)) {
-        steps.planContractions(counts, /*remarkTarget=*/false);
-        if (failed(steps.tileForCaches(counts, planner.getConfig())) ||
-            failed(steps.tileForRegisters(counts)) ||
-            failed(steps.vectorizeRegisterTiles(counts)))
-          result = failure();
+        steps.planContractions();
+        result = success(succeeded(steps.tileForCaches()) &&
+                         succeeded(steps.tileForRegisters()) &&
+                         succeeded(steps.vectorizeRegisterTiles()));
       }
-      numTiled += counts.tiled;
-      numVectorized += counts.vectorized;
-      numSplit += counts.split;
-      numFallbacks += counts.fallbacks;
+      numTiled += steps.counts.tiled;
+      numVectorized += steps.counts.vectorized;
+      numSplit += steps.counts.split;
+      numFallbacks += steps.counts.fallbacks;
       return result;
     });
   }
@@ -536,11 +540,10 @@ struct FoldTranspositionsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(
-        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
-          steps.foldTranspositions();
-          return success();
-        });
+    PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
+      steps.foldTranspositions();
+      return success();
+    });
   }
 };
 
@@ -551,11 +554,10 @@ struct CollapseContractionReductionsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(
-        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
-          steps.collapseReductions();
-          return success();
-        });
+    PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
+      steps.collapseReductions();
+      return success();
+    });
   }
 };
 
@@ -565,11 +567,10 @@ struct BlockStridedSumsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(
-        *this, [](ContractionTilingSteps &steps, const ContractionPlanner &) {
-          steps.blockStridedSums();
-          return success();
-        });
+    PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
+      steps.blockStridedSums();
+      return success();
+    });
   }
 };
 
@@ -579,14 +580,11 @@ struct SplitContractionsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(
-        *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
-          StepCounts counts;
-          LogicalResult result =
-              steps.splitContractions(counts, /*remarkTarget=*/true);
-          numSplit += counts.split;
-          return result;
-        });
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps) {
+      LogicalResult result = steps.splitContractions();
+      numSplit += steps.counts.split;
+      return result;
+    });
   }
 };
 
@@ -596,13 +594,11 @@ struct PlanContractionsPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(
-        *this, [&](ContractionTilingSteps &steps, const ContractionPlanner &) {
-          StepCounts counts;
-          steps.planContractions(counts, /*remarkTarget=*/true);
-          numFallbacks += counts.fallbacks;
-          return success();
-        });
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps) {
+      steps.planContractions();
+      numFallbacks += steps.counts.fallbacks;
+      return success();
+    });
   }
 };
 
@@ -613,12 +609,10 @@ struct TileContractionsForCachesPass
   // PlannedSteps reads the generated options, which are protected.
   friend struct PlannedSteps;
   void runOnOperation() override {
-    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps,
-                                 const ContractionPlanner &planner) {
-      StepCounts counts;
-      LogicalResult result = steps.tileForCaches(counts, planner.getConfig());
-      numTiled += counts.tiled;
-      numFallbacks += counts.fallbacks;
+    PlannedSteps::run(*this, [&](ContractionTilingSteps &steps) {
+      LogicalResult result = steps.tileForCaches();
+      numTiled += steps.counts.tiled;
+      numFallbacks += steps.counts.fallbacks;
       return result;
     });
   }
@@ -631,10 +625,9 @@ struct TileContractionsForRegistersPass
   void runOnOperation() override {
     ContractionTilingSteps steps(getOperation(), /*planner=*/nullptr,
                                  emitRemarks);
-    StepCounts counts;
-    if (failed(steps.tileForRegisters(counts)))
+    if (failed(steps.tileForRegisters()))
       signalPassFailure();
-    numFallbacks += counts.fallbacks;
+    numFallbacks += steps.counts.fallbacks;
   }
 };
 
@@ -645,11 +638,10 @@ struct VectorizeRegisterTilesPass
   void runOnOperation() override {
     ContractionTilingSteps steps(getOperation(), /*planner=*/nullptr,
                                  emitRemarks);
-    StepCounts counts;
-    if (failed(steps.vectorizeRegisterTiles(counts)))
+    if (failed(steps.vectorizeRegisterTiles()))
       signalPassFailure();
-    numVectorized += counts.vectorized;
-    numFallbacks += counts.fallbacks;
+    numVectorized += steps.counts.vectorized;
+    numFallbacks += steps.counts.fallbacks;
   }
 };
 

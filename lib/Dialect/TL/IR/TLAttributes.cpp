@@ -142,33 +142,41 @@ LogicalResult ContractionPlanAttr::verify(
   return success();
 }
 
-/// Checks a mark of the passes (TLDialect.td's discardableAttrs): a unit
-/// attribute, or a size reference, on the one op that it describes.
-static LogicalResult verifyMark(TLDialect &dialect, Operation *op,
-                                StringAttr name, Attribute value) {
+/// Checks the dialect's attributes on other ops: the target, the plan of
+/// a contraction, and the marks of the passes (TLDialect.td's
+/// discardableAttrs: a unit attribute, or a size reference, on the one op
+/// that it describes).
+LogicalResult TLDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  StringAttr name = attribute.getName();
+  Attribute value = attribute.getValue();
   auto fail = [&](StringRef what) {
     return op->emitError() << "'" << name.getValue() << "' " << what;
   };
-  if (name == dialect.getAllreduceAttrHelper().getName()) {
+  auto unitMark = [&](bool onItsOp, StringRef itsOp) -> LogicalResult {
     if (!isa<UnitAttr>(value))
       return fail("must be a unit attribute");
-    if (!isa<AssignOp>(op))
-      return fail("belongs on a tl.assign");
+    if (!onItsOp)
+      return fail(("belongs on a " + itsOp).str());
+    return success();
+  };
+  if (name == kTargetAttrName) {
+    if (!isa<TargetAttr>(value))
+      return fail("must be a #tl.target attribute");
+    if (!isa<ModuleOp>(op))
+      return fail("belongs on a builtin.module");
     return success();
   }
-  if (name == dialect.getColumnMajorAttrHelper().getName()) {
-    if (!isa<UnitAttr>(value))
-      return fail("must be a unit attribute");
-    if (!isa<ProgramOp>(op))
-      return fail("belongs on a tl.program");
-    return success();
-  }
+  if (name == getAllreduceAttrHelper().getName())
+    return unitMark(isa<AssignOp>(op), "tl.assign");
+  if (name == getColumnMajorAttrHelper().getName())
+    return unitMark(isa<ProgramOp>(op), "tl.program");
   if (name == kContractionPlanAttrName) {
     if (!isa<ContractionPlanAttr>(value))
       return fail("must be a #tl.contraction_plan attribute");
     return success();
   }
-  if (name == dialect.getDistributedAttrHelper().getName()) {
+  if (name == getDistributedAttrHelper().getName()) {
     auto size = dyn_cast<FlatSymbolRefAttr>(value);
     if (!size)
       return fail("must name a size of the program (a flat symbol "
@@ -183,18 +191,5 @@ static LogicalResult verifyMark(TLDialect &dialect, Operation *op,
                              << ", which is not a size of the program";
     return success();
   }
-  return success();
-}
-
-LogicalResult TLDialect::verifyOperationAttribute(Operation *op,
-                                                  NamedAttribute attribute) {
-  if (attribute.getName() != kTargetAttrName)
-    return verifyMark(*this, op, attribute.getName(), attribute.getValue());
-  if (!isa<TargetAttr>(attribute.getValue()))
-    return op->emitError() << "'" << kTargetAttrName
-                           << "' must be a #tl.target attribute";
-  if (!isa<ModuleOp>(op))
-    return op->emitError() << "'" << kTargetAttrName
-                           << "' belongs on a builtin.module";
   return success();
 }
