@@ -224,6 +224,12 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 /// does not have yet (`withResultMap`: the contraction computed into the
 /// layout of a transposition of its result), so that weighing a rewrite
 /// needs no IR built and erased.
+/// The extent a planner assumes for a loop whose extent is a size: large,
+/// so that nothing fits the caches whole, and a multiple of every tile size
+/// a target takes (2^10 x 3^2 x 5 x 7), so that the plan's tiles are the
+/// preferred ones.
+constexpr int64_t kPlanningExtentOfSize = 322560;
+
 struct ContractionShape {
   /// The inputs' indexing maps, then the result's.
   llvm::SmallVector<mlir::AffineMap> indexingMaps;
@@ -260,6 +266,13 @@ struct ContractionShape {
   /// The extent of every loop, where all are static and every map is a
   /// projected permutation.
   std::optional<llvm::SmallVector<int64_t>> getStaticLoopExtents() const;
+  /// Whether some loop's extent is known only at run time (a size).
+  bool hasSizedExtents() const;
+  /// The same contraction with each extent known only at run time replaced
+  /// by kPlanningExtentOfSize, where every map is a projected permutation:
+  /// a planner plans a sized contraction as a large one, and the rewrites
+  /// pad its partial tiles at run time.
+  std::optional<ContractionShape> withPlanningExtents() const;
   /// The product of `extents` over the loops, or over the reductions only
   /// (saturated).
   int64_t productOfExtents(llvm::ArrayRef<int64_t> extents,

@@ -484,7 +484,7 @@ def StridedCopiesToLoops
     turns into loops like any other statement. Contiguous copies stay
     `memref.copy` (an `llvm.memcpy`).
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect"];
 }
 
 //===----------------------------------------------------------------------===//

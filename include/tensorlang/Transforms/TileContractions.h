@@ -34,6 +34,7 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/ContractionPlan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
@@ -101,7 +102,8 @@ mlir::LogicalResult splitContraction(mlir::RewriterBase &rewriter,
 /// `config.parallel`, the outermost parallel one is an scf.forall (the plan
 /// then records that dimension as untiled), and where its blocks do not
 /// divide its extent, the rest is a second contraction after it with loops
-/// of its own. Returns the cache tiles, one per part: contractions whose
+/// of its own. Loops over sizes are peeled (peelSizedLoops). Returns the
+/// cache tiles, one per part and per peeled copy: contractions whose
 /// sizes are dynamic where a tile does not divide its extent, until
 /// peelPartialTiles and the canonicalizer make the last, partial step a
 /// static tile of its own.
@@ -129,6 +131,23 @@ tileForRegisters(mlir::RewriterBase &rewriter,
                  mlir::linalg::GenericOp cacheTile,
                  const ContractionTilingPlan &plan,
                  llvm::SmallVectorImpl<ColumnPanels> &packedPanels);
+
+/// The register tiles inside a cache tile with extents that are sizes
+/// (the partial tiles of a sized contraction, which tileForCaches peels off
+/// its full ones): the tiles of the result with the fill of the
+/// accumulator, their loops peeled (peelSizedLoops), those at the edges
+/// padded with zeros to the plan's register tile, and inside each, the
+/// loops of the reductions. Returns the register tiles, all static.
+mlir::FailureOr<llvm::SmallVector<mlir::linalg::GenericOp>>
+tileSizedForRegisters(mlir::RewriterBase &rewriter,
+                      mlir::linalg::GenericOp cacheTile,
+                      const ContractionTilingPlan &plan);
+
+/// Peels the last, partial step off each of `loops` (outermost first)
+/// whose bounds are not both constant: the bulk of a loop over a size runs
+/// full tiles, the rest one partial tile.
+void peelSizedLoops(mlir::RewriterBase &rewriter,
+                    llvm::ArrayRef<mlir::scf::ForOp> loops);
 
 /// Peels the last, partial step off every loop under `root` whose constant
 /// range its step does not divide and that holds an op for which `isTile`

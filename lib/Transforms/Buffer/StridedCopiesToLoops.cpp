@@ -9,6 +9,8 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -37,9 +39,17 @@ struct StridedCopiesToLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
+      // The edge of a sized contraction's tile, inside scf loops: its
+      // extents are no affine symbols, so the copy is scf loops already.
+      bool sizedInLoops =
+          copy->getParentOfType<scf::ForOp>() &&
+          !cast<MemRefType>(copy.getTarget().getType()).hasStaticShape();
       rewriter.setInsertionPoint(copy);
-      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                  copy.getTarget());
+      auto linalgCopy = rewriter.replaceOpWithNewOp<linalg::CopyOp>(
+          copy, copy.getSource(), copy.getTarget());
+      if (sizedInLoops && succeeded(linalg::linalgOpToLoops(rewriter,
+                                                            linalgCopy)))
+        rewriter.eraseOp(linalgCopy);
     }
   }
 };

@@ -687,8 +687,16 @@ static void planTiles(const ContractionShape &shape, ArrayRef<int64_t> extents,
 /// The plans of the `cpu` planner (and of those that derive only their
 /// configuration otherwise).
 static FailureOr<ContractionTilingPlan>
-planTwoLevelTiles(const ContractionShape &shape,
+planTwoLevelTiles(const ContractionShape &contraction,
                   const TileContractionsConfig &config, std::string *whyNot) {
+  // A sized contraction is planned as a large one (kPlanningExtentOfSize).
+  std::optional<ContractionShape> planned = contraction.withPlanningExtents();
+  if (!planned) {
+    if (whyNot)
+      *whyNot = "an indexing map is not a projected permutation";
+    return failure();
+  }
+  const ContractionShape &shape = *planned;
   auto refuse = [&](const Twine &reason) -> FailureOr<ContractionTilingPlan> {
     if (whyNot)
       *whyNot = reason.str();
@@ -702,9 +710,7 @@ planTwoLevelTiles(const ContractionShape &shape,
     return refuse("the body is not a multiply-accumulate (out + in0 * in1)");
   std::optional<SmallVector<int64_t>> staticExtents =
       shape.getStaticLoopExtents();
-  if (!staticExtents)
-    return refuse("not static: dynamic extents, or an indexing map that is "
-                  "not a projected permutation");
+  assert(staticExtents && "planning extents are static");
   ArrayRef<int64_t> extents = *staticExtents;
   AffineMap result = shape.getResultMap();
   unsigned resultRank = result.getNumResults();
@@ -884,6 +890,34 @@ ContractionShape::getStaticLoopExtents() const {
   return extents;
 }
 
+bool ContractionShape::hasSizedExtents() const {
+  return llvm::any_of(operandShapes, [](ArrayRef<int64_t> shape) {
+    return ShapedType::isDynamicShape(shape);
+  });
+}
+
+std::optional<ContractionShape> ContractionShape::withPlanningExtents() const {
+  if (llvm::any_of(indexingMaps,
+                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+    return std::nullopt;
+  SmallVector<int64_t> extents(getNumLoops(), ShapedType::kDynamic);
+  for (auto [map, shape] : llvm::zip_equal(indexingMaps, operandShapes))
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      int64_t &extent = extents[map.getDimPosition(position)];
+      if (ShapedType::isDynamic(extent))
+        extent = shape[position];
+    }
+  for (int64_t &extent : extents)
+    if (ShapedType::isDynamic(extent))
+      extent = kPlanningExtentOfSize;
+  ContractionShape planned = *this;
+  for (auto [map, shape] : llvm::zip_equal(planned.indexingMaps,
+                                           planned.operandShapes))
+    for (unsigned position = 0; position < map.getNumResults(); ++position)
+      shape[position] = extents[map.getDimPosition(position)];
+  return planned;
+}
+
 int64_t ContractionShape::productOfExtents(ArrayRef<int64_t> extents,
                                            bool reductionsOnly) const {
   // Saturated: an iteration space need not fit in int64 (a contraction of
@@ -928,7 +962,8 @@ bool ContractionPlanner::shouldFoldTransposition(
   std::optional<SmallVector<int64_t>> extents =
       contraction.getStaticLoopExtents();
   if (!extents)
-    return refuse("the contraction is not static");
+    return refuse("the contraction is sized: its transposition is tiled on "
+                  "its own");
   bool manyTerms = contraction.productOfExtents(*extents,
                                                 /*reductionsOnly=*/true) >
                    config.maxSummandsToFoldTransposition;

@@ -78,7 +78,11 @@ static FailureOr<linalg::GenericOp>
 enterOuterLoops(RewriterBase &rewriter, linalg::GenericOp op,
                 const ContractionTilingPlan &plan,
                 const TileContractionsConfig &config) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  std::optional<ContractionShape> planned =
+      ContractionShape::get(op).withPlanningExtents();
+  if (!planned)
+    return op;
+  SmallVector<int64_t> extents = *planned->getStaticLoopExtents();
   bool parallel = config.parallel;
   if (productOfExtents(op, extents, /*reductionsOnly=*/true) >
       config.maxSummandsToShareLoops)

@@ -23,7 +23,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -563,6 +566,9 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   unsigned dim = plan.cacheOrder.front();
   int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
   int64_t extent = op.getStaticLoopRanges()[dim];
+  // A sized extent: its blocks are peeled on one thread.
+  if (ShapedType::isDynamic(extent))
+    return parts;
   int64_t bulk = size > 0 ? extent / size * size : 0;
   // Two blocks or more for the threads to share.
   if (size <= 0 || isReduction(op, dim) || bulk < 2 * size)
@@ -595,6 +601,82 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   return parts;
 }
 
+/// The scf.for loops around `op` that are not around `home`'s ops (those
+/// a tiling of an op of `home` made), outermost first.
+static SmallVector<scf::ForOp> loopsInside(Operation *op, Block *home) {
+  SmallVector<scf::ForOp> loops;
+  for (Operation *parent = op->getParentOp();
+       parent && op->getBlock() != home;
+       op = parent, parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      loops.push_back(loop);
+  std::reverse(loops.begin(), loops.end());
+  return loops;
+}
+
+void tensorlang::peelSizedLoops(RewriterBase &rewriter,
+                                ArrayRef<scf::ForOp> loops) {
+  // Innermost first: peeling an outer loop then copies inner loops that
+  // are peeled already.
+  for (scf::ForOp loop : llvm::reverse(loops)) {
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step <= 1 ||
+        (getConstantIntValue(loop.getLowerBound()) &&
+         getConstantIntValue(loop.getUpperBound())))
+      continue;
+    scf::ForOp partial;
+    rewriter.setInsertionPoint(loop);
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+}
+
+/// Makes the loop bounds that the tiling of a padded op (padToBounds) read
+/// from its operands `pads` read them from the pads' sources (dynamic
+/// extents are those of loops not padded), and erases the pads that are
+/// then unused: padSlicesInstead pads each reduction step's slices instead.
+static void forgetPaddedOperands(RewriterBase &rewriter,
+                                 ArrayRef<tensor::PadOp> pads) {
+  for (tensor::PadOp pad : pads) {
+    for (Operation *user : llvm::make_early_inc_range(pad->getUsers())) {
+      auto dim = dyn_cast<tensor::DimOp>(user);
+      std::optional<int64_t> index =
+          dim ? dim.getConstantIndex() : std::nullopt;
+      if (!index || !pad.getResultType().isDynamicDim(*index))
+        continue;
+      rewriter.setInsertionPoint(dim);
+      rewriter.replaceOpWithNewOp<tensor::DimOp>(dim, pad.getSource(), *index);
+    }
+    if (pad->use_empty())
+      rewriter.eraseOp(pad);
+  }
+}
+
+/// Marks a tile while the loops around it are peeled.
+static constexpr llvm::StringLiteral kPeeledTileMarker = "__tl_peeled_tile";
+
+/// Peels the loops over sizes around `tile`, which a tiling of an op of
+/// `home` made (peelSizedLoops). Returns `tile` and its copies, one per
+/// combination of full and partial steps.
+static SmallVector<linalg::GenericOp>
+peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home) {
+  SmallVector<scf::ForOp> loops = loopsInside(tile, home);
+  if (loops.empty())
+    return {tile};
+  Operation *outermost = loops.front();
+  tile->setAttr(kPeeledTileMarker, rewriter.getUnitAttr());
+  peelSizedLoops(rewriter, loops);
+  // The copies are in the outermost loop and the partial steps after it.
+  SmallVector<linalg::GenericOp> tiles;
+  for (Operation *op = outermost; op; op = op->getNextNode())
+    op->walk([&](linalg::GenericOp copy) {
+      if (copy->hasAttr(kPeeledTileMarker)) {
+        copy->removeAttr(kPeeledTileMarker);
+        tiles.push_back(copy);
+      }
+    });
+  return tiles;
+}
+
 FailureOr<SmallVector<linalg::GenericOp, 2>>
 tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
                           ContractionTilingPlan &plan,
@@ -612,6 +694,7 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<linalg::GenericOp, 2> cacheTiles;
   for (linalg::GenericOp part : *parts) {
     Location loc = part.getLoc();
+    Block *home = part->getBlock();
     rewriter.setInsertionPoint(part);
     FailureOr<linalg::GenericOp> cacheTile =
         canFillPerTile(part, plan.cacheTiles)
@@ -620,9 +703,169 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
             : tile(rewriter, part, plan.cacheTiles, plan.cacheOrder);
     if (failed(cacheTile))
       return rewriter.notifyMatchFailure(loc, "cache tiling failed");
-    cacheTiles.push_back(*cacheTile);
+    // Over sizes: full cache tiles, and the partial ones at the edges.
+    llvm::append_range(cacheTiles, peelSizedTiles(rewriter, *cacheTile, home));
   }
   return cacheTiles;
+}
+
+/// Pads each operand of `op` with zeros along the loops whose extent is
+/// dynamic and `bounds` gives (nonzero), to that bound, and writes the
+/// result back (a vector write that drops what is out of bounds): the
+/// register tile at an edge of a sized contraction becomes a full one,
+/// whose zero rows and columns add nothing to the others. Returns the
+/// padded op; fails, changing nothing, where the padded result would not
+/// be static.
+static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
+                                                linalg::GenericOp op,
+                                                ArrayRef<int64_t> bounds) {
+  Location loc = op.getLoc();
+  Value init = op.getDpsInits().front();
+  auto initType = cast<RankedTensorType>(init.getType());
+  AffineMap initMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (unsigned position = 0; position < initType.getRank(); ++position)
+    if (initType.isDynamicDim(position) &&
+        bounds[initMap.getDimPosition(position)] <= 0)
+      return rewriter.notifyMatchFailure(op, "the padded tile of the result "
+                                             "would not be static");
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<int64_t> shape(type.getShape());
+    SmallVector<Value> dynamicSizes;
+    bool padded = false;
+    for (unsigned position = 0; position < shape.size(); ++position) {
+      if (!ShapedType::isDynamic(shape[position]))
+        continue;
+      int64_t bound = bounds[map.getDimPosition(position)];
+      if (bound > 0) {
+        shape[position] = bound;
+        padded = true;
+      } else {
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, operand.get(), position));
+      }
+    }
+    if (!padded) {
+      operands.push_back(operand.get());
+      continue;
+    }
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    operands.push_back(tensor::createPadHighOp(
+        RankedTensorType::get(shape, type.getElementType()), operand.get(),
+        zero, /*nofold=*/false, loc, rewriter, dynamicSizes));
+  }
+  auto paddedOp = cast<linalg::GenericOp>(rewriter.clone(*op));
+  auto paddedType = cast<RankedTensorType>(operands.back().getType());
+  rewriter.modifyOpInPlace(paddedOp, [&] {
+    paddedOp->setOperands(operands);
+    paddedOp->getResult(0).setType(paddedType);
+  });
+  // Written back into the accumulator itself (not a slice of the padded
+  // tile), so that the loops' results stay in place.
+  int64_t rank = paddedType.getRank();
+  SmallVector<Value> origin(rank,
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
+  auto vectorType = VectorType::get(paddedType.getShape(),
+                                    paddedType.getElementType());
+  Value tile = vector::TransferReadOp::create(
+      rewriter, loc, vectorType, paddedOp->getResult(0), origin,
+      arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(paddedType.getElementType())),
+      SmallVector<bool>(rank, true));
+  auto written = vector::TransferWriteOp::create(
+      rewriter, loc, tile, init, origin, SmallVector<bool>(rank, false));
+  rewriter.replaceOp(op, written.getResult());
+  return paddedOp;
+}
+
+/// Makes each input of `registerTile` that is a slice of a padded tensor a
+/// padded slice instead (static: one reduction step of a padded tile), so
+/// that the padding of the whole depth is never built.
+static void padSlicesInstead(RewriterBase &rewriter,
+                             linalg::GenericOp registerTile) {
+  for (OpOperand *input : registerTile.getDpsInputOperands()) {
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    auto pad = slice ? slice.getSource().getDefiningOp<tensor::PadOp>()
+                     : tensor::PadOp();
+    if (!pad || !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getResultType().getRank())
+      continue;
+    rewriter.setInsertionPoint(slice);
+    FailureOr<TilingResult> swapped = tensor::bubbleUpPadSlice(
+        rewriter, pad, slice.getMixedOffsets(), slice.getMixedSizes(),
+        /*generateZeroSliceGuard=*/false);
+    if (failed(swapped) || swapped->tiledValues.size() != 1 ||
+        swapped->tiledValues.front().getType() != slice.getType())
+      continue;
+    rewriter.replaceOp(slice, swapped->tiledValues.front());
+  }
+}
+
+
+FailureOr<SmallVector<linalg::GenericOp>>
+tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
+                                  linalg::GenericOp cacheTile,
+                                  const ContractionTilingPlan &plan) {
+  Location loc = cacheTile.getLoc();
+  if (!cacheTile.hasPureTensorSemantics())
+    return rewriter.notifyMatchFailure(loc, "the cache tile is not on tensors");
+  SmallVector<int64_t> resultTiles = plan.registerTiles;
+  SmallVector<int64_t> reductionTiles(resultTiles.size(), 0);
+  for (unsigned dim = 0; dim < resultTiles.size(); ++dim)
+    if (isReduction(cacheTile, dim))
+      std::swap(resultTiles[dim], reductionTiles[dim]);
+  // Edges are padded to full tiles: the plan's register tiles, along the
+  // loops whose extent in the cache tile is a size (the others are peeled
+  // into static tiles as in a static contraction).
+  SmallVector<int64_t> bounds(resultTiles.size(), 0);
+  SmallVector<int64_t> cacheExtents = cacheTile.getStaticLoopRanges();
+  for (unsigned dim = 0; dim < bounds.size(); ++dim)
+    if (ShapedType::isDynamic(cacheExtents[dim]))
+      bounds[dim] = resultTiles[dim];
+  Block *home = cacheTile->getBlock();
+  rewriter.setInsertionPoint(cacheTile);
+  FailureOr<linalg::GenericOp> resultTile =
+      canFillPerTile(cacheTile, plan.cacheTiles)
+          ? tileFillingPerTile(rewriter, cacheTile, resultTiles,
+                               plan.registerOrder)
+          : tile(rewriter, cacheTile, resultTiles, plan.registerOrder);
+  if (failed(resultTile))
+    return rewriter.notifyMatchFailure(loc, "register tiling failed");
+  // The full register tiles, and those at the edges of the sizes.
+  SmallVector<linalg::GenericOp> resultTileOps =
+      peelSizedTiles(rewriter, *resultTile, home);
+  SmallVector<linalg::GenericOp> registerTiles;
+  for (linalg::GenericOp op : resultTileOps) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    bool atEdge = llvm::any_of(llvm::seq<unsigned>(0, ranges.size()),
+                               [&](unsigned dim) {
+                                 return bounds[dim] > 0 &&
+                                        ShapedType::isDynamic(ranges[dim]);
+                               });
+    linalg::GenericOp full = op;
+    if (atEdge) {
+      FailureOr<linalg::GenericOp> padded = padToBounds(rewriter, op, bounds);
+      if (succeeded(padded))
+        full = *padded;
+    }
+    SmallVector<tensor::PadOp> pads;
+    for (Value operand : full->getOperands())
+      if (auto pad = operand.getDefiningOp<tensor::PadOp>())
+        pads.push_back(pad);
+    rewriter.setInsertionPoint(full);
+    FailureOr<linalg::GenericOp> registerTile =
+        tile(rewriter, full, reductionTiles, plan.registerOrder);
+    if (failed(registerTile))
+      return rewriter.notifyMatchFailure(loc, "register tiling failed");
+    padSlicesInstead(rewriter, *registerTile);
+    forgetPaddedOperands(rewriter, pads);
+    registerTiles.push_back(*registerTile);
+  }
+  return registerTiles;
 }
 
 FailureOr<linalg::GenericOp>
@@ -682,6 +925,34 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
   return *registerTile;
 }
 
+/// Vector reads, masked at the sizes' edges, for the padded operands of
+/// a register tile at an edge of a sized contraction (tileSizedForRegisters):
+/// its inputs' slices and its accumulator, which the reduction loops carry
+/// from a padded tile.
+static void vectorizePaddedOperands(RewriterBase &rewriter,
+                                    linalg::GenericOp registerTile) {
+  SmallVector<tensor::PadOp> pads;
+  for (OpOperand &operand : registerTile->getOpOperands()) {
+    Value value = operand.get();
+    while (auto argument = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+      if (!loop || argument.getArgNumber() == 0)
+        break;
+      value = loop.getTiedLoopInit(argument)->get();
+    }
+    if (auto pad = value.getDefiningOp<tensor::PadOp>();
+        pad && pad.getResultType().hasStaticShape())
+      pads.push_back(pad);
+  }
+  for (tensor::PadOp pad : pads) {
+    rewriter.setInsertionPoint(pad);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+        rewriter, pad, pad.getResultType().getShape());
+    if (succeeded(vectorized))
+      rewriter.replaceOp(pad, vectorized->replacements);
+  }
+}
+
 FailureOr<TiledContraction>
 tensorlang::vectorizeRegisterTile(RewriterBase &rewriter,
                                   linalg::GenericOp registerTile,
@@ -690,6 +961,7 @@ tensorlang::vectorizeRegisterTile(RewriterBase &rewriter,
   if (!staticLoopExtents(registerTile))
     return rewriter.notifyMatchFailure(
         loc, "the register tile's sizes are not static after peeling");
+  vectorizePaddedOperands(rewriter, registerTile);
   rewriter.setInsertionPoint(registerTile);
   FailureOr<linalg::GenericOp> matmul =
       toMatmulForm(rewriter, registerTile, plan);

@@ -21,6 +21,8 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
+#include "ContractionUtils.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -284,6 +286,19 @@ public:
   LogicalResult tileForRegisters() {
     SmallVector<ColumnPanels> packedPanels;
     for (auto [cacheTile, plan] : takePlanned()) {
+      if (!staticLoopExtents(cacheTile)) {
+        FailureOr<SmallVector<linalg::GenericOp>> registerTiles =
+            tensorlang::tileSizedForRegisters(rewriter, cacheTile, plan);
+        if (failed(registerTiles)) {
+          ++counts.fallbacks;
+          continue;
+        }
+        for (linalg::GenericOp registerTile : *registerTiles)
+          registerTile->setAttr(
+              tl::kContractionPlanAttrName,
+              getContractionPlanAttr(function.getContext(), plan));
+        continue;
+      }
       FailureOr<linalg::GenericOp> registerTile =
           tensorlang::tileForRegisters(rewriter, cacheTile, plan, packedPanels);
       if (failed(registerTile)) {
@@ -320,6 +335,9 @@ public:
     // Broadcasting reads become reads and broadcasts, which the contraction
     // absorbs into its indexing maps.
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // The masked reads of a sized contraction's edges take their masks as
+    // operands (bufferization does not see through vector.mask).
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
     linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
     tensor::populateFoldTensorEmptyPatterns(patterns);
     return applyPatternsGreedily(function, std::move(patterns));
@@ -424,7 +442,15 @@ private:
     if (!emitRemarks)
       return;
     std::string summary;
-    llvm::raw_string_ostream(summary) << plan;
+    llvm::raw_string_ostream stream(summary);
+    stream << plan;
+    // Loops over sizes: planned as long ones, their edges padded.
+    SmallVector<std::string> sized;
+    for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges()))
+      if (ShapedType::isDynamic(extent))
+        sized.push_back("d" + std::to_string(dim));
+    if (!sized.empty())
+      stream << " sized=" << llvm::join(sized, ",") << " (edges padded)";
     op->emitRemark() << "tiling plan: " << summary;
   }
 
