@@ -740,12 +740,17 @@ planTwoLevelTiles(const ContractionShape &contraction,
   // last dimension is a batch is packed instead: each cache tile copies
   // its block with the columns last (packedInput), so that the operand is
   // read once and no transposed copy of it goes through memory.
-  int64_t iterations =
-      shape.productOfExtents(extents, /*reductionsOnly=*/false);
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
     int64_t elements = shape.getInputElements(input);
-    int64_t usesPerElement = iterations / std::max<int64_t>(1, elements);
+    // The iterations per element: the product of the extents of the loops
+    // the input does not index (saturated, as the iterations of a large
+    // sized contraction would be).
+    int64_t usesPerElement = 1;
+    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+      if (!map.isFunctionOfDim(dim) &&
+          llvm::MulOverflow(usesPerElement, extents[dim], usesPerElement))
+        usesPerElement = std::numeric_limits<int64_t>::max();
     if (!map.isFunctionOfDim(plan.columnDim) ||
         map.getDimPosition(map.getNumResults() - 1) == plan.columnDim ||
         elements <= config.maxTransposedElements)

@@ -106,17 +106,20 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
                                   SmallVectorImpl<AffineMap> &maps) {
   AffineMap map = maps[input->getOperandNumber()];
   auto type = cast<RankedTensorType>(input->get().getType());
-  SmallVector<int64_t> shape;
-  for (int64_t i : perm)
-    shape.push_back(type.getDimSize(i));
   OpBuilder::InsertionGuard guard(rewriter);
   if (auto argument = dyn_cast<BlockArgument>(input->get()))
     rewriter.setInsertionPointToStart(argument.getOwner());
   else
     rewriter.setInsertionPointAfter(input->get().getDefiningOp());
   Location loc = op.getLoc();
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  // Sized extents are the operand's, permuted.
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, input->get());
+  SmallVector<OpFoldResult> permutedSizes;
+  for (int64_t i : perm)
+    permutedSizes.push_back(sizes[i]);
+  Value init = tensor::EmptyOp::create(rewriter, loc, permutedSizes,
+                                       type.getElementType());
   Value copy = linalg::TransposeOp::create(rewriter, loc, input->get(), init,
                                            perm)
                    ->getResult(0);

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -614,6 +615,46 @@ static SmallVector<scf::ForOp> loopsInside(Operation *op, Block *home) {
   return loops;
 }
 
+/// Makes the tile sizes in `mainLoop`, the bulk of a peeled loop, its
+/// step: affine.min(step, E - iv) where E is at least the loop's upper
+/// bound. (Peeling simplifies only a minimum over the loop's own bound;
+/// tiling composes the extent of a partial cache tile into it.)
+static void simplifyTileSizesOfBulk(RewriterBase &rewriter,
+                                    scf::ForOp mainLoop) {
+  std::optional<int64_t> step = getConstantIntValue(mainLoop.getStep());
+  if (!step)
+    return;
+  Value iv = mainLoop.getInductionVar();
+  MLIRContext *context = rewriter.getContext();
+  AffineMap difference = AffineMap::get(
+      2, 0, getAffineDimExpr(0, context) - getAffineDimExpr(1, context));
+  ValueBoundsConstraintSet::Variable remaining(
+      difference, ValueRange{mainLoop.getUpperBound(), iv});
+  SmallVector<affine::AffineMinOp> mins;
+  mainLoop.getBody()->walk([&](affine::AffineMinOp min) {
+    if (min.getMap().getNumResults() == 2 &&
+        llvm::is_contained(min.getOperands(), iv))
+      mins.push_back(min);
+  });
+  for (affine::AffineMinOp min : mins) {
+    AffineMap map = min.getMap();
+    for (unsigned constant = 0; constant < 2; ++constant) {
+      auto value = dyn_cast<AffineConstantExpr>(map.getResult(constant));
+      if (!value || value.getValue() != *step)
+        continue;
+      ValueBoundsConstraintSet::Variable other(map.getSubMap({1 - constant}),
+                                               min.getOperands());
+      if (!ValueBoundsConstraintSet::compare(
+              other, ValueBoundsConstraintSet::ComparisonOperator::GE,
+              remaining))
+        continue;
+      rewriter.setInsertionPoint(min);
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
+      break;
+    }
+  }
+}
+
 void tensorlang::peelSizedLoops(RewriterBase &rewriter,
                                 ArrayRef<scf::ForOp> loops) {
   // Innermost first: peeling an outer loop then copies inner loops that
@@ -626,7 +667,8 @@ void tensorlang::peelSizedLoops(RewriterBase &rewriter,
       continue;
     scf::ForOp partial;
     rewriter.setInsertionPoint(loop);
-    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+      simplifyTileSizesOfBulk(rewriter, loop);
   }
 }
 
@@ -658,8 +700,16 @@ static constexpr llvm::StringLiteral kPeeledTileMarker = "__tl_peeled_tile";
 /// `home` made (peelSizedLoops). Returns `tile` and its copies, one per
 /// combination of full and partial steps.
 static SmallVector<linalg::GenericOp>
-peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home) {
+peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
+               function_ref<bool(unsigned)> peelsLoop = {}) {
   SmallVector<scf::ForOp> loops = loopsInside(tile, home);
+  if (peelsLoop) {
+    SmallVector<scf::ForOp> peeled;
+    for (auto [position, loop] : llvm::enumerate(loops))
+      if (peelsLoop(position))
+        peeled.push_back(loop);
+    loops = std::move(peeled);
+  }
   if (loops.empty())
     return {tile};
   Operation *outermost = loops.front();
@@ -691,6 +741,34 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   // of the cache tiles, then into those of the register tiles, which are
   // tiled in two steps for it: the result's dimensions, then the
   // reductions inside).
+  // Over sizes, the loops of the dimensions of a block that the register
+  // tiles read copied (panels, a packed or copied block) are peeled, so
+  // that the bulk of the cache tiles are static and copy their blocks; the
+  // others are left to the register tiles (peeling every loop makes as
+  // many copies of the loop nest as combinations of full and partial
+  // steps, and bufferization's analyses of them take minutes).
+  SmallVector<bool> copiedDims;
+  for (int64_t dim : plan.cacheOrder) {
+    if (plan.cacheTiles[dim] == 0)
+      continue;
+    bool copied = false;
+    linalg::GenericOp part = parts->front();
+    for (int input : {plan.packedInput, plan.panelInput, plan.copiedBlockInput})
+      if (input >= 0 &&
+          part.getMatchingIndexingMap(part.getDpsInputOperand(input))
+              .isFunctionOfDim(dim))
+        copied = true;
+    copiedDims.push_back(copied);
+  }
+  // The innermost of them only, two (a matrix product's panels) where the
+  // contraction has at most three loops, else one: bufferization's
+  // analyses of the copies take seconds where more loops of a deeper nest
+  // are peeled (10 s for two of a six-loop TCCG case).
+  int64_t maxPeeled = parts->front().getNumLoops() <= 3 ? 2 : 1;
+  for (int64_t peeled = 0, position = int64_t(copiedDims.size()) - 1;
+       position >= 0; --position)
+    if (copiedDims[position] && ++peeled > maxPeeled)
+      copiedDims[position] = false;
   SmallVector<linalg::GenericOp, 2> cacheTiles;
   for (linalg::GenericOp part : *parts) {
     Location loc = part.getLoc();
@@ -704,7 +782,12 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
     if (failed(cacheTile))
       return rewriter.notifyMatchFailure(loc, "cache tiling failed");
     // Over sizes: full cache tiles, and the partial ones at the edges.
-    llvm::append_range(cacheTiles, peelSizedTiles(rewriter, *cacheTile, home));
+    llvm::append_range(cacheTiles,
+                       peelSizedTiles(rewriter, *cacheTile, home,
+                                      [&](unsigned position) {
+                                        return position < copiedDims.size() &&
+                                               copiedDims[position];
+                                      }));
   }
   return cacheTiles;
 }

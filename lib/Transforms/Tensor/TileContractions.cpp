@@ -258,7 +258,7 @@ public:
       }
       remarkPlan(op, plan);
       op->setAttr(tl::kContractionPlanAttrName,
-                  getContractionPlanAttr(op.getContext(), plan));
+                  getContractionPlanAttr(function.getContext(), plan));
     }
   }
 
@@ -277,7 +277,7 @@ public:
       ++counts.tiled;
       for (linalg::GenericOp cacheTile : *cacheTiles)
         cacheTile->setAttr(tl::kContractionPlanAttrName,
-                           getContractionPlanAttr(op.getContext(), plan));
+                           getContractionPlanAttr(function.getContext(), plan));
     }
     return peelPlanned();
   }
@@ -307,7 +307,7 @@ public:
       }
       (*registerTile)
           ->setAttr(tl::kContractionPlanAttrName,
-                    getContractionPlanAttr(cacheTile.getContext(), plan));
+                    getContractionPlanAttr(function.getContext(), plan));
     }
     return peelPlanned();
   }
