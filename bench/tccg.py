@@ -149,6 +149,19 @@ def program(name, sizes):
             "%s,%s->%s" % (a, b, c))
 
 
+def sized_program(name, sizes):
+    """program(), with every extent a size of its own (N<index>): one
+    kernel for any extents."""
+    source, spec = program(name, sizes)
+    c, a, b = (s[::-1] for s in name.split("-"))
+    names = lambda s: " ".join("N" + i for i in s)
+    declarations = "".join("size N%s\n" % i for i in sorted(sizes))
+    lines = source.split("\n")
+    lines[0:3] = ["var input A : [%s]" % names(a), "var input B : [%s]" % names(b),
+                  "var output C : [%s]" % names(c)]
+    return declarations + "\n".join(lines), spec
+
+
 def compulsory_bytes(name, sizes, element_bytes=8):
     """Bytes any implementation moves: each operand read once and the
     result written once (the roofline's traffic; caches can only add)."""

@@ -957,18 +957,26 @@ static int64_t elementsCopiedForColumns(const ContractionShape &shape,
 }
 
 bool ContractionPlanner::shouldFoldTransposition(
-    const ContractionShape &contraction, const ContractionShape &folded,
-    std::string *whyNot) const {
+    const ContractionShape &sizedContraction,
+    const ContractionShape &sizedFolded, std::string *whyNot) const {
   auto refuse = [&](const Twine &reason) {
     if (whyNot)
       *whyNot = reason.str();
     return false;
   };
+  // Sized contractions are weighed as long ones, as they are planned.
+  std::optional<ContractionShape> plannedContraction =
+      sizedContraction.withPlanningExtents();
+  std::optional<ContractionShape> plannedFolded =
+      sizedFolded.withPlanningExtents();
+  if (!plannedContraction || !plannedFolded)
+    return refuse("an indexing map is not a projected permutation");
+  const ContractionShape &contraction = *plannedContraction;
+  const ContractionShape &folded = *plannedFolded;
   std::optional<SmallVector<int64_t>> extents =
       contraction.getStaticLoopExtents();
   if (!extents)
-    return refuse("the contraction is sized: its transposition is tiled on "
-                  "its own");
+    return refuse("the contraction is not static");
   bool manyTerms = contraction.productOfExtents(*extents,
                                                 /*reductionsOnly=*/true) >
                    config.maxSummandsToFoldTransposition;

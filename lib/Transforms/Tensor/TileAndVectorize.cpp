@@ -741,34 +741,20 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   // of the cache tiles, then into those of the register tiles, which are
   // tiled in two steps for it: the result's dimensions, then the
   // reductions inside).
-  // Over sizes, the loops of the dimensions of a block that the register
-  // tiles read copied (panels, a packed or copied block) are peeled, so
-  // that the bulk of the cache tiles are static and copy their blocks; the
-  // others are left to the register tiles (peeling every loop makes as
-  // many copies of the loop nest as combinations of full and partial
-  // steps, and bufferization's analyses of them take minutes).
-  SmallVector<bool> copiedDims;
-  for (int64_t dim : plan.cacheOrder) {
-    if (plan.cacheTiles[dim] == 0)
-      continue;
-    bool copied = false;
-    linalg::GenericOp part = parts->front();
-    for (int input : {plan.packedInput, plan.panelInput, plan.copiedBlockInput})
-      if (input >= 0 &&
-          part.getMatchingIndexingMap(part.getDpsInputOperand(input))
-              .isFunctionOfDim(dim))
-        copied = true;
-    copiedDims.push_back(copied);
-  }
-  // The innermost of them only, two (a matrix product's panels) where the
-  // contraction has at most three loops, else one: bufferization's
-  // analyses of the copies take seconds where more loops of a deeper nest
-  // are peeled (10 s for two of a six-loop TCCG case).
-  int64_t maxPeeled = parts->front().getNumLoops() <= 3 ? 2 : 1;
-  for (int64_t peeled = 0, position = int64_t(copiedDims.size()) - 1;
-       position >= 0; --position)
-    if (copiedDims[position] && ++peeled > maxPeeled)
-      copiedDims[position] = false;
+  // Over sizes, the loops of the depth blocks (and, in a contraction of
+  // three loops, of the column blocks) are peeled: the bulk of the cache
+  // tiles then run their register tiles over a constant depth (and static
+  // column panels). Peeling every loop makes as many copies of the loop
+  // nest as combinations of full and partial steps, which bufferization's
+  // analyses take seconds over (10 s for the depth and columns of a
+  // six-loop TCCG case); the register tiles of unpeeled loops are full all
+  // the same (simplifyTileSizesOfBulk).
+  SmallVector<bool> peeledDims;
+  bool fewLoops = (*parts).front().getNumLoops() <= 3;
+  for (int64_t dim : plan.cacheOrder)
+    if (plan.cacheTiles[dim] != 0)
+      peeledDims.push_back(dim == plan.depthDim ||
+                           (fewLoops && dim == plan.columnDim));
   SmallVector<linalg::GenericOp, 2> cacheTiles;
   for (linalg::GenericOp part : *parts) {
     Location loc = part.getLoc();
@@ -785,8 +771,8 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
     llvm::append_range(cacheTiles,
                        peelSizedTiles(rewriter, *cacheTile, home,
                                       [&](unsigned position) {
-                                        return position < copiedDims.size() &&
-                                               copiedDims[position];
+                                        return position < peeledDims.size() &&
+                                               peeledDims[position];
                                       }));
   }
   return cacheTiles;

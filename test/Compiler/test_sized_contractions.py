@@ -1,0 +1,106 @@
+"""Contractions whose extents are all sizes, one compiled kernel for any
+extents: every TCCG index pattern at prime extents (below and above the
+register tiles), run by tl-run's JIT against the reference interpreter
+and NumPy, without and with padding and threads. The remarks must show
+the tiled path (a plan naming the sized loops), never the generic
+lowering."""
+
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BIN_DIR
+from tlcompare import assert_same
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+# bench/tccg.py imports its neighbours.
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+_spec = importlib.util.spec_from_file_location(
+    "tccg", os.path.join(ROOT, "bench", "tccg.py"))
+tccg = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tccg)
+
+CASES = [name for name, _ in tccg.suite()]
+PRIMES = [23, 19, 17, 13, 11, 7, 5, 3]
+# The reference interpreter visits every point of the iteration space.
+MAX_ITERATIONS = 400000
+
+
+def prime_extents(number, name):
+    """Primes for the case's indices, different per case and index, the
+    largest ones that keep the iteration space small."""
+    indices = sorted(set(name) - {"-"})
+    for start in range(len(PRIMES)):
+        extents = {index: PRIMES[min(len(PRIMES) - 1,
+                                     start + (number + k) % 3)]
+                   for k, index in enumerate(indices)}
+        if math.prod(extents.values()) <= MAX_ITERATIONS:
+            return extents
+    return {index: 2 for index in indices}
+
+
+def run(tmp_path, source, inputs, engine, extra=()):
+    program = tmp_path / "sized.tl"
+    program.write_text(source)
+    args = [os.path.join(BIN_DIR, "tl-run"), str(program),
+            "--engine=" + engine, "--out", "C=%s" % (tmp_path / "C.npy")]
+    for name, value in inputs.items():
+        path = tmp_path / ("%s.npy" % name)
+        np.save(path, value)
+        args += ["--in", "%s=%s" % (name, path)]
+    result = subprocess.run(args + list(extra), capture_output=True,
+                            text=True)
+    assert result.returncode == 0, source + result.stderr
+    return np.load(tmp_path / "C.npy"), result.stderr
+
+
+def check_case(tmp_path, number, extra=()):
+    name = CASES[number]
+    extents = prime_extents(number, name)
+    source, spec = tccg.sized_program(name, extents)
+    assert source.startswith("size "), source
+    c, a, b = (indices[::-1] for indices in name.split("-"))
+    rng = np.random.default_rng(number)
+    inputs = {"A": rng.random([extents[i] for i in a]) - 0.5,
+              "B": rng.random([extents[i] for i in b]) - 0.5}
+    reference, _ = run(tmp_path, source, inputs, "reference")
+    np.testing.assert_allclose(reference,
+                               np.einsum(spec, inputs["A"], inputs["B"]),
+                               rtol=1e-12, atol=1e-12)
+    compiled, remarks = run(tmp_path, source, inputs, "jit",
+                            list(extra) + ["--remarks"])
+    assert_same(compiled, reference)
+    assert "tiling plan:" in remarks and " sized=" in remarks, remarks
+    for fallback in ("not tiled", "left untiled", "stays scalar"):
+        assert fallback not in remarks, remarks
+
+
+@pytest.mark.parametrize("number", range(len(CASES)))
+def test_sized_tccg_pattern(tmp_path, number):
+    check_case(tmp_path, number)
+
+
+@pytest.mark.parametrize("number", range(0, len(CASES), 4))
+def test_sized_tccg_pattern_padded(tmp_path, number):
+    check_case(tmp_path, number, ["--pad=4"])
+
+
+@pytest.mark.parametrize("number", range(1, len(CASES), 4))
+def test_sized_tccg_pattern_threaded(tmp_path, number):
+    check_case(tmp_path, number, ["--threads=2"])
+
+
+def test_extents_are_primes_above_and_below_the_tiles():
+    """Otherwise the tests above would not reach the edges of the register
+    tiles (8 rows, 16 columns of doubles)."""
+    seen = set()
+    for number, name in enumerate(CASES):
+        extents = prime_extents(number, name)
+        assert math.prod(extents.values()) <= MAX_ITERATIONS
+        seen.update(extents.values())
+    assert {5, 7, 11, 13, 17, 19} <= seen, seen

@@ -1,0 +1,80 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A matrix product whose extents are all sizes is planned as a long one
+// (the preferred tiles). The loops of column and depth blocks are peeled
+// (the bulk has a constant depth), and so are the loops of register tiles
+// in each: the bulk runs static register tiles of 8 x 16, and the tiles at
+// the edges are padded to 8 x 16 at run time: masked reads of the
+// operands' slices and of the accumulator, one write back that drops what
+// is out of bounds. Every tile is a vector contraction; no scalar
+// linalg.generic is left. (The cache tiles stay dynamic in their rows:
+// they copy no panels.)
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,256,256] register=[8,1,16] {{.*}} panels=in1 sized=d0,d1,d2 (edges padded)
+// CHECK-LABEL: func.func @sized
+// The bulk of the column and depth blocks; the blocks of rows over a size.
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
+// Full register tiles over a constant depth...
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// ...then the last rows, padded.
+// CHECK: vector.transfer_read {{.*}} : tensor<?x16xf64>, vector<8x16xf64>
+// CHECK: vector.transfer_read {{.*}} : tensor<?x1xf64>, vector<8x1xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [false, true]} : vector<8x16xf64>, tensor<?x16xf64>
+// CHECK-NOT: linalg.generic
+func.func @sized(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+    ins(%A, %B : tensor<?x?xf64>, tensor<?x?xf64>) outs(%fill : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %r : tensor<?x?xf64>
+}
+
+// -----
+
+// Only the sum runs over a size: u^T u of an E x 3 u. The 3 x 3 result
+// is one register tile, static: nothing is padded; the partial depth
+// block is only shorter.
+
+#u = affine_map<(i, e, j) -> (e, i)>
+#v = affine_map<(i, e, j) -> (e, j)>
+#g = affine_map<(i, e, j) -> (i, j)>
+
+// REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[0,256,0] register=[8,1,3] {{.*}} sized=d1 (edges padded)
+// CHECK-LABEL: func.func @gram
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1
+// CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1x3xf64> into vector<3x3xf64>
+// CHECK: scf.for %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} step %c1
+// CHECK: vector.contract {{.*}} : vector<1x3xf64>, vector<1x3xf64> into vector<3x3xf64>
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @gram(%u: tensor<?x3xf64>, %g: tensor<3x3xf64>) -> tensor<3x3xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%g : tensor<3x3xf64>) -> tensor<3x3xf64>
+  %r = linalg.generic {indexing_maps = [#u, #v, #g], iterator_types = ["parallel", "reduction", "parallel"]}
+    ins(%u, %u : tensor<?x3xf64>, tensor<?x3xf64>) outs(%fill : tensor<3x3xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<3x3xf64>
+  return %r : tensor<3x3xf64>
+}
