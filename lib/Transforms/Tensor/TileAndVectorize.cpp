@@ -798,6 +798,13 @@ static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
       return rewriter.notifyMatchFailure(op, "the padded tile of the result "
                                              "would not be static");
   rewriter.setInsertionPoint(op);
+  // A filled accumulator is filled padded instead (the fill of the edge's
+  // slice would be a loop of run-time extent), and the tile written back
+  // over the unfilled slice.
+  Value destination = init;
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse())
+    destination = fill.getDpsInits().front();
   SmallVector<Value> operands;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = cast<RankedTensorType>(operand.get().getType());
@@ -819,6 +826,14 @@ static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
     }
     if (!padded) {
       operands.push_back(operand.get());
+      continue;
+    }
+    if (op.isDpsInit(&operand) && destination != init) {
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+      operands.push_back(
+          linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+              .getResult(0));
       continue;
     }
     Value zero = arith::ConstantOp::create(
@@ -846,8 +861,10 @@ static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
           rewriter, loc, rewriter.getZeroAttr(paddedType.getElementType())),
       SmallVector<bool>(rank, true));
   auto written = vector::TransferWriteOp::create(
-      rewriter, loc, tile, init, origin, SmallVector<bool>(rank, false));
+      rewriter, loc, tile, destination, origin, SmallVector<bool>(rank, false));
   rewriter.replaceOp(op, written.getResult());
+  if (destination != init && fill->use_empty())
+    rewriter.eraseOp(fill);
   return paddedOp;
 }
 
