@@ -224,11 +224,13 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 /// does not have yet (`withResultMap`: the contraction computed into the
 /// layout of a transposition of its result), so that weighing a rewrite
 /// needs no IR built and erased.
-/// The extent a planner assumes for a loop whose extent is a size: large,
-/// so that nothing fits the caches whole, and a multiple of every tile size
-/// a target takes (2^10 x 3^2 x 5 x 7), so that the plan's tiles are the
-/// preferred ones.
-constexpr int64_t kPlanningExtentOfSize = 322560;
+/// The extent a planner assumes for a loop whose extent is a size: larger
+/// than the caches' tiles (a matrix of them is several times L2), a
+/// multiple of the tile sizes the targets take (2^8 x 5: 256, 64, 16, 8),
+/// and small enough that a tensor of six sized dimensions counts its
+/// elements in 64 bits (the planner's comparisons of copies saturate
+/// beyond, and mislead).
+constexpr int64_t kPlanningExtentOfSize = 1280;
 
 struct ContractionShape {
   /// The inputs' indexing maps, then the result's.

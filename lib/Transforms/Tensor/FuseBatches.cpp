@@ -178,7 +178,9 @@ struct FuseBatchesPass
       fuseChain(rewriter, root, chain);
     SmallVector<linalg::GenericOp> inner;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (innerSizedLoop(op) && !forGPU)
+      // (A contraction is left whole to tl-tile-contractions, which tiles
+      // sized contractions with the fixed ones' cache tiles.)
+      if (innerSizedLoop(op) && !forGPU && op.getNumReductionLoops() == 0)
         inner.push_back(op);
     });
     for (linalg::GenericOp op : inner)

@@ -94,30 +94,52 @@ func.func @inner_dynamic(%u: tensor<4x?x4xf64>, %m: tensor<4x?xf64>, %n: index) 
 
 // -----
 
-// A sized loop along the result's last dimension (the element index last):
-// tiles of 64 indices, and the partial tile peeled off and inlined after
-// the loop, so that the loop's tiles are static.
+// A sized loop along the result's last dimension (the element index last)
+// of an element-wise statement: tiles of 64 indices, and the partial tile
+// peeled off and inlined after the loop, so that the loop's tiles are
+// static.
 // CHECK-LABEL: func.func @sized_last
 // CHECK: %[[SPLIT:.*]] = affine.apply
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step %c64
 // CHECK: linalg.generic
 // CHECK: scf.yield
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[SPLIT]]] [4, 4, %{{.*}}] [1, 1, 1] : tensor<4x4x?xf64> to tensor<4x4x?xf64>
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x?xf64>, tensor<4x4xf64>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x4x?xf64>)
 // CHECK-NOT: scf.for
 // CHECK: return
 // Canonicalized, the full tiles are static.
 // CANON-LABEL: func.func @sized_last
 // CANON: scf.for
-// CANON: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x64xf64>, tensor<4x4xf64>) outs(%{{.*}} : tensor<4x4x64xf64>)
-#ul = affine_map<(i, k, j, e) -> (k, j, e)>
-#ml = affine_map<(i, k, j, e) -> (i, k)>
-#vl = affine_map<(i, k, j, e) -> (i, j, e)>
-func.func @sized_last(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<4x4x?xf64> {
+// CANON: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x4x64xf64>) outs(%{{.*}} : tensor<4x4x64xf64>)
+#ul = affine_map<(i, j, e) -> (i, j, e)>
+func.func @sized_last(%u: tensor<4x4x?xf64>, %n: index) -> tensor<4x4x?xf64> {
+  %e0 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %t = linalg.generic {indexing_maps = [#ul, #ul], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%u : tensor<4x4x?xf64>) outs(%e0 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    %p = arith.mulf %x, %x : f64
+    linalg.yield %p : f64
+  } -> tensor<4x4x?xf64>
+  return %t : tensor<4x4x?xf64>
+}
+
+// -----
+
+// A contraction with such a loop is left whole: tl-tile-contractions tiles
+// sized contractions (tile-contractions-sized.mlir).
+// CHECK-LABEL: func.func @sized_last_contraction
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%{{.*}} : tensor<4x4x?xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+#uc = affine_map<(i, k, j, e) -> (k, j, e)>
+#mc = affine_map<(i, k, j, e) -> (i, k)>
+#vc = affine_map<(i, k, j, e) -> (i, j, e)>
+func.func @sized_last_contraction(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<4x4x?xf64> {
   %zero = arith.constant 0.0 : f64
   %e0 = tensor.empty(%n) : tensor<4x4x?xf64>
   %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x4x?xf64>) -> tensor<4x4x?xf64>
-  %t = linalg.generic {indexing_maps = [#ul, #ml, #vl], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
+  %t = linalg.generic {indexing_maps = [#uc, #mc, #vc], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
       ins(%u, %m : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%a0 : tensor<4x4x?xf64>) {
   ^bb0(%x: f64, %y: f64, %acc: f64):
     %p = arith.mulf %x, %y : f64
