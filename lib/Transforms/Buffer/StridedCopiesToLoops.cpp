@@ -10,8 +10,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
@@ -47,8 +47,8 @@ struct StridedCopiesToLoopsPass
       rewriter.setInsertionPoint(copy);
       auto linalgCopy = rewriter.replaceOpWithNewOp<linalg::CopyOp>(
           copy, copy.getSource(), copy.getTarget());
-      if (sizedInLoops && succeeded(linalg::linalgOpToLoops(rewriter,
-                                                            linalgCopy)))
+      if (sizedInLoops &&
+          succeeded(linalg::linalgOpToLoops(rewriter, linalgCopy)))
         rewriter.eraseOp(linalgCopy);
     }
   }

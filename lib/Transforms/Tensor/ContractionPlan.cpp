@@ -916,8 +916,8 @@ std::optional<ContractionShape> ContractionShape::withPlanningExtents() const {
     if (ShapedType::isDynamic(extent))
       extent = kPlanningExtentOfSize;
   ContractionShape planned = *this;
-  for (auto [map, shape] : llvm::zip_equal(planned.indexingMaps,
-                                           planned.operandShapes))
+  for (auto [map, shape] :
+       llvm::zip_equal(planned.indexingMaps, planned.operandShapes))
     for (unsigned position = 0; position < map.getNumResults(); ++position)
       shape[position] = extents[map.getDimPosition(position)];
   return planned;

@@ -65,9 +65,8 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
         copy, "not a transposition of a contraction used only there");
   auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
   if (!fill)
-    return rewriter.notifyMatchFailure(copy,
-                                       "the contraction has no filled "
-                                       "accumulator");
+    return rewriter.notifyMatchFailure(copy, "the contraction has no filled "
+                                             "accumulator");
 
   // Result index of the contraction -> iteration of the copy -> index of
   // the copy's result.

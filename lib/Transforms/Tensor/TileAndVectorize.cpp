@@ -28,8 +28,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
@@ -606,8 +606,7 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
 /// a tiling of an op of `home` made), outermost first.
 static SmallVector<scf::ForOp> loopsInside(Operation *op, Block *home) {
   SmallVector<scf::ForOp> loops;
-  for (Operation *parent = op->getParentOp();
-       parent && op->getBlock() != home;
+  for (Operation *parent = op->getParentOp(); parent && op->getBlock() != home;
        op = parent, parent = parent->getParentOp())
     if (auto loop = dyn_cast<scf::ForOp>(parent))
       loops.push_back(loop);
@@ -768,12 +767,11 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
     if (failed(cacheTile))
       return rewriter.notifyMatchFailure(loc, "cache tiling failed");
     // Over sizes: full cache tiles, and the partial ones at the edges.
-    llvm::append_range(cacheTiles,
-                       peelSizedTiles(rewriter, *cacheTile, home,
-                                      [&](unsigned position) {
-                                        return position < peeledDims.size() &&
-                                               peeledDims[position];
-                                      }));
+    llvm::append_range(
+        cacheTiles,
+        peelSizedTiles(rewriter, *cacheTile, home, [&](unsigned position) {
+          return position < peeledDims.size() && peeledDims[position];
+        }));
   }
   return cacheTiles;
 }
@@ -853,8 +851,8 @@ static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
   int64_t rank = paddedType.getRank();
   SmallVector<Value> origin(rank,
                             arith::ConstantIndexOp::create(rewriter, loc, 0));
-  auto vectorType = VectorType::get(paddedType.getShape(),
-                                    paddedType.getElementType());
+  auto vectorType =
+      VectorType::get(paddedType.getShape(), paddedType.getElementType());
   Value tile = vector::TransferReadOp::create(
       rewriter, loc, vectorType, paddedOp->getResult(0), origin,
       arith::ConstantOp::create(
@@ -891,7 +889,6 @@ static void padSlicesInstead(RewriterBase &rewriter,
   }
 }
 
-
 FailureOr<SmallVector<linalg::GenericOp>>
 tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
                                   linalg::GenericOp cacheTile,
@@ -927,11 +924,10 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   SmallVector<linalg::GenericOp> registerTiles;
   for (linalg::GenericOp op : resultTileOps) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    bool atEdge = llvm::any_of(llvm::seq<unsigned>(0, ranges.size()),
-                               [&](unsigned dim) {
-                                 return bounds[dim] > 0 &&
-                                        ShapedType::isDynamic(ranges[dim]);
-                               });
+    bool atEdge =
+        llvm::any_of(llvm::seq<unsigned>(0, ranges.size()), [&](unsigned dim) {
+          return bounds[dim] > 0 && ShapedType::isDynamic(ranges[dim]);
+        });
     linalg::GenericOp full = op;
     if (atEdge) {
       FailureOr<linalg::GenericOp> padded = padToBounds(rewriter, op, bounds);
@@ -1032,8 +1028,8 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
   }
   for (tensor::PadOp pad : pads) {
     rewriter.setInsertionPoint(pad);
-    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
-        rewriter, pad, pad.getResultType().getShape());
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, pad, pad.getResultType().getShape());
     if (succeeded(vectorized))
       rewriter.replaceOp(pad, vectorized->replacements);
   }
