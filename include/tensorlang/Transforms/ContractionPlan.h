@@ -41,6 +41,10 @@ struct TileContractionsConfig {
   /// Elements per vector register (0: unknown). Where `registerColumns` is
   /// two registers and does not divide the columns, three may.
   int64_t vectorLanes = 0;
+  /// Whether contractions whose extents are sizes are tiled (their edges
+  /// are masked vector accesses, which LLVM 22 does not legalize for SVE's
+  /// fixed-length vectors: A64FX compiles them untiled).
+  bool tilesSizedContractions = true;
   /// Vector registers: bounds the rows of a register tile (its accumulators,
   /// plus a vector of each operand, must fit).
   int64_t vectorRegisters = 32;

@@ -697,6 +697,12 @@ planTwoLevelTiles(const ContractionShape &contraction,
     return failure();
   }
   const ContractionShape &shape = *planned;
+  if (!config.tilesSizedContractions && contraction.hasSizedExtents()) {
+    if (whyNot)
+      *whyNot = "sized: this target's masked vector accesses at the edges "
+                "do not compile (SVE fixed-length vectors)";
+    return failure();
+  }
   auto refuse = [&](const Twine &reason) -> FailureOr<ContractionTilingPlan> {
     if (whyNot)
       *whyNot = reason.str();
@@ -1047,6 +1053,7 @@ tensorlang::deriveAArch64TileContractionsConfig(const TargetDescription &target,
   // Four FMA pipes of four cycles (Neoverse N2, V1, V2); A64FX's two of
   // nine come close.
   config.fmasInFlight = 16;
+  config.tilesSizedContractions = !target.scalableVectors;
   deriveCacheTiles(target, elementBytes, config);
   return config;
 }

@@ -921,16 +921,44 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   // The full register tiles, and those at the edges of the sizes.
   SmallVector<linalg::GenericOp> resultTileOps =
       peelSizedTiles(rewriter, *resultTile, home);
-  SmallVector<linalg::GenericOp> registerTiles;
+  // The columns at an edge in halves of the register tile's width (one
+  // vector of the usual two), the rest padded to a half: padding wastes
+  // less, and no masked access is wider than a vector register (LLVM 22
+  // does not legalize SVE's fixed-length masked loads of two).
+  SmallVector<std::pair<linalg::GenericOp, int64_t>> pieces;
+  unsigned columns = plan.columnDim;
+  int64_t half = bounds[columns] % 2 == 0 ? bounds[columns] / 2 : 0;
   for (linalg::GenericOp op : resultTileOps) {
+    if (half == 0 || !ShapedType::isDynamic(op.getStaticLoopRanges()[columns])) {
+      pieces.push_back({op, bounds[columns]});
+      continue;
+    }
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[columns] = half;
+    Block *block = op->getBlock();
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> halves =
+        canFillPerTile(op, sizes)
+            ? tileFillingPerTile(rewriter, op, sizes, {})
+            : tile(rewriter, op, sizes, {});
+    if (failed(halves))
+      return rewriter.notifyMatchFailure(loc, "register tiling failed");
+    for (linalg::GenericOp piece : peelSizedTiles(rewriter, *halves, block))
+      pieces.push_back({piece, half});
+  }
+  SmallVector<linalg::GenericOp> registerTiles;
+  for (auto [op, columnBound] : pieces) {
+    SmallVector<int64_t> pieceBounds(bounds);
+    pieceBounds[columns] = columnBound;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     bool atEdge =
         llvm::any_of(llvm::seq<unsigned>(0, ranges.size()), [&](unsigned dim) {
-          return bounds[dim] > 0 && ShapedType::isDynamic(ranges[dim]);
+          return pieceBounds[dim] > 0 && ShapedType::isDynamic(ranges[dim]);
         });
     linalg::GenericOp full = op;
     if (atEdge) {
-      FailureOr<linalg::GenericOp> padded = padToBounds(rewriter, op, bounds);
+      FailureOr<linalg::GenericOp> padded =
+          padToBounds(rewriter, op, pieceBounds);
       if (succeeded(padded))
         full = *padded;
     }
@@ -939,10 +967,15 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
       if (auto pad = operand.getDefiningOp<tensor::PadOp>())
         pads.push_back(pad);
     rewriter.setInsertionPoint(full);
+    Block *block = full->getBlock();
     FailureOr<linalg::GenericOp> registerTile =
         tile(rewriter, full, reductionTiles, plan.registerOrder);
     if (failed(registerTile))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
+    // Steps of one over a sized reduction: each slice is one step (every
+    // step of a loop of single steps is whole).
+    for (scf::ForOp loop : loopsInside(*registerTile, block))
+      simplifyTileSizesOfBulk(rewriter, loop);
     padSlicesInstead(rewriter, *registerTile);
     forgetPaddedOperands(rewriter, pads);
     registerTiles.push_back(*registerTile);
@@ -1026,12 +1059,37 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
         pad && pad.getResultType().hasStaticShape())
       pads.push_back(pad);
   }
+  // A read past the source's bounds gives the padding value: no masks
+  // (rows past the edge become branches around whole rows, columns past it
+  // one masked load of a register).
   for (tensor::PadOp pad : pads) {
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding || !pad.hasZeroLowPad())
+      continue;
+    Location loc = pad.getLoc();
+    RankedTensorType type = pad.getResultType();
+    RankedTensorType sourceType = pad.getSourceType();
+    // In bounds along every dimension not padded (its extent is the
+    // source's, whatever the source's type says).
+    SmallVector<bool> inBounds;
+    for (auto [dim, high] : llvm::enumerate(pad.getMixedHighPad())) {
+      std::optional<int64_t> padded = getConstantIntValue(high);
+      inBounds.push_back((padded && *padded == 0) ||
+                         sourceType.getDimSize(dim) == type.getDimSize(dim));
+    }
     rewriter.setInsertionPoint(pad);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, pad, pad.getResultType().getShape());
-    if (succeeded(vectorized))
-      rewriter.replaceOp(pad, vectorized->replacements);
+    SmallVector<Value> origin(type.getRank(),
+                              arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value read = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get(type.getShape(), type.getElementType()),
+        pad.getSource(), origin, padding, inBounds);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value written = vector::TransferWriteOp::create(
+                        rewriter, loc, read, empty, origin,
+                        SmallVector<bool>(type.getRank(), true))
+                        .getResult();
+    rewriter.replaceOp(pad, written);
   }
 }
 
