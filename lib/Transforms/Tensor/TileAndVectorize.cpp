@@ -929,7 +929,8 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   unsigned columns = plan.columnDim;
   int64_t half = bounds[columns] % 2 == 0 ? bounds[columns] / 2 : 0;
   for (linalg::GenericOp op : resultTileOps) {
-    if (half == 0 || !ShapedType::isDynamic(op.getStaticLoopRanges()[columns])) {
+    if (half == 0 ||
+        !ShapedType::isDynamic(op.getStaticLoopRanges()[columns])) {
       pieces.push_back({op, bounds[columns]});
       continue;
     }
@@ -938,9 +939,8 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
     Block *block = op->getBlock();
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::GenericOp> halves =
-        canFillPerTile(op, sizes)
-            ? tileFillingPerTile(rewriter, op, sizes, {})
-            : tile(rewriter, op, sizes, {});
+        canFillPerTile(op, sizes) ? tileFillingPerTile(rewriter, op, sizes, {})
+                                  : tile(rewriter, op, sizes, {});
     if (failed(halves))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
     for (linalg::GenericOp piece : peelSizedTiles(rewriter, *halves, block))
@@ -1085,10 +1085,10 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
         pad.getSource(), origin, padding, inBounds);
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                           type.getElementType());
-    Value written = vector::TransferWriteOp::create(
-                        rewriter, loc, read, empty, origin,
-                        SmallVector<bool>(type.getRank(), true))
-                        .getResult();
+    Value written =
+        vector::TransferWriteOp::create(rewriter, loc, read, empty, origin,
+                                        SmallVector<bool>(type.getRank(), true))
+            .getResult();
     rewriter.replaceOp(pad, written);
   }
 }
