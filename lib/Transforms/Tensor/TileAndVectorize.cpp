@@ -614,10 +614,11 @@ static SmallVector<scf::ForOp> loopsInside(Operation *op, Block *home) {
   return loops;
 }
 
-/// Makes the tile sizes in `mainLoop`, the bulk of a peeled loop, its
-/// step: affine.min(step, E - iv) where E is at least the loop's upper
-/// bound. (Peeling simplifies only a minimum over the loop's own bound;
-/// tiling composes the extent of a partial cache tile into it.)
+/// Makes the tile sizes in `mainLoop` its step: affine.min(step, E - iv)
+/// where E is at least the loop's upper bound. `mainLoop` must run whole
+/// steps only: the bulk of a peeled loop, or a loop of single steps.
+/// (Peeling simplifies only a minimum over the loop's own bound; tiling
+/// composes the extent of a partial cache tile into it.)
 static void simplifyTileSizesOfBulk(RewriterBase &rewriter,
                                     scf::ForOp mainLoop) {
   std::optional<int64_t> step = getConstantIntValue(mainLoop.getStep());
@@ -743,7 +744,7 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   // Over sizes, the loops of the depth blocks (and, in a contraction of
   // three loops, of the column blocks) are peeled: the bulk of the cache
   // tiles then run their register tiles over a constant depth (and static
-  // column panels). Peeling every loop makes as many copies of the loop
+  // column blocks). Peeling every loop makes as many copies of the loop
   // nest as combinations of full and partial steps, which bufferization's
   // analyses take seconds over (10 s for the depth and columns of a
   // six-loop TCCG case); the register tiles of unpeeled loops are full all
