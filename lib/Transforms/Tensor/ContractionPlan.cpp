@@ -884,19 +884,28 @@ int64_t ContractionShape::getResultElements() const {
   return numElements(operandShapes.back());
 }
 
-std::optional<SmallVector<int64_t>>
-ContractionShape::getStaticLoopExtents() const {
-  if (llvm::any_of(indexingMaps,
+/// The extent of every loop of `shape` (ShapedType::kDynamic where no
+/// operand gives a static one), where every map is a projected permutation.
+static std::optional<SmallVector<int64_t>>
+getLoopExtents(const ContractionShape &shape) {
+  if (llvm::any_of(shape.indexingMaps,
                    [](AffineMap map) { return !map.isProjectedPermutation(); }))
     return std::nullopt;
-  SmallVector<int64_t> extents(getNumLoops(), ShapedType::kDynamic);
-  for (auto [map, shape] : llvm::zip_equal(indexingMaps, operandShapes))
+  SmallVector<int64_t> extents(shape.getNumLoops(), ShapedType::kDynamic);
+  for (auto [map, operandShape] :
+       llvm::zip_equal(shape.indexingMaps, shape.operandShapes))
     for (unsigned position = 0; position < map.getNumResults(); ++position) {
       int64_t &extent = extents[map.getDimPosition(position)];
       if (ShapedType::isDynamic(extent))
-        extent = shape[position];
+        extent = operandShape[position];
     }
-  if (llvm::any_of(extents, ShapedType::isDynamic))
+  return extents;
+}
+
+std::optional<SmallVector<int64_t>>
+ContractionShape::getStaticLoopExtents() const {
+  std::optional<SmallVector<int64_t>> extents = getLoopExtents(*this);
+  if (!extents || llvm::any_of(*extents, ShapedType::isDynamic))
     return std::nullopt;
   return extents;
 }
@@ -908,24 +917,17 @@ bool ContractionShape::hasSizedExtents() const {
 }
 
 std::optional<ContractionShape> ContractionShape::withPlanningExtents() const {
-  if (llvm::any_of(indexingMaps,
-                   [](AffineMap map) { return !map.isProjectedPermutation(); }))
+  std::optional<SmallVector<int64_t>> extents = getLoopExtents(*this);
+  if (!extents)
     return std::nullopt;
-  SmallVector<int64_t> extents(getNumLoops(), ShapedType::kDynamic);
-  for (auto [map, shape] : llvm::zip_equal(indexingMaps, operandShapes))
-    for (unsigned position = 0; position < map.getNumResults(); ++position) {
-      int64_t &extent = extents[map.getDimPosition(position)];
-      if (ShapedType::isDynamic(extent))
-        extent = shape[position];
-    }
-  for (int64_t &extent : extents)
+  for (int64_t &extent : *extents)
     if (ShapedType::isDynamic(extent))
       extent = kPlanningExtentOfSize;
   ContractionShape planned = *this;
   for (auto [map, shape] :
        llvm::zip_equal(planned.indexingMaps, planned.operandShapes))
     for (unsigned position = 0; position < map.getNumResults(); ++position)
-      shape[position] = extents[map.getDimPosition(position)];
+      shape[position] = (*extents)[map.getDimPosition(position)];
   return planned;
 }
 
