@@ -7,6 +7,7 @@ Compiled here (no GPU needed) into kernel libraries, timed on a GPU
 machine through the runtime-only loader (tensorlang.load: no LLVM there):
 
     bench/gpu.py --make OUT [--build build] [--only K5,ab-ac-cb] [--tccg-suite]
+                 [--tl-flag=--gpu-register-tile=8]
     python3 OUT/gpu.py [--reps 10] [--only ...] [--budget 240]   # there
 
 Per case: the medians (CUDA events, after one warm-up run) of TensorLang's
@@ -131,7 +132,8 @@ def make(args):
                    else [])
         start = time.time()
         subprocess.run([tl_compile, source, "--target=cuda", "--shared",
-                        "--name=k", "-o", library] + element, check=True)
+                        "--name=k", "-o", library] + element + args.tl_flag,
+                       check=True)
         case["compile_seconds"] = round(time.time() - start, 2)
         case["library"] = os.path.basename(library)
         manifest.append(case)
@@ -288,6 +290,9 @@ def main():
     parser.add_argument("--make", metavar="OUT")
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--only", default="")
+    parser.add_argument("--tl-flag", action="append", default=[],
+                        help="with --make: a flag for tl-compile, such as "
+                             "--gpu-register-tile=8 (repeatable)")
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--tccg-suite", action="store_true",
                         help="all 48 TCCG cases, not four")

@@ -202,6 +202,18 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuArch = value.str();
        return llvm::Error::success();
      }},
+    {"gpu-register-tile", OptionKind::Value, OptionScope::All, "N",
+     "With target cuda: most rows (and most columns) of a contraction's "
+     "result each GPU thread sums in registers: 1, 2, 4 or 8 (default 4)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       unsigned tile;
+       if (value.getAsInteger(10, tile) || tile < 1 || tile > 8 ||
+           (tile & (tile - 1)) != 0)
+         return mustBe("gpu-register-tile", "1, 2, 4 or 8", value);
+       options.compile.gpuRegisterTile = tile;
+       return llvm::Error::success();
+     }},
     {"gpu-mapping-on-cpu", OptionKind::Flag, OptionScope::All, "",
      "Map the statements to GPU blocks and threads as target cuda does, and "
      "run the mapped loops on this CPU (a test of the GPU target without a "

@@ -57,6 +57,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;
   lowering.distribute = options.distribute;
+  lowering.gpuRegisterTile = options.gpuRegisterTile;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.
   if (options.gpuMappingOnCPU) {
@@ -94,7 +95,7 @@ FailureOr<std::string> tensorlang::printStage(tl::ProgramOp program,
     // (The GPU target's loops are its statements mapped to blocks and
     // threads.)
     if (lowering.targetsGPU)
-      buildMapToGPUPipeline(pm, lowering.remarks);
+      buildMapToGPUPipeline(pm, lowering);
     else
       buildLowerToLoopsPipeline(pm, lowering);
   } else if (stage == "llvm") {

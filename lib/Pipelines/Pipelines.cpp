@@ -124,6 +124,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     GPUMapLoopsOptions mapping;
     mapping.sharedMemoryBytes = 0;
     mapping.barriers = false;
+    mapping.contractionRegisterTile = options.gpuRegisterTile;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
@@ -184,9 +185,11 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createHugePageTemporaries(hugePages));
 }
 
-void tensorlang::buildMapToGPUPipeline(OpPassManager &pm, bool remarks) {
+void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
+                                       const LoweringOptions &options) {
   GPUMapLoopsOptions mapping;
-  mapping.emitRemarks = remarks;
+  mapping.emitRemarks = options.remarks;
+  mapping.contractionRegisterTile = options.gpuRegisterTile;
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }
@@ -196,8 +199,11 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
   // No canonicalization before the launches exist: it would fold the
   // mapped loops of one iteration away, and their bodies would run on the
   // host.
-  buildMapToGPUPipeline(pm, options.remarks);
+  buildMapToGPUPipeline(pm, options);
+  // Constants sunk into the kernels (canonicalization hoists them out of
+  // the launches): loop bounds stay known there, and loops unroll.
   addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
+                  "gpu-launch-sink-index-computations,"
                   "gpu-kernel-outlining,func.func(gpu-async-region)");
   pm.addPass(createGPUDropHostSharedMemory());
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());

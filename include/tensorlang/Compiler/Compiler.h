@@ -56,6 +56,9 @@ struct CompileOptions {
   /// blocks and threads as for the GPU (tl-gpu-map-loops), then run the
   /// mapped loops on this CPU.
   bool gpuMappingOnCPU = false;
+  /// GPU contraction kernels: most rows (and columns) of the result one
+  /// thread sums in registers (tl-gpu-map-loops' contraction-register-tile).
+  unsigned gpuRegisterTile = 4;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

@@ -103,6 +103,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "and threads (tl-gpu-map-loops) and run the mapped "
                      "loops on the CPU (a test of the mapping)"),
       llvm::cl::init(false)};
+  Option<unsigned> gpuRegisterTile{
+      *this, "gpu-register-tile",
+      llvm::cl::desc("GPU contraction kernels: most rows (and columns) of "
+                     "the result one thread sums in registers"),
+      llvm::cl::init(4)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "
@@ -134,7 +139,8 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
 /// Bufferized linalg to the statements mapped to blocks and threads
 /// (tl-gpu-map-loops) and the variables in device memory
 /// (tl-gpu-device-memory): the GPU target's "loops" stage.
-void buildMapToGPUPipeline(mlir::OpPassManager &pm, bool remarks = false);
+void buildMapToGPUPipeline(mlir::OpPassManager &pm,
+                           const LoweringOptions &options);
 
 /// Bufferized linalg (tl-bufferize, without tl-tile-linalg) to the LLVM
 /// dialect for the NVIDIA GPU target (buildMapToGPUPipeline, then): one kernel

@@ -32,6 +32,11 @@ inline constexpr int64_t kFuseBatchesMinBytes = int64_t(256) << 10;
 /// tl-fuse-batches: most bytes of fused intermediates per batch tile (the
 /// L1 data cache).
 inline constexpr int64_t kFuseBatchesTileBytes = int64_t(32) << 10;
+/// The GPU target: a block's shared memory without opting in to more
+/// (48 KiB on every NVIDIA GPU since Kepler). tl-fuse-batches fuses a
+/// chain for the GPU only where one batch index's intermediates fit it;
+/// tl-gpu-map-loops keeps a batch kernel's buffers in it.
+inline constexpr int64_t kGPUSharedMemoryBytes = int64_t(48) << 10;
 /// tl-tile-contractions: the depth stays unblocked while the columns'
 /// operand panel over all of it fits this many bytes (a quarter of L2).
 inline constexpr int64_t kWholeDepthPanelBytes = int64_t(256) << 10;

@@ -720,6 +720,14 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "along one small parallel loop (2 to 16) of a statement with "
            "reductions, in registers, where its largest inputs do not "
            "depend on that loop: each element loaded serves them all">,
+    Option<"contractionKernels", "contraction-kernels", "bool", "true",
+           "Run each contraction of two operands outside a batch loop as "
+           "a tiled kernel: a block per tile of the result, the operands' "
+           "tiles staged in shared memory, a register tile per thread">,
+    Option<"contractionRegisterTile", "contraction-register-tile",
+           "int64_t", "4",
+           "Most rows (and most columns) of the result each thread of a "
+           "contraction kernel sums in registers">,
     Option<"barriers", "barriers", "bool", "true",
            "Run a batch loop's statements in one thread loop separated by "
            "gpu.barrier (false: one thread loop each, for the CPU)">,

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContractionKernel.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -526,6 +527,11 @@ struct GPUMapLoopsPass
                      "to 1024");
       return signalPassFailure();
     }
+    if (contractionRegisterTile < 1 || contractionRegisterTile > 8) {
+      func.emitError("tl-gpu-map-loops: contraction-register-tile must be "
+                     "from 1 to 8");
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     SmallVector<scf::ForOp> batchLoops;
     func.walk([&](scf::ForOp loop) {
@@ -565,6 +571,16 @@ struct GPUMapLoopsPass
           return signalPassFailure();
         }
         op = *reordered;
+        if (contractionKernels)
+          if (std::optional<tensorlang::GPUContractionPlan> plan =
+                  tensorlang::planGPUContraction(*reordered,
+                                                 contractionRegisterTile)) {
+            if (emitRemarks)
+              op->emitRemark("GPU contraction kernel: ") << plan->describe();
+            tensorlang::emitGPUContractionKernel(rewriter, *reordered, *plan,
+                                                 barriers);
+            continue;
+          }
       }
       bool hasParallelLoop = op.getNumParallelLoops() > 0;
       Operation *previous = op->getPrevNode();

@@ -257,8 +257,11 @@ struct FuseBatchesPass
       bytes += tensorBytes(producer->getResult(0));
     if (forGPU) {
       // One block per batch index keeps its slice of the chain on the
-      // chip.
+      // chip; where the slice does not fit a block's shared memory, each
+      // statement is better off as a kernel of its own (contractions get
+      // tiled kernels).
       if (!chain.empty() && batches >= 2 &&
+          bytes / batches <= tensorlang::kGPUSharedMemoryBytes &&
           llvm::none_of(chain, collapsesManyTermsPerElement))
         (void)tileAndFuse(rewriter, root, chain, rewriter.getIndexAttr(1),
                           scf::SCFTilingOptions::LoopType::ForOp);

@@ -1,0 +1,78 @@
+//===- ContractionKernel.h - A contraction as a tiled GPU kernel -*- C++ -*-===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// tl-gpu-map-loops' kernel for a contraction of two operands: a block per
+// tile of the result, the operands' tiles staged in shared memory one depth
+// step at a time, each thread summing a register tile of the result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORLANG_TRANSFORMS_GPU_CONTRACTIONKERNEL_H
+#define TENSORLANG_TRANSFORMS_GPU_CONTRACTIONKERNEL_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+
+namespace tensorlang {
+
+/// What a contraction's kernel is made of: the loops of the generic split
+/// by role, and the tiles.
+struct GPUContractionPlan {
+  /// The input whose tile is the rows of the block's tile (it does not
+  /// depend on the column loops) and the one whose tile is the columns.
+  unsigned rowInput = 0, columnInput = 1;
+  /// Loops by role, each in the order its loops are collapsed (the last
+  /// fastest): batch loops (both inputs or neither) go to the grid, row
+  /// and column loops to the block's tile, depth loops (the reductions)
+  /// are stepped through.
+  llvm::SmallVector<unsigned> batchLoops, rowLoops, columnLoops, depthLoops;
+  /// Whether each input's tile is loaded depth index fastest (its
+  /// stride-1 index is a reduction), else row or column index fastest.
+  bool rowInputDepthFastest = false, columnInputDepthFastest = false;
+  /// Threads of a block, as a grid of threadRows x threadColumns, each
+  /// summing registerRows x registerColumns elements of the result, strided
+  /// by the thread grid (consecutive threads: consecutive columns).
+  int64_t threadRows = 16, threadColumns = 16;
+  int64_t registerRows = 1, registerColumns = 1;
+  /// Reduction indices staged per step.
+  int64_t depth = 16;
+
+  int64_t threads() const { return threadRows * threadColumns; }
+  int64_t blockRows() const { return threadRows * registerRows; }
+  int64_t blockColumns() const { return threadColumns * registerColumns; }
+  /// Bytes of shared memory the kernel's two tiles take.
+  int64_t sharedMemoryBytes(unsigned elementBytes) const;
+  /// How `--remarks` describes the plan.
+  std::string describe() const;
+};
+
+/// The plan of `op`'s kernel, or none where it is not a contraction the
+/// kernel computes exactly: two inputs and one output on buffers, f32 or
+/// f64, indexed by projected permutations, at least one reduction, a loop
+/// of rows and one of columns, and a body that adds the inputs' product to
+/// the output (zeros staged past the edges then add nothing).
+/// `maxRegisterTile` bounds registerRows and registerColumns.
+std::optional<GPUContractionPlan>
+planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile);
+
+/// Replaces `op` with its kernel: an scf.parallel over blocks (mapped to
+/// block_x) holding one over threads (thread_x). With `barriers` the
+/// operands' tiles are in shared memory, loaded by all threads between
+/// gpu.barrier ops; without (the mapped IR run on the CPU), each thread
+/// loads every thread's share of the tiles into a buffer of its own, which
+/// runs the same index arithmetic with no barrier.
+void emitGPUContractionKernel(mlir::RewriterBase &rewriter,
+                              mlir::linalg::GenericOp op,
+                              const GPUContractionPlan &plan, bool barriers);
+
+} // namespace tensorlang
+
+#endif // TENSORLANG_TRANSFORMS_GPU_CONTRACTIONKERNEL_H
