@@ -171,18 +171,6 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile) {
   };
   // Each group collapsed in the order of the operand that reads it along
   // its stride-1 index, so that the tiles' loads are coalesced.
-  orderAs(plan.rowLoops, isIn(rowInnermost, plan.rowLoops) ? rowMap
-                                                            : outputMap);
-  orderAs(plan.columnLoops,
-          isIn(columnInnermost, plan.columnLoops) ? columnMap : outputMap);
-  if (isIn(rowInnermost, plan.depthLoops))
-    orderAs(plan.depthLoops, rowMap);
-  else if (isIn(columnInnermost, plan.depthLoops))
-    orderAs(plan.depthLoops, columnMap);
-  orderAs(plan.batchLoops, outputMap);
-  plan.rowInputDepthFastest = isIn(rowInnermost, plan.depthLoops);
-  plan.columnInputDepthFastest = isIn(columnInnermost, plan.depthLoops);
-
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto collapsedExtent = [&](ArrayRef<unsigned> loops) {
     int64_t extent = 1;
@@ -197,6 +185,24 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile) {
                                          plan.threadRows, maxRegisterTile);
   plan.registerColumns = chooseRegisterTile(
       collapsedExtent(plan.columnLoops), plan.threadColumns, maxRegisterTile);
+  // The columns' input is loaded once per row tile: depth / blockRows
+  // loads per element stored. Below one, the output's stores matter more.
+  int64_t depth = collapsedExtent(plan.depthLoops);
+  bool storesDominate =
+      !ShapedType::isDynamic(depth) && depth < plan.blockRows();
+  orderAs(plan.rowLoops, isIn(rowInnermost, plan.rowLoops) ? rowMap
+                                                            : outputMap);
+  orderAs(plan.columnLoops,
+          isIn(columnInnermost, plan.columnLoops) && !storesDominate
+              ? columnMap
+              : outputMap);
+  if (isIn(rowInnermost, plan.depthLoops))
+    orderAs(plan.depthLoops, rowMap);
+  else if (isIn(columnInnermost, plan.depthLoops))
+    orderAs(plan.depthLoops, columnMap);
+  orderAs(plan.batchLoops, outputMap);
+  plan.rowInputDepthFastest = isIn(rowInnermost, plan.depthLoops);
+  plan.columnInputDepthFastest = isIn(columnInnermost, plan.depthLoops);
   return plan;
 }
 
@@ -211,7 +217,9 @@ public:
         elementType(cast<MemRefType>(op.getDpsInitOperand(0)->get().getType())
                         .getElementType()) {}
 
-  void emit(bool barriers);
+  /// With `initialValue`, the sums start from it instead of the output's
+  /// elements.
+  void emit(bool barriers, Value initialValue);
 
 private:
   Value index(int64_t value) {
@@ -349,7 +357,7 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTiles(
   return sums;
 }
 
-void ContractionKernelEmitter::emit(bool barriers) {
+void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   MLIRContext *context = b.getContext();
   b.setInsertionPoint(op);
   ranges = cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
@@ -453,8 +461,10 @@ void ContractionKernelEmitter::emit(bool barriers) {
       for (auto [loop, value] :
            llvm::zip(plan.columnLoops, columnIndices[column]))
         indices[loop] = value;
-      initial.push_back(memref::LoadOp::create(b, loc, output->get(),
-                                               at(outputMap, indices)));
+      initial.push_back(initialValue ? initialValue
+                                     : memref::LoadOp::create(
+                                           b, loc, output->get(),
+                                           at(outputMap, indices)));
       elementIndices.push_back(std::move(indices));
     }
 
@@ -514,6 +524,6 @@ void ContractionKernelEmitter::emit(bool barriers) {
 void tensorlang::emitGPUContractionKernel(RewriterBase &rewriter,
                                           linalg::GenericOp op,
                                           const GPUContractionPlan &plan,
-                                          bool barriers) {
-  ContractionKernelEmitter(rewriter, op, plan).emit(barriers);
+                                          bool barriers, Value initialValue) {
+  ContractionKernelEmitter(rewriter, op, plan).emit(barriers, initialValue);
 }

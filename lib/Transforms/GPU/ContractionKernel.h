@@ -68,10 +68,13 @@ planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile);
 /// operands' tiles are in shared memory, loaded by all threads between
 /// gpu.barrier ops; without (the mapped IR run on the CPU), each thread
 /// loads every thread's share of the tiles into a buffer of its own, which
-/// runs the same index arithmetic with no barrier.
+/// runs the same index arithmetic with no barrier. With `initialValue`
+/// (a fill of the output folded into the kernel), each sum starts from it
+/// instead of the output's element.
 void emitGPUContractionKernel(mlir::RewriterBase &rewriter,
                               mlir::linalg::GenericOp op,
-                              const GPUContractionPlan &plan, bool barriers);
+                              const GPUContractionPlan &plan, bool barriers,
+                              mlir::Value initialValue = {});
 
 } // namespace tensorlang
 

@@ -300,6 +300,30 @@ static Value getFillValue(linalg::GenericOp op) {
   return input;
 }
 
+/// The fill of `op`'s one output that comes just before `op` (ops without
+/// memory effects between), and its value in `value`; null if none.
+static Operation *findFillOfOutput(linalg::GenericOp op, Value &value) {
+  Value output = op.getDpsInitOperand(0)->get();
+  for (Operation *previous = op->getPrevNode(); previous;
+       previous = previous->getPrevNode()) {
+    if (isMemoryEffectFree(previous))
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(previous)) {
+      if (fill.getOutputs()[0] != output)
+        return nullptr;
+      value = fill.getInputs()[0];
+      return fill;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(previous);
+    Value filled = generic ? getFillValue(generic) : Value();
+    if (!filled || generic.getDpsInitOperand(0)->get() != output)
+      return nullptr;
+    value = filled;
+    return generic;
+  }
+  return nullptr;
+}
+
 /// Whether `op` (a generalized linalg.copy) copies its one input whole.
 static bool isWholeCopy(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
@@ -557,8 +581,13 @@ struct GPUMapLoopsPass
 
     SmallVector<linalg::LinalgOp> linalgOps;
     func.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
+    DenseSet<Operation *> mapped;
+    if (contractionKernels)
+      mapContractions(rewriter, linalgOps, mapped);
     SmallVector<scf::ParallelOp> nests;
     for (linalg::LinalgOp op : linalgOps) {
+      if (mapped.contains(op))
+        continue;
       if (!op.hasPureBufferSemantics()) {
         op->emitError("tl-gpu-map-loops: expected bufferized linalg");
         return signalPassFailure();
@@ -571,16 +600,6 @@ struct GPUMapLoopsPass
           return signalPassFailure();
         }
         op = *reordered;
-        if (contractionKernels)
-          if (std::optional<tensorlang::GPUContractionPlan> plan =
-                  tensorlang::planGPUContraction(*reordered,
-                                                 contractionRegisterTile)) {
-            if (emitRemarks)
-              op->emitRemark("GPU contraction kernel: ") << plan->describe();
-            tensorlang::emitGPUContractionKernel(rewriter, *reordered, *plan,
-                                                 barriers);
-            continue;
-          }
       }
       bool hasParallelLoop = op.getNumParallelLoops() > 0;
       Operation *previous = op->getPrevNode();
@@ -653,6 +672,45 @@ struct GPUMapLoopsPass
         blocks->emitError("tl-gpu-map-loops: cannot map the loops");
         return signalPassFailure();
       }
+    }
+  }
+
+  /// Makes each contraction of `ops` that has a plan a tiled kernel of its
+  /// own (ContractionKernel.h), folding into it a fill of its output just
+  /// before it (the kernel stores every element once); adds the ops
+  /// replaced or erased to `mapped`.
+  void mapContractions(RewriterBase &rewriter,
+                       ArrayRef<linalg::LinalgOp> ops,
+                       DenseSet<Operation *> &mapped) {
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic || mapped.contains(op) || !generic.hasPureBufferSemantics())
+        continue;
+      std::optional<tensorlang::GPUContractionPlan> plan =
+          tensorlang::planGPUContraction(generic, contractionRegisterTile);
+      if (!plan)
+        continue;
+      FailureOr<linalg::GenericOp> reordered =
+          parallelDimensionsFirst(rewriter, generic);
+      if (failed(reordered))
+        continue;
+      plan = tensorlang::planGPUContraction(*reordered,
+                                            contractionRegisterTile);
+      if (!plan)
+        continue;
+      Value initialValue;
+      if (Operation *fill = findFillOfOutput(*reordered, initialValue)) {
+        mapped.insert(fill);
+        rewriter.eraseOp(fill);
+      }
+      if (emitRemarks)
+        reordered->emitRemark("GPU contraction kernel: ")
+            << plan->describe()
+            << (initialValue ? "; the output's fill folded" : "");
+      mapped.insert(op);
+      mapped.insert(*reordered);
+      tensorlang::emitGPUContractionKernel(rewriter, *reordered, *plan,
+                                           barriers, initialValue);
     }
   }
 
