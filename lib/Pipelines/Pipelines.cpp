@@ -213,7 +213,9 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
       pm, llvm::formatv(
               "lower-affine,convert-scf-to-cf,"
               "nvvm-attach-target{{chip={0} O=3},"
-              "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+              "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,"
+              "convert-gpu-to-nvvm,"
+              "canonicalize,cse,"
               "reconcile-unrealized-casts),"
               "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
               "convert-math-to-llvm,convert-arith-to-llvm,"

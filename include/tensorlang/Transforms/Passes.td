@@ -728,6 +728,9 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "int64_t", "4",
            "Most rows (and most columns) of the result each thread of a "
            "contraction kernel sums in registers">,
+    Option<"tensorCores", "tensor-cores", "bool", "true",
+           "Multiply f64 contraction kernels' tiles on the tensor cores "
+           "(nvgpu.mma.sync [8, 8, 4]: sm_80 and later)">,
     Option<"barriers", "barriers", "bool", "true",
            "Run a batch loop's statements in one thread loop separated by "
            "gpu.barrier (false: one thread loop each, for the CPU)">,
@@ -736,7 +739,9 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {

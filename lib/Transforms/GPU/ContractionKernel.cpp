@@ -23,15 +23,35 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace tensorlang;
 
+/// The stride of a staged tile `width` wide. The tensor cores' fragments
+/// read four depth indices of eight rows at once: with a stride of 4
+/// modulo 16 elements, each half-warp's f64 reads take distinct banks.
+/// Scalar reads take one depth index at a time; a tile loaded depth index
+/// fastest is padded by one, so that those stores spread over the banks.
+static int64_t getTileStride(int64_t width, bool tensorCores,
+                             bool depthFastest) {
+  if (tensorCores)
+    return width + (4 - width % 16 + 16) % 16;
+  return width + (depthFastest ? 1 : 0);
+}
+
+int64_t GPUContractionPlan::rowTileStride() const {
+  return getTileStride(blockRows(), tensorCores, rowInputDepthFastest);
+}
+
+int64_t GPUContractionPlan::columnTileStride() const {
+  return getTileStride(blockColumns(), tensorCores, columnInputDepthFastest);
+}
+
 int64_t GPUContractionPlan::sharedMemoryBytes(unsigned elementBytes) const {
-  int64_t rowStride = blockRows() + (rowInputDepthFastest ? 1 : 0);
-  int64_t columnStride = blockColumns() + (columnInputDepthFastest ? 1 : 0);
-  return depth * (rowStride + columnStride) * elementBytes;
+  return depth * (rowTileStride() + columnTileStride()) * elementBytes;
 }
 
 std::string GPUContractionPlan::describe() const {
@@ -45,8 +65,13 @@ std::string GPUContractionPlan::describe() const {
         dims, os, [&](unsigned dim) { os << "d" << dim; }, ",");
   };
   os << "block tile " << blockRows() << "x" << blockColumns() << ", depth "
-     << depth << " per step, " << threads() << " threads of " << registerRows
-     << "x" << registerColumns << " (";
+     << depth << " per step, " << threads() << " threads";
+  if (tensorCores)
+    os << ", f64 tensor cores (mma.sync m8n8k4), " << kWarpRows << "x"
+       << kWarpColumns << " warps of " << warpTileRows() << "x"
+       << warpTileColumns() << " (";
+  else
+    os << " of " << registerRows << "x" << registerColumns << " (";
   loops("rows", rowLoops);
   os << " ";
   loops("columns", columnLoops);
@@ -114,7 +139,8 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
 }
 
 std::optional<GPUContractionPlan>
-tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile) {
+tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
+                               bool tensorCores) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -203,6 +229,14 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile) {
   orderAs(plan.batchLoops, outputMap);
   plan.rowInputDepthFastest = isIn(rowInnermost, plan.depthLoops);
   plan.columnInputDepthFastest = isIn(columnInnermost, plan.depthLoops);
+  plan.tensorCores =
+      tensorCores && outputType.getElementType().isF64() &&
+      plan.threads() ==
+          GPUContractionPlan::kWarpSize * GPUContractionPlan::kWarpRows *
+              GPUContractionPlan::kWarpColumns &&
+      plan.warpTileRows() % GPUContractionPlan::kMmaRows == 0 &&
+      plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
+      plan.depth % GPUContractionPlan::kMmaDepth == 0;
   return plan;
 }
 
@@ -239,11 +273,20 @@ private:
   /// Stages the share of thread `thread` of the tile of `input` at depth
   /// `depthBase` into `tile`: zeros past the edges.
   void loadTile(unsigned input, Value thread, Value depthBase, Value tile);
-  /// Sums the staged tiles into the register tile `accumulators`;
-  /// returns the new sums.
-  SmallVector<Value> multiplyTiles(Value threadRow, Value threadColumn,
+  /// Sums the staged tiles into the thread's elements `accumulators`, at
+  /// the tiles' rows `rowsInTile` and columns `columnsInTile` (row-major:
+  /// one per pair); returns the new sums.
+  SmallVector<Value> multiplyTiles(ArrayRef<Value> rowsInTile,
+                                   ArrayRef<Value> columnsInTile,
                                    Value rowTile, Value columnTile,
                                    ValueRange accumulators);
+  /// The same on the tensor cores, for the lane `lane` of the warp whose
+  /// tile starts at `warpRow`, `warpColumn` of the block's.
+  SmallVector<Value> multiplyTilesOnTensorCores(Value lane, Value warpRow,
+                                                Value warpColumn,
+                                                Value rowTile,
+                                                Value columnTile,
+                                                ValueRange accumulators);
 
   RewriterBase &b;
   linalg::GenericOp op;
@@ -322,8 +365,8 @@ void ContractionKernelEmitter::loadTile(unsigned input, Value thread,
 }
 
 SmallVector<Value> ContractionKernelEmitter::multiplyTiles(
-    Value threadRow, Value threadColumn, Value rowTile, Value columnTile,
-    ValueRange accumulators) {
+    ArrayRef<Value> rowsInTile, ArrayRef<Value> columnsInTile, Value rowTile,
+    Value columnTile, ValueRange accumulators) {
   auto fastMath = arith::FastMathFlagsAttr::get(b.getContext(),
                                                 arith::FastMathFlags::contract);
   // The inputs in the order the body multiplies them (the products are
@@ -335,23 +378,71 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTiles(
   for (int64_t position = 0; position < plan.depth; ++position) {
     Value at = index(position);
     SmallVector<Value> rowValues, columnValues;
-    for (int64_t row = 0; row < plan.registerRows; ++row)
-      rowValues.push_back(memref::LoadOp::create(
-          b, loc, rowTile,
-          ValueRange{at, add(threadRow, index(row * plan.threadRows))}));
-    for (int64_t column = 0; column < plan.registerColumns; ++column)
-      columnValues.push_back(memref::LoadOp::create(
-          b, loc, columnTile,
-          ValueRange{at,
-                     add(threadColumn, index(column * plan.threadColumns))}));
-    for (int64_t row = 0; row < plan.registerRows; ++row)
-      for (int64_t column = 0; column < plan.registerColumns; ++column) {
-        Value x = rowValues[row], y = columnValues[column];
+    for (Value row : rowsInTile)
+      rowValues.push_back(
+          memref::LoadOp::create(b, loc, rowTile, ValueRange{at, row}));
+    for (Value column : columnsInTile)
+      columnValues.push_back(
+          memref::LoadOp::create(b, loc, columnTile, ValueRange{at, column}));
+    for (auto [row, rowValue] : llvm::enumerate(rowValues))
+      for (auto [column, columnValue] : llvm::enumerate(columnValues)) {
+        Value x = rowValue, y = columnValue;
         if (!rowFirst)
           std::swap(x, y);
         Value product = arith::MulFOp::create(b, loc, x, y, fastMath);
-        Value &sum = sums[row * plan.registerColumns + column];
+        Value &sum = sums[row * columnValues.size() + column];
         sum = arith::AddFOp::create(b, loc, sum, product, fastMath);
+      }
+  }
+  return sums;
+}
+
+SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
+    Value lane, Value warpRow, Value warpColumn, Value rowTile,
+    Value columnTile, ValueRange accumulators) {
+  using Plan = GPUContractionPlan;
+  // Lane t holds A[t / 4][t % 4] of the 8 x 4 rows' fragment, B[t % 4][t /
+  // 4] of the 4 x 8 columns' one, and D[t / 4][2 (t % 4) + e], e = 0, 1,
+  // of the 8 x 8 sums (shared/notes/gpu-on-mlir22.md, measured).
+  Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
+  Value fragmentDepth = arith::RemUIOp::create(b, loc, lane, index(4));
+  int64_t mmaRows = plan.warpTileRows() / Plan::kMmaRows;
+  int64_t mmaColumns = plan.warpTileColumns() / Plan::kMmaColumns;
+  auto fragmentType = VectorType::get({1, 1}, elementType);
+  auto sumsType = VectorType::get({1, 2}, elementType);
+  SmallVector<Value> sums(accumulators);
+  for (int64_t step = 0; step < plan.depth; step += Plan::kMmaDepth) {
+    Value at = add(fragmentDepth, index(step));
+    SmallVector<Value> rowFragments, columnFragments;
+    for (int64_t row = 0; row < mmaRows; ++row) {
+      Value loaded = memref::LoadOp::create(
+          b, loc, rowTile,
+          ValueRange{at, add(warpRow, add(fragmentRow,
+                                          index(row * Plan::kMmaRows)))});
+      rowFragments.push_back(
+          vector::BroadcastOp::create(b, loc, fragmentType, loaded));
+    }
+    for (int64_t column = 0; column < mmaColumns; ++column) {
+      Value loaded = memref::LoadOp::create(
+          b, loc, columnTile,
+          ValueRange{at,
+                     add(warpColumn,
+                         add(fragmentRow, index(column * Plan::kMmaColumns)))});
+      columnFragments.push_back(
+          vector::BroadcastOp::create(b, loc, fragmentType, loaded));
+    }
+    for (int64_t row = 0; row < mmaRows; ++row)
+      for (int64_t column = 0; column < mmaColumns; ++column) {
+        int64_t first = (row * mmaColumns + column) * 2;
+        Value current = vector::FromElementsOp::create(
+            b, loc, sumsType, ValueRange{sums[first], sums[first + 1]});
+        Value result = nvgpu::MmaSyncOp::create(
+            b, loc, rowFragments[row], columnFragments[column], current,
+            ArrayRef<int64_t>{Plan::kMmaRows, Plan::kMmaColumns,
+                              Plan::kMmaDepth});
+        for (int64_t element = 0; element < 2; ++element)
+          sums[first + element] = vector::ExtractOp::create(
+              b, loc, result, ArrayRef<int64_t>{0, element});
       }
   }
   return sums;
@@ -396,9 +487,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   rowBase = mul(blockPosition.getResult(1), blockRows);
   columnBase = mul(blockPosition.getResult(2), blockColumns);
 
-  int64_t rowStride = plan.blockRows() + (plan.rowInputDepthFastest ? 1 : 0);
-  int64_t columnStride =
-      plan.blockColumns() + (plan.columnInputDepthFastest ? 1 : 0);
+  int64_t rowStride = plan.rowTileStride();
+  int64_t columnStride = plan.columnTileStride();
   auto tileType = [&](int64_t stride, Attribute space) {
     return MemRefType::get({plan.depth, stride}, elementType, AffineMap(),
                            space);
@@ -428,10 +518,41 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
     tiles[columnSlot] =
         memref::AllocOp::create(b, loc, tileType(columnStride, Attribute()));
   }
-  Value threadRow =
-      arith::DivUIOp::create(b, loc, thread, index(plan.threadColumns));
-  Value threadColumn =
-      arith::RemUIOp::create(b, loc, thread, index(plan.threadColumns));
+  // The thread's rows and columns of the block's tile: strided by the
+  // thread grid, or where the tensor cores' fragments put them.
+  SmallVector<Value> rowsInTile, columnsInTile;
+  Value lane, warpRow, warpColumn;
+  if (plan.tensorCores) {
+    using Plan = GPUContractionPlan;
+    Value warp = arith::DivUIOp::create(b, loc, thread, index(Plan::kWarpSize));
+    lane = arith::RemUIOp::create(b, loc, thread, index(Plan::kWarpSize));
+    warpRow = mul(arith::DivUIOp::create(b, loc, warp,
+                                         index(Plan::kWarpColumns)),
+                  index(plan.warpTileRows()));
+    warpColumn = mul(arith::RemUIOp::create(b, loc, warp,
+                                            index(Plan::kWarpColumns)),
+                     index(plan.warpTileColumns()));
+    Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
+    Value fragmentColumn =
+        mul(arith::RemUIOp::create(b, loc, lane, index(4)), index(2));
+    for (int64_t row = 0; row < plan.warpTileRows(); row += Plan::kMmaRows)
+      rowsInTile.push_back(add(warpRow, add(fragmentRow, index(row))));
+    for (int64_t column = 0; column < plan.warpTileColumns();
+         column += Plan::kMmaColumns)
+      for (int64_t element = 0; element < 2; ++element)
+        columnsInTile.push_back(
+            add(warpColumn, add(fragmentColumn, index(column + element))));
+  } else {
+    Value threadRow =
+        arith::DivUIOp::create(b, loc, thread, index(plan.threadColumns));
+    Value threadColumn =
+        arith::RemUIOp::create(b, loc, thread, index(plan.threadColumns));
+    for (int64_t row = 0; row < plan.registerRows; ++row)
+      rowsInTile.push_back(add(threadRow, index(row * plan.threadRows)));
+    for (int64_t column = 0; column < plan.registerColumns; ++column)
+      columnsInTile.push_back(
+          add(threadColumn, index(column * plan.threadColumns)));
+  }
 
   // The thread's elements of the result, each row and column clamped to
   // the last one (loaded, never stored) past the edges.
@@ -440,26 +561,23 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   SmallVector<Value> rowInside, columnInside;
   SmallVector<SmallVector<Value>> elementIndices;
   SmallVector<SmallVector<Value>> rowIndices, columnIndices;
-  for (int64_t row = 0; row < plan.registerRows; ++row) {
-    Value position =
-        add(rowBase, add(threadRow, index(row * plan.threadRows)));
+  for (Value rowInTile : rowsInTile) {
+    Value position = add(rowBase, rowInTile);
     rowInside.push_back(lessThan(position, rows));
     rowIndices.push_back(delinearize(position, rows, plan.rowLoops));
   }
-  for (int64_t column = 0; column < plan.registerColumns; ++column) {
-    Value position = add(columnBase,
-                         add(threadColumn, index(column * plan.threadColumns)));
+  for (Value columnInTile : columnsInTile) {
+    Value position = add(columnBase, columnInTile);
     columnInside.push_back(lessThan(position, columns));
     columnIndices.push_back(delinearize(position, columns, plan.columnLoops));
   }
   SmallVector<Value> initial;
-  for (int64_t row = 0; row < plan.registerRows; ++row)
-    for (int64_t column = 0; column < plan.registerColumns; ++column) {
+  for (ArrayRef<Value> rowIndex : rowIndices)
+    for (ArrayRef<Value> columnIndex : columnIndices) {
       SmallVector<Value> indices(blockIndices);
-      for (auto [loop, value] : llvm::zip(plan.rowLoops, rowIndices[row]))
+      for (auto [loop, value] : llvm::zip(plan.rowLoops, rowIndex))
         indices[loop] = value;
-      for (auto [loop, value] :
-           llvm::zip(plan.columnLoops, columnIndices[column]))
+      for (auto [loop, value] : llvm::zip(plan.columnLoops, columnIndex))
         indices[loop] = value;
       initial.push_back(initialValue ? initialValue
                                      : memref::LoadOp::create(
@@ -489,17 +607,22 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
           loadTile(plan.columnInput, other, depthBase, tiles[columnSlot]);
           b.setInsertionPointAfter(everyThread);
         }
+        // (On the CPU each thread computes its elements itself, which
+        // tests where the fragments put them.)
         scf::YieldOp::create(
             b, loc,
-            multiplyTiles(threadRow, threadColumn, tiles[rowSlot],
-                          tiles[columnSlot], sums));
+            plan.tensorCores && barriers
+                ? multiplyTilesOnTensorCores(lane, warpRow, warpColumn,
+                                             tiles[rowSlot], tiles[columnSlot],
+                                             sums)
+                : multiplyTiles(rowsInTile, columnsInTile, tiles[rowSlot],
+                                tiles[columnSlot], sums));
       });
 
-  for (int64_t row = 0; row < plan.registerRows; ++row)
-    for (int64_t column = 0; column < plan.registerColumns; ++column) {
-      int64_t element = row * plan.registerColumns + column;
-      Value inside = arith::AndIOp::create(b, loc, rowInside[row],
-                                           columnInside[column]);
+  for (auto [row, rowIn] : llvm::enumerate(rowInside))
+    for (auto [column, columnIn] : llvm::enumerate(columnInside)) {
+      int64_t element = row * columnInside.size() + column;
+      Value inside = arith::AndIOp::create(b, loc, rowIn, columnIn);
       auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(store.thenBlock());

@@ -44,10 +44,24 @@ struct GPUContractionPlan {
   int64_t registerRows = 1, registerColumns = 1;
   /// Reduction indices staged per step.
   int64_t depth = 16;
+  /// Whether the tiles are multiplied on the f64 tensor cores
+  /// (nvgpu.mma.sync [8, 8, 4], one warp per 8 x 8 x 4 product): the
+  /// threads' registers then hold the elements the fragments give each
+  /// lane, and the warps form a grid of warpRows x warpColumns, each with
+  /// a tile of (blockRows / warpRows) x (blockColumns / warpColumns).
+  bool tensorCores = false;
+  static constexpr int64_t kWarpSize = 32, kWarpRows = 2, kWarpColumns = 4;
+  static constexpr int64_t kMmaRows = 8, kMmaColumns = 8, kMmaDepth = 4;
 
   int64_t threads() const { return threadRows * threadColumns; }
   int64_t blockRows() const { return threadRows * registerRows; }
   int64_t blockColumns() const { return threadColumns * registerColumns; }
+  int64_t warpTileRows() const { return blockRows() / kWarpRows; }
+  int64_t warpTileColumns() const { return blockColumns() / kWarpColumns; }
+  /// Elements between depth indices of the staged tiles: padded so that
+  /// the reads of a step touch distinct shared-memory banks.
+  int64_t rowTileStride() const;
+  int64_t columnTileStride() const;
   /// Bytes of shared memory the kernel's two tiles take.
   int64_t sharedMemoryBytes(unsigned elementBytes) const;
   /// How `--remarks` describes the plan.
@@ -59,9 +73,12 @@ struct GPUContractionPlan {
 /// f64, indexed by projected permutations, at least one reduction, a loop
 /// of rows and one of columns, and a body that adds the inputs' product to
 /// the output (zeros staged past the edges then add nothing).
-/// `maxRegisterTile` bounds registerRows and registerColumns.
+/// `maxRegisterTile` bounds registerRows and registerColumns; with
+/// `tensorCores`, an f64 contraction whose block tile the warps divide
+/// runs on the tensor cores.
 std::optional<GPUContractionPlan>
-planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile);
+planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
+                   bool tensorCores);
 
 /// Replaces `op` with its kernel: an scf.parallel over blocks (mapped to
 /// block_x) holding one over threads (thread_x). With `barriers` the

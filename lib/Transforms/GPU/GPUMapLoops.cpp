@@ -687,15 +687,16 @@ struct GPUMapLoopsPass
       if (!generic || mapped.contains(op) || !generic.hasPureBufferSemantics())
         continue;
       std::optional<tensorlang::GPUContractionPlan> plan =
-          tensorlang::planGPUContraction(generic, contractionRegisterTile);
+          tensorlang::planGPUContraction(generic, contractionRegisterTile,
+                                         tensorCores);
       if (!plan)
         continue;
       FailureOr<linalg::GenericOp> reordered =
           parallelDimensionsFirst(rewriter, generic);
       if (failed(reordered))
         continue;
-      plan = tensorlang::planGPUContraction(*reordered,
-                                            contractionRegisterTile);
+      plan = tensorlang::planGPUContraction(
+          *reordered, contractionRegisterTile, tensorCores);
       if (!plan)
         continue;
       Value initialValue;
