@@ -227,8 +227,10 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
   else if (isIn(columnInnermost, plan.depthLoops))
     orderAs(plan.depthLoops, columnMap);
   orderAs(plan.batchLoops, outputMap);
-  plan.rowInputDepthFastest = isIn(rowInnermost, plan.depthLoops);
-  plan.columnInputDepthFastest = isIn(columnInnermost, plan.depthLoops);
+  // An input whose stride-1 index is the fastest depth loop is loaded
+  // depth index fastest.
+  plan.rowInputDepthFastest = rowInnermost == plan.depthLoops.back();
+  plan.columnInputDepthFastest = columnInnermost == plan.depthLoops.back();
   plan.tensorCores =
       tensorCores && outputType.getElementType().isF64() &&
       plan.threads() ==
@@ -238,6 +240,176 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
       plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
       plan.depth % GPUContractionPlan::kMmaDepth == 0;
   return plan;
+}
+
+/// The body of a generic that copies its one input to its one output.
+static bool isCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0)
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) ==
+             op.getMatchingBlockArgument(op.getDpsInputOperand(0));
+}
+
+linalg::GenericOp
+tensorlang::foldOutputTransposition(RewriterBase &rewriter,
+                                    linalg::GenericOp op) {
+  Value temporary = op.getDpsInitOperand(0)->get();
+  auto alloc = temporary.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != op->getBlock())
+    return op;
+  // Its uses: this op, a fill of it before, the copy after, a dealloc.
+  linalg::GenericOp copy;
+  Operation *fill = nullptr;
+  memref::DeallocOp dealloc;
+  for (Operation *user : temporary.getUsers()) {
+    if (user == op.getOperation())
+      continue;
+    if (auto generic = dyn_cast<linalg::GenericOp>(user);
+        generic && isCopy(generic) &&
+        generic.getDpsInputOperand(0)->get() == temporary && !copy) {
+      copy = generic;
+      continue;
+    }
+    if (auto deallocOp = dyn_cast<memref::DeallocOp>(user); deallocOp &&
+                                                            !dealloc) {
+      dealloc = deallocOp;
+      continue;
+    }
+    if (isa<linalg::FillOp>(user) && !fill &&
+        user->isBeforeInBlock(op.getOperation())) {
+      fill = user;
+      continue;
+    }
+    return op;
+  }
+  if (!copy || copy->getBlock() != op->getBlock() ||
+      !op->isBeforeInBlock(copy))
+    return op;
+  Value target = copy.getDpsInitOperand(0)->get();
+  AffineMap read = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0));
+  AffineMap write = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
+  if (!read.isPermutation() || !write.isPermutation())
+    return op;
+  // Nothing between the two may touch the target, and the op must not
+  // read it.
+  for (Operation *between = op->getNextNode(); between != copy.getOperation();
+       between = between->getNextNode())
+    if (!isMemoryEffectFree(between))
+      return op;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == target)
+      return op;
+  if (!target.getDefiningOp<memref::AllocOp>() &&
+      !isa<BlockArgument>(target))
+    return op;
+  // The copy stores target[write(l)] = temporary[read(l)].
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap composed =
+      write.compose(inversePermutation(read)).compose(outputMap);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps.back() = composed;
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    op.getDpsInitsMutable()[0].set(target);
+  });
+  if (fill)
+    rewriter.modifyOpInPlace(fill, [&] {
+      cast<linalg::FillOp>(fill).getDpsInitsMutable()[0].set(target);
+    });
+  rewriter.eraseOp(copy);
+  if (dealloc)
+    rewriter.eraseOp(dealloc);
+  rewriter.eraseOp(alloc);
+  return op;
+}
+
+bool tensorlang::copyInputsIntoLoadOrder(RewriterBase &rewriter,
+                                         linalg::GenericOp op,
+                                         const GPUContractionPlan &plan) {
+  Location loc = op.getLoc();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto product = [&](ArrayRef<unsigned> loops) {
+    int64_t result = 1;
+    for (unsigned loop : loops)
+      result = ShapedType::isDynamic(ranges[loop])
+                   ? ShapedType::kDynamic
+                   : (ShapedType::isDynamic(result) ? result
+                                                    : result * ranges[loop]);
+    return result;
+  };
+  bool copied = false;
+  for (unsigned input : {plan.rowInput, plan.columnInput}) {
+    bool isRows = input == plan.rowInput;
+    ArrayRef<unsigned> ownLoops = isRows ? plan.rowLoops : plan.columnLoops;
+    AffineMap map = maps[input];
+    std::optional<unsigned> innermost = getInnermostLoop(map);
+    if (!innermost || *innermost == ownLoops.back() ||
+        *innermost == plan.depthLoops.back())
+      continue;
+    // Read once per tile of the other group: copy where that is more than
+    // once, at static extents only (the copy's shape).
+    int64_t otherExtent = product(isRows ? plan.columnLoops : plan.rowLoops);
+    int64_t otherBlock = isRows ? plan.blockColumns() : plan.blockRows();
+    auto type = cast<MemRefType>(op.getDpsInputOperand(input)->get().getType());
+    if (ShapedType::isDynamic(otherExtent) || otherExtent <= otherBlock ||
+        !type.hasStaticShape())
+      continue;
+    // The copy's order: the input's loops that are not depth loops as it
+    // has them, then the depth loops as the kernel steps through them.
+    SmallVector<unsigned> order;
+    for (unsigned result = 0; result < map.getNumResults(); ++result)
+      if (!llvm::is_contained(plan.depthLoops, map.getDimPosition(result)))
+        order.push_back(map.getDimPosition(result));
+    for (unsigned loop : plan.depthLoops)
+      if (map.isFunctionOfDim(loop))
+        order.push_back(loop);
+    SmallVector<int64_t> shape;
+    SmallVector<unsigned> permutation;
+    for (unsigned loop : order) {
+      unsigned result = *map.getResultPosition(
+          getAffineDimExpr(loop, op.getContext()));
+      permutation.push_back(result);
+      shape.push_back(type.getDimSize(result));
+    }
+    rewriter.setInsertionPoint(op);
+    Value source = op.getDpsInputOperand(input)->get();
+    auto copyType = MemRefType::get(shape, type.getElementType());
+    Value copy = memref::AllocOp::create(rewriter, loc, copyType);
+    // copy[i] = source[permutation applied to i].
+    AffineMap readMap = AffineMap::getPermutationMap(
+        permutation, op.getContext());
+    readMap = inversePermutation(readMap);
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(shape.size(), op.getContext());
+    SmallVector<utils::IteratorType> iterators(shape.size(),
+                                               utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{source}, ValueRange{copy},
+        ArrayRef<AffineMap>{readMap, identity}, iterators,
+        [](OpBuilder &builder, Location loc, ValueRange args) {
+          linalg::YieldOp::create(builder, loc, args[0]);
+        });
+    SmallVector<AffineExpr> results;
+    for (unsigned loop : order)
+      results.push_back(getAffineDimExpr(loop, op.getContext()));
+    maps[input] = AffineMap::get(op.getNumLoops(), 0, results,
+                                 op.getContext());
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getDpsInputOperand(input)->set(copy);
+    });
+    rewriter.setInsertionPointAfter(op);
+    memref::DeallocOp::create(rewriter, loc, copy);
+    copied = true;
+  }
+  if (copied)
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+  return copied;
 }
 
 namespace {
@@ -270,9 +442,17 @@ private:
                                  ArrayRef<unsigned> loops);
   /// `map` (a projected permutation) at the loop indices `indices`.
   SmallVector<Value> at(AffineMap map, ArrayRef<Value> indices);
-  /// Stages the share of thread `thread` of the tile of `input` at depth
-  /// `depthBase` into `tile`: zeros past the edges.
-  void loadTile(unsigned input, Value thread, Value depthBase, Value tile);
+  /// The elements of the tile of `input` that each thread stages.
+  int64_t getSlots(unsigned input) const;
+  /// Where element `slot` of thread `thread`'s share of the tile of
+  /// `input` goes in the tile: its depth offset and its row or column.
+  std::pair<Value, Value> getSlotOffsets(unsigned input, Value thread,
+                                         int64_t slot);
+  /// Loads the share of thread `thread` of the tile of `input` at depth
+  /// `depthBase`: zeros past the edges.
+  SmallVector<Value> loadSlots(unsigned input, Value thread, Value depthBase);
+  /// Stores a share that loadSlots loaded into `tile`.
+  void storeSlots(unsigned input, Value thread, ValueRange values, Value tile);
   /// Sums the staged tiles into the thread's elements `accumulators`, at
   /// the tiles' rows `rowsInTile` and columns `columnsInTile` (row-major:
   /// one per pair); returns the new sums.
@@ -323,28 +503,40 @@ SmallVector<Value> ContractionKernelEmitter::at(AffineMap map,
   return results;
 }
 
-void ContractionKernelEmitter::loadTile(unsigned input, Value thread,
-                                        Value depthBase, Value tile) {
+std::pair<Value, Value>
+ContractionKernelEmitter::getSlotOffsets(unsigned input, Value thread,
+                                         int64_t slot) {
   bool isRows = input == plan.rowInput;
   int64_t width = isRows ? plan.blockRows() : plan.blockColumns();
   bool depthFastest =
       isRows ? plan.rowInputDepthFastest : plan.columnInputDepthFastest;
+  Value element = add(thread, index(slot * plan.threads()));
+  if (depthFastest)
+    return {arith::RemUIOp::create(b, loc, element, index(plan.depth)),
+            arith::DivUIOp::create(b, loc, element, index(plan.depth))};
+  return {arith::DivUIOp::create(b, loc, element, index(width)),
+          arith::RemUIOp::create(b, loc, element, index(width))};
+}
+
+int64_t ContractionKernelEmitter::getSlots(unsigned input) const {
+  int64_t width =
+      input == plan.rowInput ? plan.blockRows() : plan.blockColumns();
+  return plan.depth * width / plan.threads();
+}
+
+SmallVector<Value> ContractionKernelEmitter::loadSlots(unsigned input,
+                                                       Value thread,
+                                                       Value depthBase) {
+  bool isRows = input == plan.rowInput;
   ArrayRef<unsigned> ownLoops = isRows ? plan.rowLoops : plan.columnLoops;
   Value ownExtent = isRows ? rows : columns;
   Value ownBase = isRows ? rowBase : columnBase;
   OpOperand *operand = op.getDpsInputOperand(input);
   AffineMap map = op.getMatchingIndexingMap(operand);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
-  for (int64_t slot = 0; slot < plan.depth * width / plan.threads(); ++slot) {
-    Value element = add(thread, index(slot * plan.threads()));
-    Value depthOffset, ownOffset;
-    if (depthFastest) {
-      depthOffset = arith::RemUIOp::create(b, loc, element, index(plan.depth));
-      ownOffset = arith::DivUIOp::create(b, loc, element, index(plan.depth));
-    } else {
-      depthOffset = arith::DivUIOp::create(b, loc, element, index(width));
-      ownOffset = arith::RemUIOp::create(b, loc, element, index(width));
-    }
+  SmallVector<Value> values;
+  for (int64_t slot = 0; slot < getSlots(input); ++slot) {
+    auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
     Value own = add(ownBase, ownOffset);
     Value reduction = add(depthBase, depthOffset);
     SmallVector<Value> indices(blockIndices);
@@ -358,8 +550,16 @@ void ContractionKernelEmitter::loadTile(unsigned input, Value thread,
         memref::LoadOp::create(b, loc, operand->get(), at(map, indices));
     Value inside = arith::AndIOp::create(b, loc, lessThan(own, ownExtent),
                                          lessThan(reduction, depth));
-    Value staged = arith::SelectOp::create(b, loc, inside, loaded, zero);
-    memref::StoreOp::create(b, loc, staged, tile,
+    values.push_back(arith::SelectOp::create(b, loc, inside, loaded, zero));
+  }
+  return values;
+}
+
+void ContractionKernelEmitter::storeSlots(unsigned input, Value thread,
+                                          ValueRange values, Value tile) {
+  for (auto [slot, value] : llvm::enumerate(values)) {
+    auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
+    memref::StoreOp::create(b, loc, value, tile,
                             ValueRange{depthOffset, ownOffset});
   }
 }
@@ -586,37 +786,61 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
       elementIndices.push_back(std::move(indices));
     }
 
-  // The depth in steps: stage both tiles, then multiply them.
+  // The depth in steps: stage both tiles, then multiply them. On the GPU
+  // each step's loads are issued before the previous step's tiles are
+  // multiplied (their latency hidden behind the multiplications), carried
+  // in registers and stored into the tiles at the next step; past the
+  // depth they are clamped, and not used.
+  unsigned rowInput = plan.rowInput, columnInput = plan.columnInput;
+  int64_t rowSlots = getSlots(rowInput), columnSlots = getSlots(columnInput);
+  SmallVector<Value> carried(initial);
+  if (barriers) {
+    llvm::append_range(carried, loadSlots(rowInput, thread, zero));
+    llvm::append_range(carried, loadSlots(columnInput, thread, zero));
+  }
+  int64_t sumCount = initial.size();
   auto steps = scf::ForOp::create(
-      b, loc, zero, depth, index(plan.depth), initial,
-      [&](OpBuilder &nested, Location, Value depthBase, ValueRange sums) {
+      b, loc, zero, depth, index(plan.depth), carried,
+      [&](OpBuilder &nested, Location, Value depthBase, ValueRange values) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(nested.getInsertionBlock());
+        ValueRange sums = values.take_front(sumCount);
+        SmallVector<Value> next;
         if (barriers) {
           // (Every thread is done with the previous step's tiles.)
           gpu::BarrierOp::create(b, loc);
-          loadTile(plan.rowInput, thread, depthBase, tiles[rowSlot]);
-          loadTile(plan.columnInput, thread, depthBase, tiles[columnSlot]);
+          storeSlots(rowInput, thread, values.slice(sumCount, rowSlots),
+                     tiles[rowSlot]);
+          storeSlots(columnInput, thread,
+                     values.slice(sumCount + rowSlots, columnSlots),
+                     tiles[columnSlot]);
           gpu::BarrierOp::create(b, loc);
+          Value nextBase = add(depthBase, index(plan.depth));
+          llvm::append_range(next, loadSlots(rowInput, thread, nextBase));
+          llvm::append_range(next, loadSlots(columnInput, thread, nextBase));
         } else {
           auto everyThread = scf::ForOp::create(b, loc, zero,
                                                 index(plan.threads()), one);
           b.setInsertionPointToStart(everyThread.getBody());
           Value other = everyThread.getInductionVar();
-          loadTile(plan.rowInput, other, depthBase, tiles[rowSlot]);
-          loadTile(plan.columnInput, other, depthBase, tiles[columnSlot]);
+          storeSlots(rowInput, other, loadSlots(rowInput, other, depthBase),
+                     tiles[rowSlot]);
+          storeSlots(columnInput, other,
+                     loadSlots(columnInput, other, depthBase),
+                     tiles[columnSlot]);
           b.setInsertionPointAfter(everyThread);
         }
         // (On the CPU each thread computes its elements itself, which
         // tests where the fragments put them.)
-        scf::YieldOp::create(
-            b, loc,
+        SmallVector<Value> results =
             plan.tensorCores && barriers
                 ? multiplyTilesOnTensorCores(lane, warpRow, warpColumn,
                                              tiles[rowSlot], tiles[columnSlot],
                                              sums)
                 : multiplyTiles(rowsInTile, columnsInTile, tiles[rowSlot],
-                                tiles[columnSlot], sums));
+                                tiles[columnSlot], sums);
+        llvm::append_range(results, next);
+        scf::YieldOp::create(b, loc, results);
       });
 
   for (auto [row, rowIn] : llvm::enumerate(rowInside))

@@ -80,6 +80,25 @@ std::optional<GPUContractionPlan>
 planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
                    bool tensorCores);
 
+/// Where `op`'s output is a temporary that a transposition copies into
+/// another buffer (and that nothing else reads), makes `op` write that
+/// buffer through the composed indexing map instead, its fill too: one
+/// pass over the result instead of three. Returns the contraction (`op`,
+/// changed in place or not).
+mlir::linalg::GenericOp
+foldOutputTransposition(mlir::RewriterBase &rewriter,
+                        mlir::linalg::GenericOp op);
+
+/// Copies each input of `op` (planned as `plan`) whose stride-1 index is
+/// neither the fastest of its own loops nor the fastest depth loop into a
+/// temporary in the order the kernel loads it (its other loops, then the
+/// depth loops in the plan's order), where the kernel would read it more
+/// than once; `op` then reads the copies. Returns whether it copied any
+/// (the plan must then be made again).
+bool copyInputsIntoLoadOrder(mlir::RewriterBase &rewriter,
+                             mlir::linalg::GenericOp op,
+                             const GPUContractionPlan &plan);
+
 /// Replaces `op` with its kernel: an scf.parallel over blocks (mapped to
 /// block_x) holding one over threads (thread_x). With `barriers` the
 /// operands' tiles are in shared memory, loaded by all threads between

@@ -579,15 +579,12 @@ struct GPUMapLoopsPass
                                                   copy.getTarget());
     }
 
+    if (contractionKernels && failed(mapContractions(rewriter, func)))
+      return signalPassFailure();
     SmallVector<linalg::LinalgOp> linalgOps;
     func.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
-    DenseSet<Operation *> mapped;
-    if (contractionKernels)
-      mapContractions(rewriter, linalgOps, mapped);
     SmallVector<scf::ParallelOp> nests;
     for (linalg::LinalgOp op : linalgOps) {
-      if (mapped.contains(op))
-        continue;
       if (!op.hasPureBufferSemantics()) {
         op->emitError("tl-gpu-map-loops: expected bufferized linalg");
         return signalPassFailure();
@@ -675,44 +672,51 @@ struct GPUMapLoopsPass
     }
   }
 
-  /// Makes each contraction of `ops` that has a plan a tiled kernel of its
-  /// own (ContractionKernel.h), folding into it a fill of its output just
-  /// before it (the kernel stores every element once); adds the ops
-  /// replaced or erased to `mapped`.
-  void mapContractions(RewriterBase &rewriter,
-                       ArrayRef<linalg::LinalgOp> ops,
-                       DenseSet<Operation *> &mapped) {
-    for (linalg::LinalgOp op : ops) {
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic || mapped.contains(op) || !generic.hasPureBufferSemantics())
-        continue;
-      std::optional<tensorlang::GPUContractionPlan> plan =
-          tensorlang::planGPUContraction(generic, contractionRegisterTile,
-                                         tensorCores);
-      if (!plan)
-        continue;
+  /// Makes each contraction in `func` that has a plan a tiled kernel of
+  /// its own (ContractionKernel.h): a transposition of its result folded
+  /// into it, inputs it would read strided copied into the order it loads
+  /// them (copies mapped one thread per element, as any statement), and a
+  /// fill of its output just before it folded (the kernel stores every
+  /// element once).
+  LogicalResult mapContractions(RewriterBase &rewriter, func::FuncOp func) {
+    auto plan = [&](linalg::GenericOp op) {
+      return tensorlang::planGPUContraction(op, contractionRegisterTile,
+                                            tensorCores);
+    };
+    // (Collected first: the rewrites erase other generics, never these.)
+    SmallVector<linalg::GenericOp> contractions;
+    func.walk([&](linalg::GenericOp op) {
+      if (op.hasPureBufferSemantics() && plan(op))
+        contractions.push_back(op);
+    });
+    for (linalg::GenericOp generic : contractions) {
+      generic = tensorlang::foldOutputTransposition(rewriter, generic);
       FailureOr<linalg::GenericOp> reordered =
           parallelDimensionsFirst(rewriter, generic);
       if (failed(reordered))
         continue;
-      plan = tensorlang::planGPUContraction(
-          *reordered, contractionRegisterTile, tensorCores);
-      if (!plan)
+      std::optional<tensorlang::GPUContractionPlan> contraction =
+          plan(*reordered);
+      if (!contraction)
         continue;
       Value initialValue;
-      if (Operation *fill = findFillOfOutput(*reordered, initialValue)) {
-        mapped.insert(fill);
+      if (Operation *fill = findFillOfOutput(*reordered, initialValue))
         rewriter.eraseOp(fill);
-      }
+      bool copied = tensorlang::copyInputsIntoLoadOrder(rewriter, *reordered,
+                                                        *contraction);
+      if (copied && !(contraction = plan(*reordered)))
+        return reordered->emitError(
+            "tl-gpu-map-loops: no plan for a contraction once its inputs "
+            "were copied");
       if (emitRemarks)
         reordered->emitRemark("GPU contraction kernel: ")
-            << plan->describe()
+            << contraction->describe()
+            << (copied ? "; inputs copied into the order loaded" : "")
             << (initialValue ? "; the output's fill folded" : "");
-      mapped.insert(op);
-      mapped.insert(*reordered);
-      tensorlang::emitGPUContractionKernel(rewriter, *reordered, *plan,
+      tensorlang::emitGPUContractionKernel(rewriter, *reordered, *contraction,
                                            barriers, initialValue);
     }
+    return success();
   }
 
   /// Runs the batch loop `loop` (tl-fuse-batches, one batch index per
