@@ -66,6 +66,9 @@ std::string GPUContractionPlan::describe() const {
   };
   os << "block tile " << blockRows() << "x" << blockColumns() << ", depth "
      << depth << " per step, " << threads() << " threads";
+  if (depthSplits > 1)
+    os << ", depth split in " << depthSplits << " parts of " << depthPerSplit
+       << " (partial sums, added in order)";
   if (tensorCores)
     os << ", f64 tensor cores (mma.sync m8n8k4), " << kWarpRows << "x"
        << kWarpColumns << " warps of " << warpTileRows() << "x"
@@ -124,6 +127,13 @@ static void orderAs(SmallVectorImpl<unsigned> &loops, AffineMap map) {
     return position(a) < position(b);
   });
 }
+
+/// Blocks a kernel should have to keep every multiprocessor of the GPU busy
+/// (two blocks on each of an H100's 132).
+static constexpr int64_t kGPUMinimumBlocks = 264;
+/// The fewest depth steps a part of a split depth takes: each part's
+/// partial sums cost a store and a load of the result's tile.
+static constexpr int64_t kMinimumStepsPerSplit = 8;
 
 /// The register tile along a collapsed extent of `extent` (dynamic: the
 /// largest) spread over `threads` threads: the smallest power of two that
@@ -239,6 +249,27 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
       plan.warpTileRows() % GPUContractionPlan::kMmaRows == 0 &&
       plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
       plan.depth % GPUContractionPlan::kMmaDepth == 0;
+
+  // Too few tiles for the GPU's multiprocessors, and a long depth: split
+  // it, each part at least kMinimumStepsPerSplit steps.
+  int64_t rowExtent = collapsedExtent(plan.rowLoops);
+  int64_t columnExtent = collapsedExtent(plan.columnLoops);
+  int64_t batchExtent = collapsedExtent(plan.batchLoops);
+  if (outputType.hasStaticShape() && !ShapedType::isDynamic(depth) &&
+      !ShapedType::isDynamic(batchExtent)) {
+    int64_t tiles = batchExtent *
+                    llvm::divideCeil(rowExtent, plan.blockRows()) *
+                    llvm::divideCeil(columnExtent, plan.blockColumns());
+    int64_t steps = llvm::divideCeil(depth, plan.depth);
+    int64_t splits =
+        std::min<int64_t>(llvm::divideCeil(kGPUMinimumBlocks, tiles),
+                 steps / kMinimumStepsPerSplit);
+    if (splits > 1) {
+      int64_t stepsPerSplit = llvm::divideCeil(steps, splits);
+      plan.depthPerSplit = stepsPerSplit * plan.depth;
+      plan.depthSplits = llvm::divideCeil(steps, stepsPerSplit);
+    }
+  }
   return plan;
 }
 
@@ -424,8 +455,8 @@ public:
                         .getElementType()) {}
 
   /// With `initialValue`, the sums start from it instead of the output's
-  /// elements.
-  void emit(bool barriers, Value initialValue);
+  /// elements; with `partialSums`, a split depth's parts go there.
+  void emit(bool barriers, Value initialValue, Value partialSums);
 
 private:
   Value index(int64_t value) {
@@ -648,7 +679,8 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
   return sums;
 }
 
-void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
+void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
+                                    Value partialSums) {
   MLIRContext *context = b.getContext();
   b.setInsertionPoint(op);
   ranges = cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
@@ -667,7 +699,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   Value blockColumns = index(plan.blockColumns());
   Value rowTiles = arith::CeilDivUIOp::create(b, loc, rows, blockRows);
   Value columnTiles = arith::CeilDivUIOp::create(b, loc, columns, blockColumns);
-  Value blocks = mul(mul(batches, rowTiles), columnTiles);
+  Value splits = index(plan.depthSplits);
+  Value blocks = mul(mul(mul(splits, batches), rowTiles), columnTiles);
   Value zero = index(0), one = index(1);
 
   // Blocks: the column tiles fastest (neighbours share the rows' tile).
@@ -676,16 +709,23 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   b.setInsertionPointToStart(blockLoop.getBody());
   auto blockPosition = affine::AffineDelinearizeIndexOp::create(
       b, loc, blockLoop.getInductionVars()[0],
-      ArrayRef<OpFoldResult>{batches, rowTiles, columnTiles},
+      ArrayRef<OpFoldResult>{splits, batches, rowTiles, columnTiles},
       /*hasOuterBound=*/true);
+  Value split = blockPosition.getResult(0);
+  Value depthBegin = zero, depthEnd = depth;
+  if (plan.depthSplits > 1) {
+    depthBegin = mul(split, index(plan.depthPerSplit));
+    depthEnd = arith::MinUIOp::create(
+        b, loc, depth, add(depthBegin, index(plan.depthPerSplit)));
+  }
   blockIndices.assign(op.getNumLoops(), zero);
   if (!plan.batchLoops.empty())
     for (auto [loop, value] :
-         llvm::zip(plan.batchLoops, delinearize(blockPosition.getResult(0),
+         llvm::zip(plan.batchLoops, delinearize(blockPosition.getResult(1),
                                                 batches, plan.batchLoops)))
       blockIndices[loop] = value;
-  rowBase = mul(blockPosition.getResult(1), blockRows);
-  columnBase = mul(blockPosition.getResult(2), blockColumns);
+  rowBase = mul(blockPosition.getResult(2), blockRows);
+  columnBase = mul(blockPosition.getResult(3), blockColumns);
 
   int64_t rowStride = plan.rowTileStride();
   int64_t columnStride = plan.columnTileStride();
@@ -779,10 +819,14 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
         indices[loop] = value;
       for (auto [loop, value] : llvm::zip(plan.columnLoops, columnIndex))
         indices[loop] = value;
-      initial.push_back(initialValue ? initialValue
-                                     : memref::LoadOp::create(
-                                           b, loc, output->get(),
-                                           at(outputMap, indices)));
+      if (partialSums)
+        initial.push_back(arith::ConstantOp::create(
+            b, loc, b.getZeroAttr(elementType)));
+      else
+        initial.push_back(initialValue ? initialValue
+                                       : memref::LoadOp::create(
+                                             b, loc, output->get(),
+                                             at(outputMap, indices)));
       elementIndices.push_back(std::move(indices));
     }
 
@@ -795,12 +839,12 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
   int64_t rowSlots = getSlots(rowInput), columnSlots = getSlots(columnInput);
   SmallVector<Value> carried(initial);
   if (barriers) {
-    llvm::append_range(carried, loadSlots(rowInput, thread, zero));
-    llvm::append_range(carried, loadSlots(columnInput, thread, zero));
+    llvm::append_range(carried, loadSlots(rowInput, thread, depthBegin));
+    llvm::append_range(carried, loadSlots(columnInput, thread, depthBegin));
   }
   int64_t sumCount = initial.size();
   auto steps = scf::ForOp::create(
-      b, loc, zero, depth, index(plan.depth), carried,
+      b, loc, depthBegin, depthEnd, index(plan.depth), carried,
       [&](OpBuilder &nested, Location, Value depthBase, ValueRange values) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(nested.getInsertionBlock());
@@ -850,8 +894,16 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
       auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(store.thenBlock());
-      memref::StoreOp::create(b, loc, steps.getResult(element), output->get(),
-                              at(outputMap, elementIndices[element]));
+      if (partialSums) {
+        SmallVector<Value> indices{split};
+        llvm::append_range(indices, at(outputMap, elementIndices[element]));
+        memref::StoreOp::create(b, loc, steps.getResult(element), partialSums,
+                                indices);
+      } else {
+        memref::StoreOp::create(b, loc, steps.getResult(element),
+                                output->get(),
+                                at(outputMap, elementIndices[element]));
+      }
     }
 
   if (!barriers)
@@ -871,6 +923,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue) {
 void tensorlang::emitGPUContractionKernel(RewriterBase &rewriter,
                                           linalg::GenericOp op,
                                           const GPUContractionPlan &plan,
-                                          bool barriers, Value initialValue) {
-  ContractionKernelEmitter(rewriter, op, plan).emit(barriers, initialValue);
+                                          bool barriers, Value initialValue,
+                                          Value partialSums) {
+  ContractionKernelEmitter(rewriter, op, plan)
+      .emit(barriers, initialValue, partialSums);
 }

@@ -50,6 +50,12 @@ struct GPUContractionPlan {
   /// lane, and the warps form a grid of warpRows x warpColumns, each with
   /// a tile of (blockRows / warpRows) x (blockColumns / warpColumns).
   bool tensorCores = false;
+  /// Parts the depth is split into, each summed by blocks of their own
+  /// into a buffer of partial sums, which a second statement adds up in
+  /// order: for contractions with too few tiles of the result to fill the
+  /// GPU (a few tiles, each with a long depth). The parts are whole steps.
+  int64_t depthSplits = 1;
+  int64_t depthPerSplit = 0;
   static constexpr int64_t kWarpSize = 32, kWarpRows = 2, kWarpColumns = 4;
   static constexpr int64_t kMmaRows = 8, kMmaColumns = 8, kMmaDepth = 4;
 
@@ -106,11 +112,13 @@ bool copyInputsIntoLoadOrder(mlir::RewriterBase &rewriter,
 /// loads every thread's share of the tiles into a buffer of its own, which
 /// runs the same index arithmetic with no barrier. With `initialValue`
 /// (a fill of the output folded into the kernel), each sum starts from it
-/// instead of the output's element.
+/// instead of the output's element. With depthSplits, `partialSums` (the
+/// output's shape with the part first) takes each part's sums, from zero.
 void emitGPUContractionKernel(mlir::RewriterBase &rewriter,
                               mlir::linalg::GenericOp op,
                               const GPUContractionPlan &plan, bool barriers,
-                              mlir::Value initialValue = {});
+                              mlir::Value initialValue = {},
+                              mlir::Value partialSums = {});
 
 } // namespace tensorlang
 

@@ -324,6 +324,40 @@ static Operation *findFillOfOutput(linalg::GenericOp op, Value &value) {
   return nullptr;
 }
 
+/// A buffer of `splits` partial sums of each element of `op`'s output,
+/// and after `op` the statement that adds them to the output, in order,
+/// and frees the buffer.
+static Value addPartialSums(RewriterBase &rewriter, linalg::GenericOp op,
+                            int64_t splits) {
+  Location loc = op.getLoc();
+  Value output = op.getDpsInitOperand(0)->get();
+  auto outputType = cast<MemRefType>(output.getType());
+  SmallVector<int64_t> shape{splits};
+  llvm::append_range(shape, outputType.getShape());
+  rewriter.setInsertionPoint(op);
+  Value partialSums = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(shape, outputType.getElementType()));
+  rewriter.setInsertionPointAfter(op);
+  MLIRContext *context = op.getContext();
+  unsigned rank = shape.size();
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank, context);
+  SmallVector<AffineExpr> elements;
+  for (unsigned dim = 1; dim < rank; ++dim)
+    elements.push_back(getAffineDimExpr(dim, context));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[0] = utils::IteratorType::reduction;
+  linalg::GenericOp::create(
+      rewriter, loc, ValueRange{partialSums}, ValueRange{output},
+      ArrayRef<AffineMap>{all, AffineMap::get(rank, 0, elements, context)},
+      iterators, [](OpBuilder &builder, Location loc, ValueRange args) {
+        Value sum = arith::AddFOp::create(builder, loc, args[1], args[0]);
+        linalg::YieldOp::create(builder, loc, sum);
+      });
+  memref::DeallocOp::create(rewriter, loc, partialSums);
+  return partialSums;
+}
+
 /// Whether `op` (a generalized linalg.copy) copies its one input whole.
 static bool isWholeCopy(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
@@ -700,8 +734,9 @@ struct GPUMapLoopsPass
       if (!contraction)
         continue;
       Value initialValue;
-      if (Operation *fill = findFillOfOutput(*reordered, initialValue))
-        rewriter.eraseOp(fill);
+      if (contraction->depthSplits == 1)
+        if (Operation *fill = findFillOfOutput(*reordered, initialValue))
+          rewriter.eraseOp(fill);
       bool copied = tensorlang::copyInputsIntoLoadOrder(rewriter, *reordered,
                                                         *contraction);
       if (copied && !(contraction = plan(*reordered)))
@@ -713,8 +748,13 @@ struct GPUMapLoopsPass
             << contraction->describe()
             << (copied ? "; inputs copied into the order loaded" : "")
             << (initialValue ? "; the output's fill folded" : "");
+      Value partialSums;
+      if (contraction->depthSplits > 1)
+        partialSums = addPartialSums(rewriter, *reordered,
+                                     contraction->depthSplits);
       tensorlang::emitGPUContractionKernel(rewriter, *reordered, *contraction,
-                                           barriers, initialValue);
+                                           barriers, initialValue,
+                                           partialSums);
     }
     return success();
   }
