@@ -124,6 +124,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     GPUMapLoopsOptions mapping;
     mapping.sharedMemoryBytes = 0;
     mapping.barriers = false;
+    mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }

@@ -89,6 +89,7 @@ def bench_cases():
 
 
 BENCH_CASES = bench_cases()
+BENCH_CASES_CFD = {"K5", "K5-prime-E", "K5F", "K5H", "G1"}
 # The CFD kernels whose statements run as one fused kernel each.
 FUSED_KERNELS = {"K5": 1, "K5-prime-E": 1, "K5F": 1, "K5H": 2}
 
@@ -114,6 +115,10 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
         assert all("bar.sync" in ptx and ".shared" in ptx for ptx in kernels)
         # Register tiles, their multiply-adds fused.
         assert all("fma.rn.f" in ptx for ptx in kernels)
+    if name not in BENCH_CASES_CFD:
+        # A TCCG contraction: one tiled kernel on the f64 tensor cores.
+        assert any("mma.sync.aligned.m8n8k4.row.col.f64" in ptx
+                   for ptx in kernels), name
     assemble_without_spills(tmp_path, kernels)
 
 
@@ -248,3 +253,68 @@ def test_gpu_mapping_on_the_cpu_size_zero(tl_run):
                                    rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(mapped["s"], store["w"] @ store["u"],
                                    rtol=1e-12, atol=1e-12)
+
+
+# tl-gpu-map-loops' contraction kernels, run on this CPU (their index
+# arithmetic, edges, splits and copies; the tensor cores' fragments as each
+# lane's elements) against NumPy, at extents that divide no tile. Each
+# compiles for the GPU with the remark that names the path it takes: a
+# contraction that silently fell back to one thread per element would be
+# right, and 50 times slower.
+KERNEL_CASES = {
+    # Both inputs' stride-1 indices are reductions, different ones: the
+    # second is copied into the order the kernel loads it.
+    "copied": ("var input A : [101 5 7]\nvar input B : [67 7 5]\n"
+               "var output C : [101 67]\nC = A # B . [[2 6] [3 5]]\n",
+               "ikl,jlk->ij", "inputs copied into the order loaded"),
+    # One tile of the result and a long depth: split, partial sums added.
+    "split": ("var input A : [5 23 29]\nvar input B : [29 7 23]\n"
+              "var output C : [5 7]\nC = A # B . [[2 6] [3 4]]\n",
+              "acd,dbc->ab", "depth split in 5 parts"),
+    # The result transposed: the transposition folded into the kernel.
+    "transposed": ("var input A : [37 41]\nvar input B : [41 43]\n"
+                   "var output C : [43 37]\n"
+                   "C = A # B . [[2 3]] ^ [[1 2]]\n",
+                   "ik,kj->ji", "the output's fill folded"),
+    # Every extent a size (bound here to primes): the grid, the edges and
+    # the depth steps from the sizes at run time.
+    "sized": ("size I\nsize J\nsize K\nvar input A : [I K]\n"
+              "var input B : [K J]\nvar output C : [I J]\n"
+              "C = A # B . [[2 3]]\n",
+              "ik,kj->ij", "tensor cores"),
+}
+
+
+def kernel_case_store(name):
+    source, spec, _ = KERNEL_CASES[name]
+    rng = np.random.default_rng(11)
+    if name == "sized":
+        shapes = [(67, 53), (53, 71)]
+    else:
+        shapes = [[int(x) for x in line.split("[")[1].split("]")[0].split()]
+                  for line in source.splitlines()
+                  if line.startswith("var input")]
+    inputs = {n: rng.standard_normal(s) for n, s in zip("AB", shapes)}
+    return source, spec, inputs
+
+
+@pytest.mark.parametrize("name", sorted(KERNEL_CASES))
+def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
+    source, spec, inputs = kernel_case_store(name)
+    expected = np.einsum(spec, inputs["A"], inputs["B"])
+    mapped = tl_run(source, inputs, ["C"], engine="jit",
+                    extra=["--gpu-mapping-on-cpu"])
+    np.testing.assert_allclose(mapped["C"], expected, rtol=1e-12, atol=1e-12)
+    (tmp_path / "k.tl").write_text(source)
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--remarks", "-o", "k.o"], cwd=tmp_path, capture_output=True,
+        text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    remarks = [line for line in compiled.stderr.splitlines()
+               if "GPU contraction kernel" in line]
+    assert len(remarks) == 1, compiled.stderr
+    assert KERNEL_CASES[name][2] in remarks[0], remarks[0]
+    # (f64 on the tensor cores where the block's tile has 32 columns or
+    # more: not the split case's 16 x 16.)
+    assert ("tensor cores" in remarks[0]) == (name != "split"), remarks[0]

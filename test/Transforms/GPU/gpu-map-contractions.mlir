@@ -1,0 +1,184 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{barriers=false}))" | FileCheck %s --check-prefix=CPU
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{tensor-cores=false contraction-register-tile=2}))" | FileCheck %s --check-prefix=SIMT
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-kernels=false}))" | FileCheck %s --check-prefix=PLAIN
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A 67 x 73 product over 71: blocks of 64 x 64 (2 x 2 tiles), each step of
+// 16 depth indices staged in shared memory between barriers, multiplied by
+// eight warps on the f64 tensor cores; the fill folded into the sums.
+// CHECK-LABEL: func.func @product
+// CHECK-NOT: linalg.fill
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// CHECK:   memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
+// CHECK:   memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
+// CHECK:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256) step
+// CHECK:     scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:       gpu.barrier
+// CHECK:       memref.store %{{.*}} : memref<16x68xf64, #gpu.address_space<workgroup>>
+// CHECK:       gpu.barrier
+// CHECK:       memref.load %{{.*}} : memref<67x71xf64>
+// CHECK-COUNT-32: nvgpu.mma.sync
+// CHECK:     scf.if
+// CHECK:       memref.store %{{.*}} : memref<67x73xf64>
+// CHECK:   } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
+// Without barriers (on the CPU) each thread stages every share into buffers of its
+// own, and computes its fragments' elements with FMAs.
+// CPU-LABEL: func.func @product
+// CPU:   scf.parallel
+// CPU:     memref.alloc() : memref<16x68xf64>
+// CPU:     scf.for {{.*}} iter_args
+// CPU-NOT:   gpu.barrier
+// CPU:       scf.for %{{.*}} = %c0 to %c256{{[_0-9]*}} step
+// CPU-NOT: nvgpu.mma.sync
+// CPU:       arith.mulf {{.*}} fastmath<contract>
+// CPU:     memref.dealloc
+// Without tensor cores: 2 x 2 elements per thread, 32 x 32 blocks.
+// SIMT-LABEL: func.func @product
+// SIMT: memref.alloc() : memref<16x32xf64, #gpu.address_space<workgroup>>
+// SIMT-NOT: nvgpu.mma.sync
+// SIMT-COUNT-64: arith.mulf
+// PLAIN-LABEL: func.func @product
+// PLAIN-NOT: gpu.barrier
+// PLAIN-NOT: workgroup
+func.func @product(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memref<67x73xf64>) {
+  %zero = arith.constant 0.0 : f64
+  linalg.fill ins(%zero : f64) outs(%z : memref<67x73xf64>)
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads, f64 tensor cores (mma.sync m8n8k4), 2x4 warps of 32x16 (rows=d0 columns=d1 depth=d2 batch=-); the output's fill folded
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<67x71xf64>, memref<71x73xf64>) outs(%z : memref<67x73xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// The result's stride-1 index comes from the first input: that input
+// gives the columns (consecutive threads store consecutive elements). The
+// transposition copying the temporary into the result is folded into the
+// contraction's output map; f32 has no tensor-core path here.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#t = affine_map<(j, i) -> (i, j)>
+#id = affine_map<(j, i) -> (j, i)>
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: memref.alloc() : memref<40x50xf32>
+// CHECK: memref.alloc() : memref<16x65xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: memref.store %{{.*}} : memref<50x40xf32>
+// CHECK-NOT: linalg.generic
+func.func @transposed(%x: memref<40x30xf32>, %y: memref<30x50xf32>, %out: memref<50x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<40x50xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<40x50xf32>)
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads of 4x4 (rows=d1 columns=d0 depth=d2 batch=-); the output's fill folded
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<40x30xf32>, memref<30x50xf32>) outs(%tmp : memref<40x50xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp : memref<40x50xf32>) outs(%out : memref<50x40xf32>) {
+  ^bb0(%v: f32, %w: f32):
+    linalg.yield %v : f32
+  }
+  memref.dealloc %tmp : memref<40x50xf32>
+  return
+}
+
+// -----
+
+// Both inputs' stride-1 indices are reductions, but different ones: the
+// first input decides the depth order (l fastest), and the second, read
+// across 100 rows of 64, is copied first into the order the kernel loads
+// it (its stride-1 index l), by a statement of its own.
+#a = affine_map<(i, j, k, l) -> (i, k, l)>
+#b = affine_map<(i, j, k, l) -> (j, l, k)>
+#c = affine_map<(i, j, k, l) -> (i, j)>
+// CHECK-LABEL: func.func @copied
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<80x5x7xf64>
+// CHECK: memref.load %{{.*}} : memref<80x7x5xf64>
+// CHECK: memref.store %{{.*}}, %[[COPY]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[COPY]]
+// CHECK: memref.dealloc %[[COPY]]
+func.func @copied(%x: memref<100x5x7xf64>, %y: memref<80x7x5xf64>, %z: memref<100x80xf64>) {
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads, f64 tensor cores (mma.sync m8n8k4), 2x4 warps of 32x16 (rows=d0 columns=d1 depth=d2,d3 batch=-); inputs copied into the order loaded
+// REMARK: remark: GPU: 1 statement(s) one thread per element (no batch loop)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %y : memref<100x5x7xf64>, memref<80x7x5xf64>) outs(%z : memref<100x80xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// A 5 x 7 result over a depth of 667: one tile, so the depth is split in
+// 5 parts of 144 (9 steps), summed into a buffer of partial sums that a
+// statement after the kernel adds to the result in order.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @split
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<5x5x7xf64>
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c5{{[_0-9]*}} step
+// CHECK:   memref.load %[[PARTS]]
+// CHECK: memref.dealloc %[[PARTS]]
+func.func @split(%x: memref<5x667xf64>, %y: memref<667x7xf64>, %z: memref<5x7xf64>) {
+  %zero = arith.constant 0.0 : f64
+  linalg.fill ins(%zero : f64) outs(%z : memref<5x7xf64>)
+// REMARK: remark: GPU contraction kernel: block tile 16x16, depth 16 per step, 256 threads, depth split in 5 parts of 144 (partial sums, added in order) of 1x1 (rows=d0 columns=d1 depth=d2 batch=-)
+// REMARK: remark: GPU: 2 statement(s) one thread per element (no batch loop)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<5x667xf64>, memref<667x7xf64>) outs(%z : memref<5x7xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// Not a product of its inputs' elements (a sum of differences): the
+// kernel's zeros past the edges would add to it, so it runs one thread per
+// element.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @not_a_product
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.subf
+// REMARK: remark: GPU: 1 statement(s) one thread per element (no batch loop)
+func.func @not_a_product(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memref<67x73xf64>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<67x71xf64>, memref<71x73xf64>) outs(%z : memref<67x73xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.subf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
