@@ -214,6 +214,18 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuRegisterTile = tile;
        return llvm::Error::success();
      }},
+    {"gpu-depth-step", OptionKind::Value, OptionScope::All, "N",
+     "With target cuda: reduction indices a contraction kernel stages in "
+     "shared memory per step: 16, 32 or 64 (default 16)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       unsigned step;
+       if (value.getAsInteger(10, step) ||
+           (step != 16 && step != 32 && step != 64))
+         return mustBe("gpu-depth-step", "16, 32 or 64", value);
+       options.compile.gpuDepthStep = step;
+       return llvm::Error::success();
+     }},
     {"gpu-mapping-on-cpu", OptionKind::Flag, OptionScope::All, "",
      "Map the statements to GPU blocks and threads as target cuda does, and "
      "run the mapped loops on this CPU (a test of the GPU target without a "

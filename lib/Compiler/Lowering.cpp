@@ -58,6 +58,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.remarks = options.remarks;
   lowering.distribute = options.distribute;
   lowering.gpuRegisterTile = options.gpuRegisterTile;
+  lowering.gpuDepthStep = options.gpuDepthStep;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.
   if (options.gpuMappingOnCPU) {

@@ -126,6 +126,8 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.barriers = false;
     mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
+    mapping.contractionDepthStep = options.gpuDepthStep;
+  mapping.contractionDepthStep = options.gpuDepthStep;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
@@ -191,6 +193,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   GPUMapLoopsOptions mapping;
   mapping.emitRemarks = options.remarks;
   mapping.contractionRegisterTile = options.gpuRegisterTile;
+  mapping.contractionDepthStep = options.gpuDepthStep;
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }

@@ -275,7 +275,14 @@ KERNEL_CASES = {
     "transposed": ("var input A : [37 41]\nvar input B : [41 43]\n"
                    "var output C : [43 37]\n"
                    "C = A # B . [[2 3]] ^ [[1 2]]\n",
-                   "ik,kj->ji", "the output's fill folded"),
+                   "ik,kj->ji", "the result's transposition folded"),
+    # TCCG's abcde-ecbfa-fd: folded, the kernel would store 12 KB apart
+    # (its columns follow the input it reads once); the transposition
+    # stays a statement of its own.
+    "strided-result": ("var input A : [8 16 8 8 8]\nvar input B : [3 16]\n"
+                       "var output C : [8 3 8 8 8]\n"
+                       "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
+                       "afbce,df->edcba", "the output's fill folded"),
     # Every extent a size (bound here to primes): the grid, the edges and
     # the depth steps from the sizes at run time.
     "sized": ("size I\nsize J\nsize K\nvar input A : [I K]\n"
@@ -316,5 +323,8 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
     assert len(remarks) == 1, compiled.stderr
     assert KERNEL_CASES[name][2] in remarks[0], remarks[0]
     # (f64 on the tensor cores where the block's tile has 32 columns or
-    # more: not the split case's 16 x 16.)
-    assert ("tensor cores" in remarks[0]) == (name != "split"), remarks[0]
+    # more: not the split case's 16 x 16, nor 3 columns.)
+    assert ("tensor cores" in remarks[0]) == (
+        name not in ("split", "strided-result")), remarks[0]
+    assert ("transposition folded" in remarks[0]) == (name == "transposed"), \
+        remarks[0]

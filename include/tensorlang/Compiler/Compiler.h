@@ -59,6 +59,8 @@ struct CompileOptions {
   /// GPU contraction kernels: most rows (and columns) of the result one
   /// thread sums in registers (tl-gpu-map-loops' contraction-register-tile).
   unsigned gpuRegisterTile = 4;
+  /// GPU contraction kernels: reduction indices staged per step.
+  unsigned gpuDepthStep = 16;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

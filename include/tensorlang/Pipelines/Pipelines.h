@@ -108,6 +108,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("GPU contraction kernels: most rows (and columns) of "
                      "the result one thread sums in registers"),
       llvm::cl::init(4)};
+  Option<unsigned> gpuDepthStep{
+      *this, "gpu-depth-step",
+      llvm::cl::desc("GPU contraction kernels: reduction indices staged in "
+                     "shared memory per step"),
+      llvm::cl::init(16)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

@@ -694,6 +694,15 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
       dimensions, `scf.for` over its reductions); one with no parallel
       dimension (a sum to a scalar) is wrapped in an `scf.parallel` of one
       iteration: it runs as one thread, not on the host;
+    - each contraction of two operands outside a batch loop becomes a
+      tiled kernel (docs/gpu.md): its loops grouped into rows, columns,
+      depth and batches, a block per tile of the result, both operands'
+      tiles staged in shared memory per depth step between barriers, each
+      thread summing its elements in registers (f64 on the tensor cores:
+      `nvgpu.mma.sync` [8, 8, 4]); a fill of its output folded into it, a
+      transposition of its result folded into its output map, inputs it
+      would read strided copied first, and a long depth over few tiles
+      split into partial sums added by a statement after it;
     - each outermost `scf.parallel` is collapsed to one dimension in
       row-major order (consecutive threads write consecutive elements:
       coalesced), tiled by `threads-per-block`, and mapped: the tiles to
@@ -728,6 +737,10 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "int64_t", "4",
            "Most rows (and most columns) of the result each thread of a "
            "contraction kernel sums in registers">,
+    Option<"contractionDepthStep", "contraction-depth-step", "int64_t",
+           "16",
+           "Reduction indices a contraction kernel stages in shared memory "
+           "per step (a multiple of 16)">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "Multiply f64 contraction kernels' tiles on the tensor cores "
            "(nvgpu.mma.sync [8, 8, 4]: sm_80 and later)">,

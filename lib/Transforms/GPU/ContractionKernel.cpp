@@ -150,7 +150,7 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
 
 std::optional<GPUContractionPlan>
 tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
-                               bool tensorCores) {
+                               int64_t depthStep, bool tensorCores) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -174,6 +174,7 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
       return std::nullopt;
 
   GPUContractionPlan plan;
+  plan.depth = depthStep;
   AffineMap maps[2] = {op.getMatchingIndexingMap(op.getDpsInputOperand(0)),
                        op.getMatchingIndexingMap(op.getDpsInputOperand(1))};
   for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
@@ -284,9 +285,9 @@ static bool isCopy(linalg::GenericOp op) {
              op.getMatchingBlockArgument(op.getDpsInputOperand(0));
 }
 
-linalg::GenericOp
-tensorlang::foldOutputTransposition(RewriterBase &rewriter,
-                                    linalg::GenericOp op) {
+linalg::GenericOp tensorlang::foldOutputTransposition(
+    RewriterBase &rewriter, linalg::GenericOp op,
+    function_ref<bool(linalg::GenericOp)> accept) {
   Value temporary = op.getDpsInitOperand(0)->get();
   auto alloc = temporary.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != op->getBlock())
@@ -342,6 +343,14 @@ tensorlang::foldOutputTransposition(RewriterBase &rewriter,
       write.compose(inversePermutation(read)).compose(outputMap);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   maps.back() = composed;
+  rewriter.setInsertionPoint(op);
+  auto candidate = cast<linalg::GenericOp>(rewriter.clone(*op));
+  candidate.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  candidate.getDpsInitsMutable()[0].set(target);
+  bool accepted = accept(candidate);
+  rewriter.eraseOp(candidate);
+  if (!accepted)
+    return op;
   rewriter.modifyOpInPlace(op, [&] {
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     op.getDpsInitsMutable()[0].set(target);

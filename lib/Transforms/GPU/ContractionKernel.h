@@ -79,21 +79,23 @@ struct GPUContractionPlan {
 /// f64, indexed by projected permutations, at least one reduction, a loop
 /// of rows and one of columns, and a body that adds the inputs' product to
 /// the output (zeros staged past the edges then add nothing).
-/// `maxRegisterTile` bounds registerRows and registerColumns; with
+/// `maxRegisterTile` bounds registerRows and registerColumns, `depthStep`
+/// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
 /// runs on the tensor cores.
 std::optional<GPUContractionPlan>
 planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
-                   bool tensorCores);
+                   int64_t depthStep, bool tensorCores);
 
 /// Where `op`'s output is a temporary that a transposition copies into
 /// another buffer (and that nothing else reads), makes `op` write that
 /// buffer through the composed indexing map instead, its fill too: one
-/// pass over the result instead of three. Returns the contraction (`op`,
-/// changed in place or not).
-mlir::linalg::GenericOp
-foldOutputTransposition(mlir::RewriterBase &rewriter,
-                        mlir::linalg::GenericOp op);
+/// pass over the result instead of three), where `accept` takes the
+/// contraction so changed (a copy, erased after). Returns the contraction
+/// (`op`, changed in place or not).
+mlir::linalg::GenericOp foldOutputTransposition(
+    mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+    llvm::function_ref<bool(mlir::linalg::GenericOp)> accept);
 
 /// Copies each input of `op` (planned as `plan`) whose stride-1 index is
 /// neither the fastest of its own loops nor the fastest depth loop into a

@@ -84,7 +84,7 @@ func.func @transposed(%x: memref<40x30xf32>, %y: memref<30x50xf32>, %out: memref
   %zero = arith.constant 0.0 : f32
   %tmp = memref.alloc() : memref<40x50xf32>
   linalg.fill ins(%zero : f32) outs(%tmp : memref<40x50xf32>)
-// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads of 4x4 (rows=d1 columns=d0 depth=d2 batch=-); the output's fill folded
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads of 4x4 (rows=d1 columns=d0 depth=d2 batch=-); the result's transposition folded; the output's fill folded
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %y : memref<40x30xf32>, memref<30x50xf32>) outs(%tmp : memref<40x50xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
