@@ -127,7 +127,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
-  mapping.contractionDepthStep = options.gpuDepthStep;
+    mapping.contractionDepthStep = options.gpuDepthStep;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their

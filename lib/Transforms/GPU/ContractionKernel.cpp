@@ -61,8 +61,7 @@ std::string GPUContractionPlan::describe() const {
     os << role << "=";
     if (dims.empty())
       os << "-";
-    llvm::interleave(
-        dims, os, [&](unsigned dim) { os << "d" << dim; }, ",");
+    llvm::interleave(dims, os, [&](unsigned dim) { os << "d" << dim; }, ",");
   };
   os << "block tile " << blockRows() << "x" << blockColumns() << ", depth "
      << depth << " per step, " << threads() << " threads";
@@ -123,9 +122,14 @@ static void orderAs(SmallVectorImpl<unsigned> &loops, AffineMap map) {
     return map.getResultPosition(getAffineDimExpr(loop, context))
         .value_or(map.getNumResults());
   };
-  llvm::stable_sort(loops, [&](unsigned a, unsigned b) {
-    return position(a) < position(b);
-  });
+  // (Keyed by the original place too: a stable order without
+  // std::stable_sort's deprecated temporary buffer.)
+  SmallVector<std::tuple<unsigned, unsigned, unsigned>> keyed;
+  for (auto [place, loop] : llvm::enumerate(loops))
+    keyed.emplace_back(position(loop), place, loop);
+  llvm::sort(keyed);
+  for (auto [place, key] : llvm::enumerate(keyed))
+    loops[place] = std::get<2>(key);
 }
 
 /// Blocks a kernel should have to keep every multiprocessor of the GPU busy
@@ -156,9 +160,8 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
     return std::nullopt;
   OpOperand *output = op.getDpsInitOperand(0);
   auto outputType = dyn_cast<MemRefType>(output->get().getType());
-  if (!outputType ||
-      !(outputType.getElementType().isF64() ||
-        outputType.getElementType().isF32()))
+  if (!outputType || !(outputType.getElementType().isF64() ||
+                       outputType.getElementType().isF32()))
     return std::nullopt;
   for (OpOperand &operand : op->getOpOperands())
     if (!isa<MemRefType>(operand.get().getType()) ||
@@ -227,8 +230,8 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
   int64_t depth = collapsedExtent(plan.depthLoops);
   bool storesDominate =
       !ShapedType::isDynamic(depth) && depth < plan.blockRows();
-  orderAs(plan.rowLoops, isIn(rowInnermost, plan.rowLoops) ? rowMap
-                                                            : outputMap);
+  orderAs(plan.rowLoops,
+          isIn(rowInnermost, plan.rowLoops) ? rowMap : outputMap);
   orderAs(plan.columnLoops,
           isIn(columnInnermost, plan.columnLoops) && !storesDominate
               ? columnMap
@@ -244,9 +247,9 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
   plan.columnInputDepthFastest = columnInnermost == plan.depthLoops.back();
   plan.tensorCores =
       tensorCores && outputType.getElementType().isF64() &&
-      plan.threads() ==
-          GPUContractionPlan::kWarpSize * GPUContractionPlan::kWarpRows *
-              GPUContractionPlan::kWarpColumns &&
+      plan.threads() == GPUContractionPlan::kWarpSize *
+                            GPUContractionPlan::kWarpRows *
+                            GPUContractionPlan::kWarpColumns &&
       plan.warpTileRows() % GPUContractionPlan::kMmaRows == 0 &&
       plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
       plan.depth % GPUContractionPlan::kMmaDepth == 0;
@@ -264,7 +267,7 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
     int64_t steps = llvm::divideCeil(depth, plan.depth);
     int64_t splits =
         std::min<int64_t>(llvm::divideCeil(kGPUMinimumBlocks, tiles),
-                 steps / kMinimumStepsPerSplit);
+                          steps / kMinimumStepsPerSplit);
     if (splits > 1) {
       int64_t stepsPerSplit = llvm::divideCeil(steps, splits);
       plan.depthPerSplit = stepsPerSplit * plan.depth;
@@ -305,8 +308,8 @@ linalg::GenericOp tensorlang::foldOutputTransposition(
       copy = generic;
       continue;
     }
-    if (auto deallocOp = dyn_cast<memref::DeallocOp>(user); deallocOp &&
-                                                            !dealloc) {
+    if (auto deallocOp = dyn_cast<memref::DeallocOp>(user);
+        deallocOp && !dealloc) {
       dealloc = deallocOp;
       continue;
     }
@@ -317,8 +320,7 @@ linalg::GenericOp tensorlang::foldOutputTransposition(
     }
     return op;
   }
-  if (!copy || copy->getBlock() != op->getBlock() ||
-      !op->isBeforeInBlock(copy))
+  if (!copy || copy->getBlock() != op->getBlock() || !op->isBeforeInBlock(copy))
     return op;
   Value target = copy.getDpsInitOperand(0)->get();
   AffineMap read = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0));
@@ -334,8 +336,7 @@ linalg::GenericOp tensorlang::foldOutputTransposition(
   for (OpOperand *input : op.getDpsInputOperands())
     if (input->get() == target)
       return op;
-  if (!target.getDefiningOp<memref::AllocOp>() &&
-      !isa<BlockArgument>(target))
+  if (!target.getDefiningOp<memref::AllocOp>() && !isa<BlockArgument>(target))
     return op;
   // The copy stores target[write(l)] = temporary[read(l)].
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -410,8 +411,8 @@ bool tensorlang::copyInputsIntoLoadOrder(RewriterBase &rewriter,
     SmallVector<int64_t> shape;
     SmallVector<unsigned> permutation;
     for (unsigned loop : order) {
-      unsigned result = *map.getResultPosition(
-          getAffineDimExpr(loop, op.getContext()));
+      unsigned result =
+          *map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
       permutation.push_back(result);
       shape.push_back(type.getDimSize(result));
     }
@@ -420,8 +421,8 @@ bool tensorlang::copyInputsIntoLoadOrder(RewriterBase &rewriter,
     auto copyType = MemRefType::get(shape, type.getElementType());
     Value copy = memref::AllocOp::create(rewriter, loc, copyType);
     // copy[i] = source[permutation applied to i].
-    AffineMap readMap = AffineMap::getPermutationMap(
-        permutation, op.getContext());
+    AffineMap readMap =
+        AffineMap::getPermutationMap(permutation, op.getContext());
     readMap = inversePermutation(readMap);
     AffineMap identity =
         AffineMap::getMultiDimIdentityMap(shape.size(), op.getContext());
@@ -436,11 +437,9 @@ bool tensorlang::copyInputsIntoLoadOrder(RewriterBase &rewriter,
     SmallVector<AffineExpr> results;
     for (unsigned loop : order)
       results.push_back(getAffineDimExpr(loop, op.getContext()));
-    maps[input] = AffineMap::get(op.getNumLoops(), 0, results,
-                                 op.getContext());
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getDpsInputOperand(input)->set(copy);
-    });
+    maps[input] = AffineMap::get(op.getNumLoops(), 0, results, op.getContext());
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getDpsInputOperand(input)->set(copy); });
     rewriter.setInsertionPointAfter(op);
     memref::DeallocOp::create(rewriter, loc, copy);
     copied = true;
@@ -497,14 +496,12 @@ private:
   /// the tiles' rows `rowsInTile` and columns `columnsInTile` (row-major:
   /// one per pair); returns the new sums.
   SmallVector<Value> multiplyTiles(ArrayRef<Value> rowsInTile,
-                                   ArrayRef<Value> columnsInTile,
-                                   Value rowTile, Value columnTile,
-                                   ValueRange accumulators);
+                                   ArrayRef<Value> columnsInTile, Value rowTile,
+                                   Value columnTile, ValueRange accumulators);
   /// The same on the tensor cores, for the lane `lane` of the warp whose
   /// tile starts at `warpRow`, `warpColumn` of the block's.
   SmallVector<Value> multiplyTilesOnTensorCores(Value lane, Value warpRow,
-                                                Value warpColumn,
-                                                Value rowTile,
+                                                Value warpColumn, Value rowTile,
                                                 Value columnTile,
                                                 ValueRange accumulators);
 
@@ -521,8 +518,9 @@ private:
 };
 } // namespace
 
-SmallVector<Value> ContractionKernelEmitter::delinearize(
-    Value linear, Value extent, ArrayRef<unsigned> loops) {
+SmallVector<Value>
+ContractionKernelEmitter::delinearize(Value linear, Value extent,
+                                      ArrayRef<unsigned> loops) {
   Value last = arith::SubIOp::create(b, loc, extent, index(1));
   Value clamped = arith::MinUIOp::create(b, loc, linear, last);
   if (loops.size() == 1)
@@ -530,8 +528,8 @@ SmallVector<Value> ContractionKernelEmitter::delinearize(
   SmallVector<OpFoldResult> basis;
   for (unsigned loop : loops)
     basis.push_back(ranges[loop].size);
-  auto split = affine::AffineDelinearizeIndexOp::create(
-      b, loc, clamped, basis, /*hasOuterBound=*/true);
+  auto split = affine::AffineDelinearizeIndexOp::create(b, loc, clamped, basis,
+                                                        /*hasOuterBound=*/true);
   return SmallVector<Value>(split.getResults());
 }
 
@@ -543,9 +541,9 @@ SmallVector<Value> ContractionKernelEmitter::at(AffineMap map,
   return results;
 }
 
-std::pair<Value, Value>
-ContractionKernelEmitter::getSlotOffsets(unsigned input, Value thread,
-                                         int64_t slot) {
+std::pair<Value, Value> ContractionKernelEmitter::getSlotOffsets(unsigned input,
+                                                                 Value thread,
+                                                                 int64_t slot) {
   bool isRows = input == plan.rowInput;
   int64_t width = isRows ? plan.blockRows() : plan.blockColumns();
   bool depthFastest =
@@ -657,8 +655,8 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
     for (int64_t row = 0; row < mmaRows; ++row) {
       Value loaded = memref::LoadOp::create(
           b, loc, rowTile,
-          ValueRange{at, add(warpRow, add(fragmentRow,
-                                          index(row * Plan::kMmaRows)))});
+          ValueRange{
+              at, add(warpRow, add(fragmentRow, index(row * Plan::kMmaRows)))});
       rowFragments.push_back(
           vector::BroadcastOp::create(b, loc, fragmentType, loaded));
     }
@@ -696,8 +694,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   auto product = [&](ArrayRef<unsigned> loops) {
     Value result = index(1);
     for (unsigned loop : loops)
-      result =
-          mul(result, getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size));
+      result = mul(result,
+                   getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size));
     return result;
   };
   rows = product(plan.rowLoops);
@@ -754,9 +752,9 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         memref::AllocOp::create(b, loc, tileType(columnStride, workgroup));
   }
 
-  auto threadLoop = scf::ParallelOp::create(
-      b, loc, ValueRange{zero}, ValueRange{index(plan.threads())},
-      ValueRange{one});
+  auto threadLoop = scf::ParallelOp::create(b, loc, ValueRange{zero},
+                                            ValueRange{index(plan.threads())},
+                                            ValueRange{one});
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVars()[0];
   if (!barriers) {
@@ -775,12 +773,12 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     using Plan = GPUContractionPlan;
     Value warp = arith::DivUIOp::create(b, loc, thread, index(Plan::kWarpSize));
     lane = arith::RemUIOp::create(b, loc, thread, index(Plan::kWarpSize));
-    warpRow = mul(arith::DivUIOp::create(b, loc, warp,
-                                         index(Plan::kWarpColumns)),
-                  index(plan.warpTileRows()));
-    warpColumn = mul(arith::RemUIOp::create(b, loc, warp,
-                                            index(Plan::kWarpColumns)),
-                     index(plan.warpTileColumns()));
+    warpRow =
+        mul(arith::DivUIOp::create(b, loc, warp, index(Plan::kWarpColumns)),
+            index(plan.warpTileRows()));
+    warpColumn =
+        mul(arith::RemUIOp::create(b, loc, warp, index(Plan::kWarpColumns)),
+            index(plan.warpTileColumns()));
     Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
     Value fragmentColumn =
         mul(arith::RemUIOp::create(b, loc, lane, index(4)), index(2));
@@ -829,13 +827,13 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
       for (auto [loop, value] : llvm::zip(plan.columnLoops, columnIndex))
         indices[loop] = value;
       if (partialSums)
-        initial.push_back(arith::ConstantOp::create(
-            b, loc, b.getZeroAttr(elementType)));
+        initial.push_back(
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType)));
       else
-        initial.push_back(initialValue ? initialValue
-                                       : memref::LoadOp::create(
-                                             b, loc, output->get(),
-                                             at(outputMap, indices)));
+        initial.push_back(initialValue
+                              ? initialValue
+                              : memref::LoadOp::create(b, loc, output->get(),
+                                                       at(outputMap, indices)));
       elementIndices.push_back(std::move(indices));
     }
 
@@ -872,8 +870,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
           llvm::append_range(next, loadSlots(rowInput, thread, nextBase));
           llvm::append_range(next, loadSlots(columnInput, thread, nextBase));
         } else {
-          auto everyThread = scf::ForOp::create(b, loc, zero,
-                                                index(plan.threads()), one);
+          auto everyThread =
+              scf::ForOp::create(b, loc, zero, index(plan.threads()), one);
           b.setInsertionPointToStart(everyThread.getBody());
           Value other = everyThread.getInductionVar();
           storeSlots(rowInput, other, loadSlots(rowInput, other, depthBase),
@@ -909,8 +907,7 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         memref::StoreOp::create(b, loc, steps.getResult(element), partialSums,
                                 indices);
       } else {
-        memref::StoreOp::create(b, loc, steps.getResult(element),
-                                output->get(),
+        memref::StoreOp::create(b, loc, steps.getResult(element), output->get(),
                                 at(outputMap, elementIndices[element]));
       }
     }

@@ -1,4 +1,5 @@
-//===- ContractionKernel.h - A contraction as a tiled GPU kernel -*- C++ -*-===//
+//===- ContractionKernel.h - A contraction as a tiled GPU kernel -*- C++
+//-*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -83,9 +84,10 @@ struct GPUContractionPlan {
 /// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
 /// runs on the tensor cores.
-std::optional<GPUContractionPlan>
-planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
-                   int64_t depthStep, bool tensorCores);
+std::optional<GPUContractionPlan> planGPUContraction(mlir::linalg::GenericOp op,
+                                                     int64_t maxRegisterTile,
+                                                     int64_t depthStep,
+                                                     bool tensorCores);
 
 /// Where `op`'s output is a temporary that a transposition copies into
 /// another buffer (and that nothing else reads), makes `op` write that

@@ -753,14 +753,12 @@ struct GPUMapLoopsPass
                                      folded.getContext()));
             SmallVector<int64_t> strides;
             int64_t offset;
-            if (!position ||
-                failed(type.getStridesAndOffset(strides, offset)))
+            if (!position || failed(type.getStridesAndOffset(strides, offset)))
               return false;
             int64_t stride = strides[*position];
-            return stride == 1 ||
-                   (!ShapedType::isDynamic(stride) &&
-                    stride * type.getElementTypeBitWidth() / 8 <=
-                        kMaxFoldedStoreStrideBytes);
+            return stride == 1 || (!ShapedType::isDynamic(stride) &&
+                                   stride * type.getElementTypeBitWidth() / 8 <=
+                                       kMaxFoldedStoreStrideBytes);
           });
       FailureOr<linalg::GenericOp> reordered =
           parallelDimensionsFirst(rewriter, generic);
@@ -790,11 +788,10 @@ struct GPUMapLoopsPass
             << (initialValue ? "; the output's fill folded" : "");
       Value partialSums;
       if (contraction->depthSplits > 1)
-        partialSums = addPartialSums(rewriter, *reordered,
-                                     contraction->depthSplits);
+        partialSums =
+            addPartialSums(rewriter, *reordered, contraction->depthSplits);
       tensorlang::emitGPUContractionKernel(rewriter, *reordered, *contraction,
-                                           barriers, initialValue,
-                                           partialSums);
+                                           barriers, initialValue, partialSums);
     }
     return success();
   }
