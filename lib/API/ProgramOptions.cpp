@@ -226,6 +226,18 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuDepthStep = step;
        return llvm::Error::success();
      }},
+    {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",
+     "With target cuda: the f64 tensor-core product of contraction kernels: "
+     "m8n8k4 (default), m16n8k4, m16n8k8 or m16n8k16 (sm_90)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       if (value != "m8n8k4" && value != "m16n8k4" && value != "m16n8k8" &&
+           value != "m16n8k16")
+         return unknownChoice("gpu-f64-mma", value,
+                              "m8n8k4, m16n8k4, m16n8k8 or m16n8k16");
+       options.compile.gpuF64Mma = value.str();
+       return llvm::Error::success();
+     }},
     {"gpu-mapping-on-cpu", OptionKind::Flag, OptionScope::All, "",
      "Map the statements to GPU blocks and threads as target cuda does, and "
      "run the mapped loops on this CPU (a test of the GPU target without a "

@@ -127,7 +127,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
-    mapping.contractionDepthStep = options.gpuDepthStep;
+    mapping.f64Mma = options.gpuF64Mma;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
@@ -194,6 +194,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.emitRemarks = options.remarks;
   mapping.contractionRegisterTile = options.gpuRegisterTile;
   mapping.contractionDepthStep = options.gpuDepthStep;
+  mapping.f64Mma = options.gpuF64Mma;
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }

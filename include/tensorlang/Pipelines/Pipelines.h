@@ -113,6 +113,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("GPU contraction kernels: reduction indices staged in "
                      "shared memory per step"),
       llvm::cl::init(16)};
+  Option<std::string> gpuF64Mma{
+      *this, "gpu-f64-mma",
+      llvm::cl::desc("GPU contraction kernels: the f64 tensor-core "
+                     "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16)"),
+      llvm::cl::init("m8n8k4")};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

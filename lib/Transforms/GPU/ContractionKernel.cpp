@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -69,7 +70,8 @@ std::string GPUContractionPlan::describe() const {
     os << ", depth split in " << depthSplits << " parts of " << depthPerSplit
        << " (partial sums, added in order)";
   if (tensorCores)
-    os << ", f64 tensor cores (mma.sync m8n8k4), " << kWarpRows << "x"
+    os << ", f64 tensor cores (mma.sync m" << mmaRows << "n" << kMmaColumns
+       << "k" << mmaDepth << "), " << kWarpRows << "x"
        << kWarpColumns << " warps of " << warpTileRows() << "x"
        << warpTileColumns() << " (";
   else
@@ -154,7 +156,8 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
 
 std::optional<GPUContractionPlan>
 tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
-                               int64_t depthStep, bool tensorCores) {
+                               int64_t depthStep, bool tensorCores,
+                               StringRef mmaShape) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -178,6 +181,10 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
 
   GPUContractionPlan plan;
   plan.depth = depthStep;
+  if (mmaShape != "m8n8k4") {
+    plan.mmaRows = 16;
+    plan.mmaDepth = mmaShape == "m16n8k4" ? 4 : mmaShape == "m16n8k8" ? 8 : 16;
+  }
   AffineMap maps[2] = {op.getMatchingIndexingMap(op.getDpsInputOperand(0)),
                        op.getMatchingIndexingMap(op.getDpsInputOperand(1))};
   for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
@@ -250,9 +257,9 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
       plan.threads() == GPUContractionPlan::kWarpSize *
                             GPUContractionPlan::kWarpRows *
                             GPUContractionPlan::kWarpColumns &&
-      plan.warpTileRows() % GPUContractionPlan::kMmaRows == 0 &&
+      plan.warpTileRows() % plan.mmaRows == 0 &&
       plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
-      plan.depth % GPUContractionPlan::kMmaDepth == 0;
+      plan.depth % plan.mmaDepth == 0;
 
   // Too few tiles for the GPU's multiprocessors, and a long depth: split
   // it, each part at least kMinimumStepsPerSplit steps.
@@ -500,6 +507,12 @@ private:
                                    Value columnTile, ValueRange accumulators);
   /// The same on the tensor cores, for the lane `lane` of the warp whose
   /// tile starts at `warpRow`, `warpColumn` of the block's.
+  /// The same with sm_90's m16n8kK shapes, as inline PTX.
+  SmallVector<Value> multiplyTilesOnTensorCores16(Value lane, Value warpRow,
+                                                  Value warpColumn,
+                                                  Value rowTile,
+                                                  Value columnTile,
+                                                  ValueRange accumulators);
   SmallVector<Value> multiplyTilesOnTensorCores(Value lane, Value warpRow,
                                                 Value warpColumn, Value rowTile,
                                                 Value columnTile,
@@ -644,19 +657,22 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
   // of the 8 x 8 sums (shared/notes/gpu-on-mlir22.md, measured).
   Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
   Value fragmentDepth = arith::RemUIOp::create(b, loc, lane, index(4));
-  int64_t mmaRows = plan.warpTileRows() / Plan::kMmaRows;
+  if (plan.mmaRows == 16)
+    return multiplyTilesOnTensorCores16(lane, warpRow, warpColumn, rowTile,
+                                        columnTile, accumulators);
+  int64_t mmaRows = plan.warpTileRows() / Plan::kFragmentRows;
   int64_t mmaColumns = plan.warpTileColumns() / Plan::kMmaColumns;
   auto fragmentType = VectorType::get({1, 1}, elementType);
   auto sumsType = VectorType::get({1, 2}, elementType);
   SmallVector<Value> sums(accumulators);
-  for (int64_t step = 0; step < plan.depth; step += Plan::kMmaDepth) {
+  for (int64_t step = 0; step < plan.depth; step += plan.mmaDepth) {
     Value at = add(fragmentDepth, index(step));
     SmallVector<Value> rowFragments, columnFragments;
     for (int64_t row = 0; row < mmaRows; ++row) {
       Value loaded = memref::LoadOp::create(
           b, loc, rowTile,
           ValueRange{
-              at, add(warpRow, add(fragmentRow, index(row * Plan::kMmaRows)))});
+              at, add(warpRow, add(fragmentRow, index(row * Plan::kFragmentRows)))});
       rowFragments.push_back(
           vector::BroadcastOp::create(b, loc, fragmentType, loaded));
     }
@@ -676,11 +692,91 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
             b, loc, sumsType, ValueRange{sums[first], sums[first + 1]});
         Value result = nvgpu::MmaSyncOp::create(
             b, loc, rowFragments[row], columnFragments[column], current,
-            ArrayRef<int64_t>{Plan::kMmaRows, Plan::kMmaColumns,
-                              Plan::kMmaDepth});
+            ArrayRef<int64_t>{Plan::kFragmentRows, Plan::kMmaColumns,
+                              plan.mmaDepth});
         for (int64_t element = 0; element < 2; ++element)
           sums[first + element] = vector::ExtractOp::create(
               b, loc, result, ArrayRef<int64_t>{0, element});
+      }
+  }
+  return sums;
+}
+
+SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
+    Value lane, Value warpRow, Value warpColumn, Value rowTile,
+    Value columnTile, ValueRange accumulators) {
+  using Plan = GPUContractionPlan;
+  // mma.sync m16n8kK, K = 4, 8, 16 (PTX ISA, "Matrix Fragments for
+  // mma.m16n8k*", .f64): lane t, g = t / 4, u = t % 4, holds
+  // A[g + 8 (i % 2)][u + 4 (i / 2)] for i < K / 2, B[u + 4 i][g] for
+  // i < K / 4, and D[g + 8 (i / 2)][2 u + i % 2] for i < 4.
+  MLIRContext *context = b.getContext();
+  Value group = arith::DivUIOp::create(b, loc, lane, index(4));
+  Value inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
+  int64_t depth = plan.mmaDepth;
+  int64_t mmaRows = plan.warpTileRows() / 16;
+  int64_t mmaColumns = plan.warpTileColumns() / Plan::kMmaColumns;
+  // The thread's sums, row-major: two columns per product and row.
+  int64_t columnsPerRow = mmaColumns * 2;
+  std::string assembly = "mma.sync.aligned.m16n8k" + std::to_string(depth) +
+                         ".row.col.f64.f64.f64.f64 {$0,$1,$2,$3}, {";
+  std::string constraints = "=d,=d,=d,=d";
+  unsigned operand = 4;
+  auto addOperands = [&](int64_t count) {
+    for (int64_t i = 0; i < count; ++i) {
+      assembly += (i ? ",$" : "$") + std::to_string(operand++);
+      constraints += ",d";
+    }
+  };
+  addOperands(depth / 2);
+  assembly += "}, {";
+  addOperands(depth / 4);
+  assembly += "}, {";
+  addOperands(4);
+  assembly += "};";
+  Type f64 = b.getF64Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(context, {f64, f64, f64, f64});
+  SmallVector<Value> sums(accumulators);
+  for (int64_t step = 0; step < plan.depth; step += depth) {
+    SmallVector<SmallVector<Value>> rowFragments, columnFragments;
+    for (int64_t row = 0; row < mmaRows; ++row) {
+      SmallVector<Value> fragment;
+      for (int64_t i = 0; i < depth / 2; ++i)
+        fragment.push_back(memref::LoadOp::create(
+            b, loc, rowTile,
+            ValueRange{add(inGroup, index(step + 4 * (i / 2))),
+                       add(warpRow,
+                           add(group, index(16 * row + 8 * (i % 2))))}));
+      rowFragments.push_back(std::move(fragment));
+    }
+    for (int64_t column = 0; column < mmaColumns; ++column) {
+      SmallVector<Value> fragment;
+      for (int64_t i = 0; i < depth / 4; ++i)
+        fragment.push_back(memref::LoadOp::create(
+            b, loc, columnTile,
+            ValueRange{add(inGroup, index(step + 4 * i)),
+                       add(warpColumn,
+                           add(group, index(Plan::kMmaColumns * column)))}));
+      columnFragments.push_back(std::move(fragment));
+    }
+    for (int64_t row = 0; row < mmaRows; ++row)
+      for (int64_t column = 0; column < mmaColumns; ++column) {
+        int64_t sumIndex[4];
+        for (int64_t i = 0; i < 4; ++i)
+          sumIndex[i] =
+              (2 * row + i / 2) * columnsPerRow + 2 * column + i % 2;
+        SmallVector<Value> inputs(rowFragments[row]);
+        llvm::append_range(inputs, columnFragments[column]);
+        for (int64_t i = 0; i < 4; ++i)
+          inputs.push_back(sums[sumIndex[i]]);
+        auto product = LLVM::InlineAsmOp::create(
+            b, loc, resultType, inputs, assembly, constraints,
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+        for (int64_t i = 0; i < 4; ++i)
+          sums[sumIndex[i]] = LLVM::ExtractValueOp::create(
+              b, loc, product.getResult(0), ArrayRef<int64_t>{i});
       }
   }
   return sums;
@@ -782,7 +878,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
     Value fragmentColumn =
         mul(arith::RemUIOp::create(b, loc, lane, index(4)), index(2));
-    for (int64_t row = 0; row < plan.warpTileRows(); row += Plan::kMmaRows)
+    for (int64_t row = 0; row < plan.warpTileRows();
+         row += Plan::kFragmentRows)
       rowsInTile.push_back(add(warpRow, add(fragmentRow, index(row))));
     for (int64_t column = 0; column < plan.warpTileColumns();
          column += Plan::kMmaColumns)

@@ -58,7 +58,12 @@ struct GPUContractionPlan {
   int64_t depthSplits = 1;
   int64_t depthPerSplit = 0;
   static constexpr int64_t kWarpSize = 32, kWarpRows = 2, kWarpColumns = 4;
-  static constexpr int64_t kMmaRows = 8, kMmaColumns = 8, kMmaDepth = 4;
+  /// The tensor-core product's shape: m8n8k4 (nvgpu.mma.sync, the shape
+  /// MLIR lowers for f64), or m16n8k4, m16n8k8, m16n8k16 (sm_90's f64
+  /// shapes, which MLIR's NVVM dialect refuses: inline PTX). Every lane
+  /// holds sums of rows 8 apart and pairs of adjacent columns either way.
+  int64_t mmaRows = 8, mmaDepth = 4;
+  static constexpr int64_t kMmaColumns = 8, kFragmentRows = 8;
 
   int64_t threads() const { return threadRows * threadColumns; }
   int64_t blockRows() const { return threadRows * registerRows; }
@@ -87,7 +92,9 @@ struct GPUContractionPlan {
 std::optional<GPUContractionPlan> planGPUContraction(mlir::linalg::GenericOp op,
                                                      int64_t maxRegisterTile,
                                                      int64_t depthStep,
-                                                     bool tensorCores);
+                                                     bool tensorCores,
+                                                     llvm::StringRef mmaShape =
+                                                         "m8n8k4");
 
 /// Where `op`'s output is a temporary that a transposition copies into
 /// another buffer (and that nothing else reads), makes `op` write that

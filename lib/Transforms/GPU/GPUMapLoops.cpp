@@ -596,6 +596,12 @@ struct GPUMapLoopsPass
                      "multiple of 16 from 16 to 256");
       return signalPassFailure();
     }
+    if (f64Mma != "m8n8k4" && f64Mma != "m16n8k4" && f64Mma != "m16n8k8" &&
+        f64Mma != "m16n8k16") {
+      func.emitError("tl-gpu-map-loops: f64-mma must be m8n8k4, m16n8k4, "
+                     "m16n8k8 or m16n8k16");
+      return signalPassFailure();
+    }
     if (contractionRegisterTile < 1 || contractionRegisterTile > 8) {
       func.emitError("tl-gpu-map-loops: contraction-register-tile must be "
                      "from 1 to 8");
@@ -726,7 +732,8 @@ struct GPUMapLoopsPass
   LogicalResult mapContractions(RewriterBase &rewriter, func::FuncOp func) {
     auto plan = [&](linalg::GenericOp op) {
       return tensorlang::planGPUContraction(op, contractionRegisterTile,
-                                            contractionDepthStep, tensorCores);
+                                            contractionDepthStep, tensorCores,
+                                            f64Mma);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;
