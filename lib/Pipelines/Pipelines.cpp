@@ -115,6 +115,14 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   addPipeline(pm, "canonicalize");
 }
 
+/// The f64 tensor-core product for `options`: the one asked for, else
+/// m8n8k4. (sm_90's m16n8k4 ran TCCG's contractions 1.17x as fast on an
+/// H100 but spills registers in some kernels: bench/README.md.)
+static std::string getF64Mma(const LoweringOptions &options) {
+  return options.gpuF64Mma.empty() ? std::string("m8n8k4")
+                                   : std::string(options.gpuF64Mma);
+}
+
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
                                            const LoweringOptions &options) {
   // The mapped loops lower for the CPU like any scf.parallel.
@@ -127,7 +135,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
-    mapping.f64Mma = options.gpuF64Mma;
+    mapping.f64Mma = getF64Mma(options);
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
@@ -194,7 +202,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.emitRemarks = options.remarks;
   mapping.contractionRegisterTile = options.gpuRegisterTile;
   mapping.contractionDepthStep = options.gpuDepthStep;
-  mapping.f64Mma = options.gpuF64Mma;
+  mapping.f64Mma = getF64Mma(options);
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }
@@ -211,6 +219,7 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
                   "gpu-launch-sink-index-computations,"
                   "gpu-kernel-outlining,func.func(gpu-async-region)");
   pm.addPass(createGPUDropHostSharedMemory());
+  pm.addPass(createGPUTensorCoreOccupancy());
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
   // PTX, which the driver compiles for the GPU it finds (no toolkit needed
   // here); libdevice (exp, log) is linked in where the toolkit has it.

@@ -328,3 +328,48 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
         name not in ("split", "strided-result")), remarks[0]
     assert ("transposition folded" in remarks[0]) == (name == "transposed"), \
         remarks[0]
+
+
+# The f64 tensor-core shapes: m8n8k4 by default (MLIR lowers it; sm_80
+# has it), sm_90's with --gpu-f64-mma (inline PTX, and .minnctapersm 2:
+# tl-gpu-tensor-core-occupancy); each assembles for its architecture.
+@pytest.mark.parametrize("flags, shape", [
+    ([], "m8n8k4"), (["--gpu-arch=sm_80"], "m8n8k4"),
+    (["--gpu-f64-mma=m16n8k4"], "m16n8k4"),
+    (["--gpu-f64-mma=m16n8k16"], "m16n8k16"),
+    (["--gpu-f64-mma=m16n8k8"], "m16n8k8"),
+    (["--gpu-f64-mma=m8n8k4"], "m8n8k4")])
+def test_f64_tensor_core_shapes(tmp_path, flags, shape):
+    (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--remarks", "-o", "k.o"] + flags, cwd=tmp_path,
+        capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert "mma.sync %s)" % shape in compiled.stderr, compiled.stderr
+    kernels = cudabuild.ptx_of(tmp_path / "k.o")
+    assert any("mma.sync.aligned.%s.row.col.f64" % shape in ptx
+               for ptx in kernels)
+    assert any(".minnctapersm 2" in ptx for ptx in kernels) == (
+        shape != "m8n8k4")
+    if PTXAS:
+        arch = "sm_80" if "--gpu-arch=sm_80" in flags else "sm_90"
+        for index, ptx in enumerate(kernels):
+            (tmp_path / ("k%d.ptx" % index)).write_text(ptx)
+            assembled = subprocess.run(
+                [PTXAS, "-arch=" + arch, "k%d.ptx" % index, "-o",
+                 "/dev/null"], cwd=tmp_path, capture_output=True, text=True)
+            assert assembled.returncode == 0, assembled.stderr
+
+
+def test_f64_tensor_core_shape_unknown(tmp_path):
+    (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--gpu-f64-mma=m16n16k16", "-o", "k.o"], cwd=tmp_path,
+        capture_output=True, text=True)
+    assert compiled.returncode != 0
+    assert "gpu-f64-mma" in compiled.stderr and "m16n16k16" in \
+        compiled.stderr, compiled.stderr
+    assert len(compiled.stderr.strip().splitlines()) == 1, compiled.stderr
+    assert not (tmp_path / "k.o").exists()

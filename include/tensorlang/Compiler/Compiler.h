@@ -61,8 +61,9 @@ struct CompileOptions {
   unsigned gpuRegisterTile = 4;
   /// GPU contraction kernels: reduction indices staged per step.
   unsigned gpuDepthStep = 16;
-  /// GPU contraction kernels: the f64 tensor-core product's shape.
-  std::string gpuF64Mma = "m8n8k4";
+  /// GPU contraction kernels: the f64 tensor-core product's shape (empty:
+  /// m8n8k4, which every architecture since sm_80 has).
+  std::string gpuF64Mma;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

@@ -116,8 +116,9 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
   Option<std::string> gpuF64Mma{
       *this, "gpu-f64-mma",
       llvm::cl::desc("GPU contraction kernels: the f64 tensor-core "
-                     "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16)"),
-      llvm::cl::init("m8n8k4")};
+                     "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16; "
+                     "empty: m8n8k4)"),
+      llvm::cl::init("")};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

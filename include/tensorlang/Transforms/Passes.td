@@ -799,4 +799,22 @@ def GPUDropHostSharedMemory
   }];
 }
 
+def GPUTensorCoreOccupancy
+    : Pass<"tl-gpu-tensor-core-occupancy", "::mlir::ModuleOp"> {
+  let summary = "Ask for the blocks per multiprocessor of kernels that use "
+                "the tensor cores";
+  let description = [{
+    After outlining: each kernel that multiplies on the tensor cores in
+    inline PTX (`mma.sync`: sm_90's f64 shapes) gets `nvvm.minctasm`
+    (`.minnctapersm`): ptxas then sizes its registers for that many blocks
+    of its threads per multiprocessor. Left to itself it aimed the
+    contraction kernels on sm_90's f64 shapes at 64 or 80 registers and
+    spilled.
+  }];
+  let options = [
+    Option<"blocksPerMultiprocessor", "blocks-per-multiprocessor", "int64_t",
+           "2", "Blocks per multiprocessor asked for">,
+  ];
+}
+
 #endif // TENSORLANG_TRANSFORMS_PASSES_TD

@@ -71,9 +71,8 @@ std::string GPUContractionPlan::describe() const {
        << " (partial sums, added in order)";
   if (tensorCores)
     os << ", f64 tensor cores (mma.sync m" << mmaRows << "n" << kMmaColumns
-       << "k" << mmaDepth << "), " << kWarpRows << "x"
-       << kWarpColumns << " warps of " << warpTileRows() << "x"
-       << warpTileColumns() << " (";
+       << "k" << mmaDepth << "), " << kWarpRows << "x" << kWarpColumns
+       << " warps of " << warpTileRows() << "x" << warpTileColumns() << " (";
   else
     os << " of " << registerRows << "x" << registerColumns << " (";
   loops("rows", rowLoops);
@@ -671,8 +670,8 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
     for (int64_t row = 0; row < mmaRows; ++row) {
       Value loaded = memref::LoadOp::create(
           b, loc, rowTile,
-          ValueRange{
-              at, add(warpRow, add(fragmentRow, index(row * Plan::kFragmentRows)))});
+          ValueRange{at, add(warpRow, add(fragmentRow,
+                                          index(row * Plan::kFragmentRows)))});
       rowFragments.push_back(
           vector::BroadcastOp::create(b, loc, fragmentType, loaded));
     }
@@ -745,9 +744,9 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
       for (int64_t i = 0; i < depth / 2; ++i)
         fragment.push_back(memref::LoadOp::create(
             b, loc, rowTile,
-            ValueRange{add(inGroup, index(step + 4 * (i / 2))),
-                       add(warpRow,
-                           add(group, index(16 * row + 8 * (i % 2))))}));
+            ValueRange{
+                add(inGroup, index(step + 4 * (i / 2))),
+                add(warpRow, add(group, index(16 * row + 8 * (i % 2))))}));
       rowFragments.push_back(std::move(fragment));
     }
     for (int64_t column = 0; column < mmaColumns; ++column) {
@@ -764,8 +763,7 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
       for (int64_t column = 0; column < mmaColumns; ++column) {
         int64_t sumIndex[4];
         for (int64_t i = 0; i < 4; ++i)
-          sumIndex[i] =
-              (2 * row + i / 2) * columnsPerRow + 2 * column + i % 2;
+          sumIndex[i] = (2 * row + i / 2) * columnsPerRow + 2 * column + i % 2;
         SmallVector<Value> inputs(rowFragments[row]);
         llvm::append_range(inputs, columnFragments[column]);
         for (int64_t i = 0; i < 4; ++i)
@@ -878,8 +876,7 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
     Value fragmentColumn =
         mul(arith::RemUIOp::create(b, loc, lane, index(4)), index(2));
-    for (int64_t row = 0; row < plan.warpTileRows();
-         row += Plan::kFragmentRows)
+    for (int64_t row = 0; row < plan.warpTileRows(); row += Plan::kFragmentRows)
       rowsInTile.push_back(add(warpRow, add(fragmentRow, index(row))));
     for (int64_t column = 0; column < plan.warpTileColumns();
          column += Plan::kMmaColumns)

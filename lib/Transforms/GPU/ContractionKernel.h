@@ -89,12 +89,10 @@ struct GPUContractionPlan {
 /// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
 /// runs on the tensor cores.
-std::optional<GPUContractionPlan> planGPUContraction(mlir::linalg::GenericOp op,
-                                                     int64_t maxRegisterTile,
-                                                     int64_t depthStep,
-                                                     bool tensorCores,
-                                                     llvm::StringRef mmaShape =
-                                                         "m8n8k4");
+std::optional<GPUContractionPlan>
+planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
+                   int64_t depthStep, bool tensorCores,
+                   llvm::StringRef mmaShape = "m8n8k4");
 
 /// Where `op`'s output is a temporary that a transposition copies into
 /// another buffer (and that nothing else reads), makes `op` write that
