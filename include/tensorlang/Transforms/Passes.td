@@ -699,7 +699,8 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
       depth and batches, a block per tile of the result, both operands'
       tiles staged in shared memory per depth step between barriers, each
       thread summing its elements in registers (f64 on the tensor cores:
-      `nvgpu.mma.sync` [8, 8, 4]); a fill of its output folded into it, a
+      `nvgpu.mma.sync` [8, 8, 4], or sm_90's m16n8k* shapes as inline
+      PTX, `f64-mma`); a fill of its output folded into it, a
       transposition of its result folded into its output map, inputs it
       would read strided copied first, and a long depth over few tiles
       split into partial sums added by a statement after it;

@@ -271,9 +271,12 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
                     llvm::divideCeil(rowExtent, plan.blockRows()) *
                     llvm::divideCeil(columnExtent, plan.blockColumns());
     int64_t steps = llvm::divideCeil(depth, plan.depth);
+    // (No tiles: an extent of 0, nothing to split.)
     int64_t splits =
-        std::min<int64_t>(llvm::divideCeil(kGPUMinimumBlocks, tiles),
-                          steps / kMinimumStepsPerSplit);
+        tiles == 0 ? 1
+                   : std::min<int64_t>(
+                         llvm::divideCeil(kGPUMinimumBlocks, tiles),
+                         steps / kMinimumStepsPerSplit);
     if (splits > 1) {
       int64_t stepsPerSplit = llvm::divideCeil(steps, splits);
       plan.depthPerSplit = stepsPerSplit * plan.depth;
