@@ -234,6 +234,12 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
   // The columns' input is loaded once per row tile: depth / blockRows
   // loads per element stored. Below one, the output's stores matter more.
   int64_t depth = collapsedExtent(plan.depthLoops);
+  // A depth that one step of twice the size holds whole takes that one
+  // step instead of two, the second partly zeros (ccsd_t's 24: 0.228 ms
+  // against 0.298 on an H100).
+  if (!ShapedType::isDynamic(depth) && depth > plan.depth &&
+      depth < 2 * plan.depth && depth % plan.depth != 0)
+    plan.depth *= 2;
   bool storesDominate =
       !ShapedType::isDynamic(depth) && depth < plan.blockRows();
   orderAs(plan.rowLoops,

@@ -68,7 +68,8 @@ func.func @product(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memref<67x7
 // The result's stride-1 index comes from the first input: that input
 // gives the columns (consecutive threads store consecutive elements). The
 // transposition copying the temporary into the result is folded into the
-// contraction's output map; f32 has no tensor-core path here.
+// contraction's output map; f32 has no tensor-core path here. The depth
+// of 30 is one step of 32 (two of 16 would be partly zeros).
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
@@ -76,7 +77,7 @@ func.func @product(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memref<67x7
 #id = affine_map<(j, i) -> (j, i)>
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: memref.alloc() : memref<40x50xf32>
-// CHECK: memref.alloc() : memref<16x65xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<32x65xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: memref.store %{{.*}} : memref<50x40xf32>
 // CHECK-NOT: linalg.generic
@@ -84,7 +85,7 @@ func.func @transposed(%x: memref<40x30xf32>, %y: memref<30x50xf32>, %out: memref
   %zero = arith.constant 0.0 : f32
   %tmp = memref.alloc() : memref<40x50xf32>
   linalg.fill ins(%zero : f32) outs(%tmp : memref<40x50xf32>)
-// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads of 4x4 (rows=d1 columns=d0 depth=d2 batch=-); the result's transposition folded; the output's fill folded
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 32 per step, 256 threads of 4x4 (rows=d1 columns=d0 depth=d2 batch=-); the result's transposition folded; the output's fill folded
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %y : memref<40x30xf32>, memref<30x50xf32>) outs(%tmp : memref<40x50xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
