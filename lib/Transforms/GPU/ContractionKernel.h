@@ -80,6 +80,13 @@ struct GPUContractionPlan {
   std::string describe() const;
 };
 
+/// The loop of `map`'s last result (an operand's stride-1 index), if any.
+inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  return map.getDimPosition(map.getNumResults() - 1);
+}
+
 /// The plan of `op`'s kernel, or none where it is not a contraction the
 /// kernel computes exactly: two inputs and one output on buffers, f32 or
 /// f64, indexed by projected permutations, at least one reduction, a loop
