@@ -9,6 +9,54 @@ import tlgen
 from tlcases import CONTRACTIONS, contraction_store
 
 
+# Contractions that take the GPU contraction kernels' other paths (an input
+# copied into load order, a split depth, a folded and an unfolded result
+# transposition, sizes): (source, einsum spec, a fragment of the remark).
+KERNEL_CASES = {
+    # Both inputs' stride-1 indices are reductions, different ones: the
+    # second is copied into the order the kernel loads it.
+    "copied": ("var input A : [101 5 7]\nvar input B : [67 7 5]\n"
+               "var output C : [101 67]\nC = A # B . [[2 6] [3 5]]\n",
+               "ikl,jlk->ij", "inputs copied into the order loaded"),
+    # One tile of the result and a long depth: split, partial sums added.
+    "split": ("var input A : [5 23 29]\nvar input B : [29 7 23]\n"
+              "var output C : [5 7]\nC = A # B . [[2 6] [3 4]]\n",
+              "acd,dbc->ab", "depth split in 5 parts"),
+    # The result transposed: the transposition folded into the kernel.
+    "transposed": ("var input A : [37 41]\nvar input B : [41 43]\n"
+                   "var output C : [43 37]\n"
+                   "C = A # B . [[2 3]] ^ [[1 2]]\n",
+                   "ik,kj->ji", "the result's transposition folded"),
+    # TCCG's abcde-ecbfa-fd: folded, the kernel would store 12 KB apart
+    # (its columns follow the input it reads once); the transposition
+    # stays a statement of its own.
+    "strided-result": ("var input A : [8 16 8 8 8]\nvar input B : [3 16]\n"
+                       "var output C : [8 3 8 8 8]\n"
+                       "C = A # B . [[2 7]] ^ [[1 4] [2 5] [4 5]]\n",
+                       "afbce,df->edcba", "the output's fill folded"),
+    # Every extent a size (bound here to primes): the grid, the edges and
+    # the depth steps from the sizes at run time.
+    "sized": ("size I\nsize J\nsize K\nvar input A : [I K]\n"
+              "var input B : [K J]\nvar output C : [I J]\n"
+              "C = A # B . [[2 3]]\n",
+              "ik,kj->ij", "tensor cores"),
+}
+
+
+def kernel_case_store(name):
+    """The case's source, einsum spec and inputs."""
+    source, spec, _ = KERNEL_CASES[name]
+    rng = np.random.default_rng(11)
+    if name == "sized":
+        shapes = [(67, 53), (53, 71)]
+    else:
+        shapes = [[int(x) for x in line.split("[")[1].split("]")[0].split()]
+                  for line in source.splitlines()
+                  if line.startswith("var input")]
+    inputs = {n: rng.standard_normal(s) for n, s in zip("AB", shapes)}
+    return source, spec, inputs
+
+
 def cases(random_count=12):
     for seed in range(random_count):
         gen = tlgen.Generator(41000 + seed, max_rank=3, max_extent=5)
@@ -37,3 +85,10 @@ def cases(random_count=12):
     store = {name: value.astype(np.float32) for name, value in
              contraction_store(source, np.random.default_rng(8)).items()}
     yield ("ab-ac-cb-f32", source, store, ["C"], np.float32)
+    # The contraction kernels' copies, splits and folds at odd extents.
+    for name in sorted(KERNEL_CASES):
+        source, _, inputs = kernel_case_store(name)
+        store = dict(inputs)
+        store["C"] = np.zeros(np.einsum(KERNEL_CASES[name][1], inputs["A"],
+                                        inputs["B"]).shape)
+        yield ("kernel-" + name, source, store, ["C"], np.float64)
