@@ -717,7 +717,8 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
            "Threads of one block (each computes one element)">,
-    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t",
+           "::tensorlang::kGPUSharedMemoryBytes",
            "Most bytes of a batch loop's per-iteration buffers kept in a "
            "block's shared memory (beyond: a scratch buffer in device "
            "memory, a slice per block)">,

@@ -51,10 +51,6 @@ int64_t GPUContractionPlan::columnTileStride() const {
   return getTileStride(blockColumns(), tensorCores, columnInputDepthFastest);
 }
 
-int64_t GPUContractionPlan::sharedMemoryBytes(unsigned elementBytes) const {
-  return depth * (rowTileStride() + columnTileStride()) * elementBytes;
-}
-
 std::string GPUContractionPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -334,18 +330,18 @@ private:
   SmallVector<Value> multiplyTiles(ArrayRef<Value> rowsInTile,
                                    ArrayRef<Value> columnsInTile, Value rowTile,
                                    Value columnTile, ValueRange accumulators);
-  /// The same on the tensor cores, for the lane `lane` of the warp whose
-  /// tile starts at `warpRow`, `warpColumn` of the block's.
-  /// The same with sm_90's m16n8kK shapes, as inline PTX.
-  SmallVector<Value> multiplyTilesOnTensorCores16(Value lane, Value warpRow,
-                                                  Value warpColumn,
-                                                  Value rowTile,
-                                                  Value columnTile,
-                                                  ValueRange accumulators);
-  SmallVector<Value> multiplyTilesOnTensorCores(Value lane, Value warpRow,
-                                                Value warpColumn, Value rowTile,
-                                                Value columnTile,
+  /// The same on the tensor cores, for the lane of group `group` (lane /
+  /// 4) and place `inGroup` (lane % 4) of the warp whose tile starts at
+  /// `warpRow`, `warpColumn` of the block's.
+  SmallVector<Value> multiplyTilesOnTensorCores(Value group, Value inGroup,
+                                                Value warpRow, Value warpColumn,
+                                                Value rowTile, Value columnTile,
                                                 ValueRange accumulators);
+  /// The same with sm_90's m16n8kK shapes, as inline PTX.
+  SmallVector<Value>
+  multiplyTilesOnTensorCores16(Value group, Value inGroup, Value warpRow,
+                               Value warpColumn, Value rowTile,
+                               Value columnTile, ValueRange accumulators);
 
   RewriterBase &b;
   linalg::GenericOp op;
@@ -478,17 +474,16 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTiles(
 }
 
 SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
-    Value lane, Value warpRow, Value warpColumn, Value rowTile,
+    Value group, Value inGroup, Value warpRow, Value warpColumn, Value rowTile,
     Value columnTile, ValueRange accumulators) {
   using Plan = GPUContractionPlan;
+  if (plan.mmaRows == 16)
+    return multiplyTilesOnTensorCores16(group, inGroup, warpRow, warpColumn,
+                                        rowTile, columnTile, accumulators);
   // Lane t holds A[t / 4][t % 4] of the 8 x 4 rows' fragment, B[t % 4][t /
   // 4] of the 4 x 8 columns' one, and D[t / 4][2 (t % 4) + e], e = 0, 1,
   // of the 8 x 8 sums (shared/notes/gpu-on-mlir22.md, measured).
-  Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
-  Value fragmentDepth = arith::RemUIOp::create(b, loc, lane, index(4));
-  if (plan.mmaRows == 16)
-    return multiplyTilesOnTensorCores16(lane, warpRow, warpColumn, rowTile,
-                                        columnTile, accumulators);
+  Value fragmentRow = group, fragmentDepth = inGroup;
   int64_t mmaRows = plan.warpTileRows() / Plan::kFragmentRows;
   int64_t mmaColumns = plan.warpTileColumns() / Plan::kMmaColumns;
   auto fragmentType = VectorType::get({1, 1}, elementType);
@@ -532,7 +527,7 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
 }
 
 SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
-    Value lane, Value warpRow, Value warpColumn, Value rowTile,
+    Value group, Value inGroup, Value warpRow, Value warpColumn, Value rowTile,
     Value columnTile, ValueRange accumulators) {
   using Plan = GPUContractionPlan;
   // mma.sync m16n8kK, K = 4, 8, 16 (PTX ISA, "Matrix Fragments for
@@ -540,8 +535,6 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
   // A[g + 8 (i % 2)][u + 4 (i / 2)] for i < K / 2, B[u + 4 i][g] for
   // i < K / 4, and D[g + 8 (i / 2)][2 u + i % 2] for i < 4.
   MLIRContext *context = b.getContext();
-  Value group = arith::DivUIOp::create(b, loc, lane, index(4));
-  Value inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
   int64_t depth = plan.mmaDepth;
   int64_t mmaRows = plan.warpTileRows() / 16;
   int64_t mmaColumns = plan.warpTileColumns() / Plan::kMmaColumns;
@@ -692,22 +685,24 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   // The thread's rows and columns of the block's tile: strided by the
   // thread grid, or where the tensor cores' fragments put them.
   SmallVector<Value> rowsInTile, columnsInTile;
-  Value lane, warpRow, warpColumn;
+  Value group, inGroup, warpRow, warpColumn;
   if (plan.tensorCores) {
     using Plan = GPUContractionPlan;
     Value warp = arith::DivUIOp::create(b, loc, thread, index(Plan::kWarpSize));
-    lane = arith::RemUIOp::create(b, loc, thread, index(Plan::kWarpSize));
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(Plan::kWarpSize));
     warpRow =
         mul(arith::DivUIOp::create(b, loc, warp, index(Plan::kWarpColumns)),
             index(plan.warpTileRows()));
     warpColumn =
         mul(arith::RemUIOp::create(b, loc, warp, index(Plan::kWarpColumns)),
             index(plan.warpTileColumns()));
-    Value fragmentRow = arith::DivUIOp::create(b, loc, lane, index(4));
-    Value fragmentColumn =
-        mul(arith::RemUIOp::create(b, loc, lane, index(4)), index(2));
+    // Every fragment shape gives lane t rows t / 4 (+ 8 i) and columns
+    // 2 (t % 4) and the next (+ 8 j).
+    group = arith::DivUIOp::create(b, loc, lane, index(4));
+    inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
+    Value fragmentColumn = mul(inGroup, index(2));
     for (int64_t row = 0; row < plan.warpTileRows(); row += Plan::kFragmentRows)
-      rowsInTile.push_back(add(warpRow, add(fragmentRow, index(row))));
+      rowsInTile.push_back(add(warpRow, add(group, index(row))));
     for (int64_t column = 0; column < plan.warpTileColumns();
          column += Plan::kMmaColumns)
       for (int64_t element = 0; element < 2; ++element)
@@ -809,9 +804,9 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         // tests where the fragments put them.)
         SmallVector<Value> results =
             plan.tensorCores && barriers
-                ? multiplyTilesOnTensorCores(lane, warpRow, warpColumn,
-                                             tiles[rowSlot], tiles[columnSlot],
-                                             sums)
+                ? multiplyTilesOnTensorCores(group, inGroup, warpRow,
+                                             warpColumn, tiles[rowSlot],
+                                             tiles[columnSlot], sums)
                 : multiplyTiles(rowsInTile, columnsInTile, tiles[rowSlot],
                                 tiles[columnSlot], sums);
         llvm::append_range(results, next);
@@ -840,13 +835,10 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     for (Value tile : tiles)
       memref::DeallocOp::create(b, loc, tile);
 
-  auto mapping = [&](gpu::Processor processor) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
-    return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
-                                                identity);
-  };
-  (void)gpu::setMappingAttr(threadLoop, {mapping(gpu::Processor::ThreadX)});
-  (void)gpu::setMappingAttr(blockLoop, {mapping(gpu::Processor::BlockX)});
+  (void)gpu::setMappingAttr(
+      threadLoop, {getProcessorMapping(context, gpu::Processor::ThreadX)});
+  (void)gpu::setMappingAttr(
+      blockLoop, {getProcessorMapping(context, gpu::Processor::BlockX)});
   b.eraseOp(op);
 }
 

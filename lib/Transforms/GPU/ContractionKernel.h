@@ -1,5 +1,4 @@
-//===- ContractionKernel.h - A contraction as a tiled GPU kernel -*- C++
-//-*-===//
+//===- ContractionKernel.h - A contraction as a GPU kernel ------*- C++ -*-===//
 //
 // Part of the TensorLang project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -16,6 +15,7 @@
 #ifndef TENSORLANG_TRANSFORMS_GPU_CONTRACTIONKERNEL_H
 #define TENSORLANG_TRANSFORMS_GPU_CONTRACTIONKERNEL_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -74,11 +74,23 @@ struct GPUContractionPlan {
   /// the reads of a step touch distinct shared-memory banks.
   int64_t rowTileStride() const;
   int64_t columnTileStride() const;
-  /// Bytes of shared memory the kernel's two tiles take.
-  int64_t sharedMemoryBytes(unsigned elementBytes) const;
   /// How `--remarks` describes the plan.
   std::string describe() const;
 };
+
+/// The mapping of a one-dimensional scf.parallel to `processor`.
+inline mlir::gpu::ParallelLoopDimMappingAttr
+getProcessorMapping(mlir::MLIRContext *context,
+                    mlir::gpu::Processor processor) {
+  mlir::AffineMap identity =
+      mlir::AffineMap::getMultiDimIdentityMap(1, context);
+  return mlir::gpu::ParallelLoopDimMappingAttr::get(context, processor,
+                                                    identity, identity);
+}
+
+/// Whether `op`'s body yields its one input unchanged into its one output
+/// (a generalized copy or transposition; its maps say which).
+bool isElementCopy(mlir::linalg::GenericOp op);
 
 /// The loop of `map`'s last result (an operand's stride-1 index), if any.
 inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {

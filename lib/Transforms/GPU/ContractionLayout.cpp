@@ -20,8 +20,7 @@
 using namespace mlir;
 using namespace tensorlang;
 
-/// The body of a generic that copies its one input to its one output.
-static bool isCopy(linalg::GenericOp op) {
+bool tensorlang::isElementCopy(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0)
     return false;
@@ -46,7 +45,7 @@ linalg::GenericOp tensorlang::foldOutputTransposition(
     if (user == op.getOperation())
       continue;
     if (auto generic = dyn_cast<linalg::GenericOp>(user);
-        generic && isCopy(generic) &&
+        generic && isElementCopy(generic) &&
         generic.getDpsInputOperand(0)->get() == temporary && !copy) {
       copy = generic;
       continue;

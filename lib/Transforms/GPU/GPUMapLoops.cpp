@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One thread per element of each statement's result, the reductions summed
-// inside the thread in the program's order: the plainest mapping that is
-// right for every statement the language has. upstream's
+// Batch loops become one kernel each (a block per batch index), and
+// contractions of two operands tiled kernels (ContractionKernel.h). Every
+// other statement runs one thread per element of its result, the
+// reductions summed inside the thread in the program's order: the plainest
+// mapping that is right for every statement the language has. upstream's
 // gpu-map-parallel-loops puts threadIdx.x on the outermost dimension (a
 // stride of a row: uncoalesced) and leaves dimensions past the third
 // sequential; collapsing each nest to one row-major dimension first avoids
@@ -49,14 +51,6 @@ parallelDimensionsFirst(RewriterBase &rewriter, linalg::GenericOp op) {
   if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
     return op;
   return linalg::interchangeGenericOp(rewriter, op, order);
-}
-
-/// The mapping of a one-dimensional scf.parallel to `processor`.
-static gpu::ParallelLoopDimMappingAttr getMapping(MLIRContext *context,
-                                                  gpu::Processor processor) {
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
-  return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
-                                              identity);
 }
 
 /// Puts the ops from `first` up to (not including) `end` in an scf.parallel
@@ -365,16 +359,10 @@ static Value addPartialSums(RewriterBase &rewriter, linalg::GenericOp op,
 
 /// Whether `op` (a generalized linalg.copy) copies its one input whole.
 static bool isWholeCopy(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 ||
-      !isa<MemRefType>(op.getDpsInputOperand(0)->get().getType()) ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
-  return yield.getNumOperands() == 1 &&
-         yield.getOperand(0) ==
-             op.getMatchingBlockArgument(op.getDpsInputOperand(0));
+  return tensorlang::isElementCopy(op) &&
+         isa<MemRefType>(op.getDpsInputOperand(0)->get().getType()) &&
+         llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
 }
 
 /// The statements of a block's phases, with fills folded away where the
@@ -674,7 +662,7 @@ struct GPUMapLoopsPass
 
     MLIRContext *context = &getContext();
     auto mapping = [&](gpu::Processor processor) {
-      return getMapping(context, processor);
+      return tensorlang::getProcessorMapping(context, processor);
     };
     if (emitRemarks && !nests.empty())
       emitRemark(func.getLoc())
@@ -961,8 +949,9 @@ struct GPUMapLoopsPass
         threadLoop =
             scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
                                     ValueRange{threadCount}, ValueRange{one});
-        (void)gpu::setMappingAttr(
-            threadLoop, {getMapping(context, gpu::Processor::ThreadX)});
+        (void)gpu::setMappingAttr(threadLoop,
+                                  {tensorlang::getProcessorMapping(
+                                      context, gpu::Processor::ThreadX)});
       } else {
         rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
         gpu::BarrierOp::create(rewriter, loc);
@@ -989,8 +978,8 @@ struct GPUMapLoopsPass
     }
     for (linalg::GenericOp statement : statements)
       rewriter.eraseOp(statement);
-    (void)gpu::setMappingAttr(blockLoop,
-                              {getMapping(context, gpu::Processor::BlockX)});
+    (void)gpu::setMappingAttr(blockLoop, {tensorlang::getProcessorMapping(
+                                             context, gpu::Processor::BlockX)});
     return true;
   }
 };
