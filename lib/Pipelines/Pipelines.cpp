@@ -177,6 +177,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
 void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LoweringOptions &options) {
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
+  pm.addNestedPass<func::FuncOp>(createExpandShapesToCasts());
   addPipeline(pm, "lower-affine");
   // affine.parallel became scf.parallel, and tiled contractions share their
   // outer loop as scf.forall: OpenMP work-sharing loops, run by libomp (the
@@ -228,6 +229,7 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
   pm.addPass(createGPUDropHostSharedMemory());
   pm.addPass(createGPUTensorCoreOccupancy());
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());
+  pm.addNestedPass<func::FuncOp>(createExpandShapesToCasts());
   // PTX, which the driver compiles for the GPU it finds (no toolkit needed
   // here); libdevice (exp, log) is linked in where the toolkit has it.
   addPipeline(

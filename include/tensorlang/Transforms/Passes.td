@@ -651,6 +651,25 @@ def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   }];
 }
 
+def ExpandShapesToCasts
+    : Pass<"tl-expand-shapes-to-casts", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite memref.expand_shape with several sizes in one group "
+                "as a memref.reinterpret_cast";
+  let description = [{
+    A contraction over sizes whose loops were collapsed (two sized
+    reductions into one depth) expands its result back with
+    `memref.expand_shape`, where one group of the reassociation has several
+    dynamic sizes. MLIR 22's `expand-strided-metadata` crashes on such an
+    expansion (llvm/llvm-project#186830, fixed in LLVM 23): this pass
+    rewrites each one first as a `memref.reinterpret_cast` of the source's
+    base buffer, with the sizes of its `output_shape` and the strides they
+    imply. Expansions with at most one dynamic size per group are left as
+    they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def HugePageTemporaries
     : Pass<"tl-huge-page-temporaries", "::mlir::ModuleOp"> {
   let summary = "Back large temporaries with transparent huge pages";

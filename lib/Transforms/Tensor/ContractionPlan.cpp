@@ -143,16 +143,29 @@ int64_t tensorlang::productOfExtents(linalg::GenericOp op,
   return ContractionShape::get(op).productOfExtents(extents, reductionsOnly);
 }
 
+std::optional<SmallVector<int64_t>>
+tensorlang::planningLoopExtents(linalg::GenericOp op) {
+  std::optional<ContractionShape> planned =
+      ContractionShape::get(op).withPlanningExtents();
+  if (!planned)
+    return std::nullopt;
+  return planned->getStaticLoopExtents();
+}
+
 bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
                                                     int64_t manyTerms) {
-  std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
+  std::optional<SmallVector<int64_t>> extents = planningLoopExtents(op);
   return extents && op.getNumReductionLoops() >= 2 &&
          productOfExtents(op, *extents, /*reductionsOnly=*/true) >= manyTerms;
 }
 
-int64_t tensorlang::usesPerElement(int64_t iterations, OpOperand *input) {
+int64_t tensorlang::usesPerElement(linalg::GenericOp op, int64_t iterations,
+                                   OpOperand *input) {
+  std::optional<ContractionShape> planned =
+      ContractionShape::get(op).withPlanningExtents();
   int64_t elements =
-      cast<RankedTensorType>(input->get().getType()).getNumElements();
+      planned ? planned->getInputElements(input->getOperandNumber())
+              : cast<RankedTensorType>(input->get().getType()).getNumElements();
   return iterations / std::max<int64_t>(1, elements);
 }
 

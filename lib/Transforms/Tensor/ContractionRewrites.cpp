@@ -234,9 +234,8 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     return rewriter.notifyMatchFailure(op, "not a multiply-accumulate");
   if (!sumsManyTermsOverSeveralReductions(op, config.manyUses))
     return rewriter.notifyMatchFailure(
-        op, "not static, or too few terms per element over several "
-            "reductions");
-  std::optional<SmallVector<int64_t>> extents = staticLoopExtents(op);
+        op, "too few terms per element over several reductions");
+  std::optional<SmallVector<int64_t>> extents = planningLoopExtents(op);
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   bool consecutive = true;
@@ -252,7 +251,7 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
   // trace of a product: once).
   int64_t iterations = productOfExtents(op, *extents, /*reductionsOnly=*/false);
   if (!llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-        return usesPerElement(iterations, input) >= config.manyUses;
+        return usesPerElement(op, iterations, input) >= config.manyUses;
       }))
     return rewriter.notifyMatchFailure(op, "an operand is used too little");
   // Every input reads all the reductions (or none of them).

@@ -44,14 +44,22 @@ staticLoopExtents(mlir::linalg::GenericOp op);
 int64_t productOfExtents(mlir::linalg::GenericOp op,
                          llvm::ArrayRef<int64_t> extents, bool reductionsOnly);
 
+/// The loop extents of `op` with each size replaced by
+/// kPlanningExtentOfSize, where every indexing map is a projected
+/// permutation: what the planner and the rewrites before it weigh.
+std::optional<llvm::SmallVector<int64_t>>
+planningLoopExtents(mlir::linalg::GenericOp op);
+
 /// Whether `op` sums at least `manyTerms` terms into each element over
-/// several reductions: the contractions whose reductions
-/// collapseContractionReductions merges into one depth.
+/// several reductions (sizes counted as planned): the contractions whose
+/// reductions collapseContractionReductions merges into one depth.
 bool sumsManyTermsOverSeveralReductions(mlir::linalg::GenericOp op,
                                         int64_t manyTerms);
 
-/// How many times `op` uses each element of `input`, on average.
-int64_t usesPerElement(int64_t iterations, mlir::OpOperand *input);
+/// How many times `op` uses each element of `input`, on average (sizes
+/// counted as planned).
+int64_t usesPerElement(mlir::linalg::GenericOp op, int64_t iterations,
+                       mlir::OpOperand *input);
 
 /// Tiles `op` by `sizes` (0: untiled) with the loops in `order`, replaces
 /// it, and returns the tiled op inside the loops.

@@ -890,6 +890,38 @@ static void padSlicesInstead(RewriterBase &rewriter,
   }
 }
 
+/// Whether `size` is a constant, or an affine.apply of a constant map
+/// (what peeling leaves before canonicalization).
+static bool isConstantIndex(OpFoldResult size) {
+  if (getConstantIntValue(size))
+    return true;
+  auto value = dyn_cast<Value>(size);
+  auto apply = value ? value.getDefiningOp<affine::AffineApplyOp>()
+                     : affine::AffineApplyOp();
+  return apply && apply.getAffineMap().isSingleConstant();
+}
+
+/// Whether loop `dim` of `op` has an extent known at compile time: static,
+/// or a constant size of a slice that an operand is (the peeling of a
+/// sized loop makes the sizes of its bulk's slices constants; their types
+/// become static only when canonicalization folds them).
+static bool hasConstantExtent(linalg::GenericOp op, unsigned dim) {
+  if (!ShapedType::isDynamic(op.getStaticLoopRanges()[dim]))
+    return true;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice ||
+        slice.getSourceType().getRank() != slice.getResultType().getRank())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned position = 0; position < map.getNumResults(); ++position)
+      if (map.getDimPosition(position) == dim &&
+          isConstantIndex(slice.getMixedSizes()[position]))
+        return true;
+  }
+  return false;
+}
+
 FailureOr<SmallVector<linalg::GenericOp>>
 tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
                                   linalg::GenericOp cacheTile,
@@ -930,8 +962,7 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   unsigned columns = plan.columnDim;
   int64_t half = bounds[columns] % 2 == 0 ? bounds[columns] / 2 : 0;
   for (linalg::GenericOp op : resultTileOps) {
-    if (half == 0 ||
-        !ShapedType::isDynamic(op.getStaticLoopRanges()[columns])) {
+    if (half == 0 || hasConstantExtent(op, columns)) {
       pieces.push_back({op, bounds[columns]});
       continue;
     }
@@ -948,13 +979,13 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
       pieces.push_back({piece, half});
   }
   SmallVector<linalg::GenericOp> registerTiles;
-  for (auto [op, columnBound] : pieces) {
+  for (auto [piece, columnBound] : pieces) {
+    linalg::GenericOp op = piece;
     SmallVector<int64_t> pieceBounds(bounds);
     pieceBounds[columns] = columnBound;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    bool atEdge =
-        llvm::any_of(llvm::seq<unsigned>(0, ranges.size()), [&](unsigned dim) {
-          return pieceBounds[dim] > 0 && ShapedType::isDynamic(ranges[dim]);
+    bool atEdge = llvm::any_of(
+        llvm::seq<unsigned>(0, op.getNumLoops()), [&](unsigned dim) {
+          return pieceBounds[dim] > 0 && !hasConstantExtent(op, dim);
         });
     linalg::GenericOp full = op;
     if (atEdge) {

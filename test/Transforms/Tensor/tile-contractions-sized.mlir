@@ -75,3 +75,67 @@ func.func @gram(%u: tensor<?x3xf64>, %g: tensor<3x3xf64>) -> tensor<3x3xf64> {
   } -> tensor<3x3xf64>
   return %r : tensor<3x3xf64>
 }
+
+// -----
+
+// Four loops (a batch of matrix products): only the depth blocks are
+// peeled, and the register tiles inside a cache tile that stays sized are
+// peeled by themselves. The bulk of those is the full register tile, 8 x
+// 16 (both column vectors per broadcast of a row element); only the
+// columns at the edge are halves of it.
+
+#a = affine_map<(b, i, k, j) -> (b, i, k)>
+#b = affine_map<(b, i, k, j) -> (k, j)>
+#c = affine_map<(b, i, k, j) -> (b, i, j)>
+
+// REMARK: remark: tiling plan: rows=d1 columns=d3 depth=d2 {{.*}} register=[1,8,1,16] {{.*}} sized=d0,d1,d2,d3 (edges padded)
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c16
+// CHECK-NOT: step %c8
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// The columns at the edge, in halves.
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x8xf64> into vector<8x8xf64>
+func.func @batched(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?x?xf64>) -> tensor<?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %filled = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%A, %B : tensor<?x?x?xf64>, tensor<?x?xf64>) outs(%filled : tensor<?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?xf64>
+  return %r : tensor<?x?x?xf64>
+}
+
+// -----
+
+// Two sized reductions, planned as long ones, sum many terms per element:
+// they collapse into one depth, with the runs of result dimensions that
+// one operand alone reads (as TCCG's ccsd6 contractions with their
+// extents fixed), so that the contraction tiles as a matrix product.
+
+#a = affine_map<(i, j, p, k, l) -> (i, j, k, l)>
+#b = affine_map<(i, j, p, k, l) -> (k, l, p)>
+#c = affine_map<(i, j, p, k, l) -> (i, j, p)>
+
+// REMARK: remark: tiling plan: rows=d0 columns=d1 depth=d2 {{.*}} sized=d0,d1,d2 (edges padded)
+// CHECK-LABEL: func.func @two_sized_reductions
+// CHECK-DAG: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3]] : tensor<?x?x?x?xf64> into tensor<?x?xf64>
+// CHECK-DAG: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<?x?x?xf64> into tensor<?x?xf64>
+// CHECK: vector.contract {{.*}} into vector<8x16xf64>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape
+func.func @two_sized_reductions(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?xf64>, %C: tensor<?x?x?xf64>) -> tensor<?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %filled = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%A, %B : tensor<?x?x?x?xf64>, tensor<?x?x?xf64>) outs(%filled : tensor<?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?xf64>
+  return %r : tensor<?x?x?xf64>
+}
