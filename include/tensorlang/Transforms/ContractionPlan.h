@@ -342,6 +342,31 @@ public:
                                        const ContractionShape &folded,
                                        std::string *whyNot = nullptr) const;
 
+  /// What shouldFoldTransposition weighs, as the plans of both layouts
+  /// give it: the inputs each copies whole for its columns. A sized
+  /// contraction's choice depends on its extents, and is made at run time
+  /// from these (foldTranspositionIntoContraction).
+  struct TranspositionFoldWeights {
+    /// Whether the folded contraction tiles at all (else it is not folded).
+    bool foldedTiles = false;
+    std::string foldedWhyNot;
+    /// Whether the contraction in its own layout tiles.
+    bool ownTiles = false;
+    /// The inputs the folded contraction copies whole, and the one whose
+    /// blocks it packs (-1: none), which counts for half.
+    llvm::SmallVector<unsigned> foldedCopies;
+    int foldedPacked = -1;
+    /// The inputs the contraction in its own layout copies whole (the
+    /// transposition of its result comes on top).
+    llvm::SmallVector<unsigned> ownCopies;
+    /// Whether the own layout copies the columns' operand into panels and
+    /// the folded one does not.
+    bool foldedLosesPanels = false;
+  };
+  TranspositionFoldWeights
+  weighTranspositionFold(const ContractionShape &contraction,
+                         const ContractionShape &folded) const;
+
   mlir::FailureOr<ContractionTilingPlan>
   plan(mlir::linalg::GenericOp op, std::string *whyNot = nullptr) const {
     return plan(ContractionShape::get(op), whyNot);

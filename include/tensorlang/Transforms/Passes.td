@@ -483,6 +483,11 @@ def StridedCopiesToLoops
     This pass makes each such copy a `linalg.copy`, which the loop lowering
     turns into loops like any other statement. Contiguous copies stay
     `memref.copy` (an `llvm.memcpy`).
+
+    In a version of a sized contraction chosen at run time (the `scf.if`
+    of a transposition folded or kept by the sizes' values), a statement
+    over a view made in that version has extents that affine loops cannot
+    take as bounds: it becomes scf loops here.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect"];
 }

@@ -49,11 +49,13 @@ ContractionTilingPlan getContractionTilingPlan(tl::ContractionPlanAttr attr);
 /// Makes contraction `copy`'s producer compute straight into the layout of
 /// `copy`, a transposition that is its only use, where `planner` says that
 /// pays (ContractionPlanner::shouldFoldTransposition). Returns the folded
-/// contraction that replaces `copy`.
-mlir::FailureOr<mlir::linalg::GenericOp>
-foldTranspositionIntoContraction(mlir::RewriterBase &rewriter,
-                                 mlir::linalg::GenericOp copy,
-                                 const ContractionPlanner &planner);
+/// contraction that replaces `copy`. Over sizes, where that depends on the
+/// extents, both layouts are kept, chosen at run time by an `scf.if` on
+/// the same weights (`*atRunTime` is then set): the folded contraction is
+/// the one in its first region.
+mlir::FailureOr<mlir::linalg::GenericOp> foldTranspositionIntoContraction(
+    mlir::RewriterBase &rewriter, mlir::linalg::GenericOp copy,
+    const ContractionPlanner &planner, bool *atRunTime = nullptr);
 
 /// The contraction that `copy` transposes, where `copy` is a permutation
 /// copy and its only user; null otherwise.

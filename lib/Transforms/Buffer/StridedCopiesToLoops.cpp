@@ -8,6 +8,8 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,6 +26,14 @@ using namespace mlir;
 static bool hasIdentityLayout(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   return type && type.getLayout().isIdentity();
+}
+
+/// Whether `value` is a buffer with a dynamic extent that is not defined
+/// at the top level of its function (whose extents affine loops cannot
+/// take as bounds).
+static bool isSizedViewInRegion(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && !type.hasStaticShape() && !affine::isTopLevelValue(value);
 }
 
 namespace {
@@ -50,6 +60,20 @@ struct StridedCopiesToLoopsPass
       if (sizedInLoops &&
           succeeded(linalg::linalgOpToLoops(rewriter, linalgCopy)))
         rewriter.eraseOp(linalgCopy);
+    }
+    // In a version of a contraction chosen at run time (an scf.if), a view
+    // made in the version has extents that are no affine symbols there:
+    // the statements over such views become scf loops.
+    SmallVector<linalg::LinalgOp> inVersions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<scf::IfOp>() &&
+          llvm::any_of(op->getOperands(), isSizedViewInRegion))
+        inVersions.push_back(op);
+    });
+    for (linalg::LinalgOp op : inVersions) {
+      rewriter.setInsertionPoint(op);
+      if (succeeded(linalg::linalgOpToLoops(rewriter, op)))
+        rewriter.eraseOp(op);
     }
   }
 };

@@ -963,18 +963,40 @@ int64_t ContractionShape::productOfExtents(ArrayRef<int64_t> extents,
 
 ContractionPlanner::~ContractionPlanner() = default;
 
-/// The elements of the inputs of `shape` that the rewrites copy whole to
-/// give them the columns of `plan` last (all but its packed input).
-static int64_t elementsCopiedForColumns(const ContractionShape &shape,
-                                        const ContractionTilingPlan &plan) {
-  int64_t elements = 0;
+/// The inputs of `shape` that the rewrites copy whole to give them the
+/// columns of `plan` last (all but its packed input).
+static SmallVector<unsigned>
+inputsCopiedForColumns(const ContractionShape &shape,
+                       const ContractionTilingPlan &plan) {
+  SmallVector<unsigned> inputs;
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
     if (int(input) != plan.packedInput && map.isFunctionOfDim(plan.columnDim) &&
         map.getDimPosition(map.getNumResults() - 1) != plan.columnDim)
-      elements += shape.getInputElements(input);
+      inputs.push_back(input);
   }
-  return elements;
+  return inputs;
+}
+
+ContractionPlanner::TranspositionFoldWeights
+ContractionPlanner::weighTranspositionFold(
+    const ContractionShape &contraction, const ContractionShape &folded) const {
+  TranspositionFoldWeights weights;
+  FailureOr<ContractionTilingPlan> foldedPlan =
+      plan(folded, &weights.foldedWhyNot);
+  weights.foldedTiles = succeeded(foldedPlan);
+  if (!weights.foldedTiles)
+    return weights;
+  weights.foldedCopies = inputsCopiedForColumns(folded, *foldedPlan);
+  weights.foldedPacked = foldedPlan->packedInput;
+  FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
+  weights.ownTiles = succeeded(ownPlan);
+  if (!weights.ownTiles)
+    return weights;
+  weights.ownCopies = inputsCopiedForColumns(contraction, *ownPlan);
+  weights.foldedLosesPanels =
+      ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0;
+  return weights;
 }
 
 bool ContractionPlanner::shouldFoldTransposition(
@@ -985,7 +1007,9 @@ bool ContractionPlanner::shouldFoldTransposition(
       *whyNot = reason.str();
     return false;
   };
-  // Sized contractions are weighed as long ones, as they are planned.
+  // Sized contractions are weighed as long ones, as they are planned
+  // (foldTranspositionIntoContraction makes the choice at run time where
+  // the weights leave it to the extents).
   std::optional<ContractionShape> plannedContraction =
       sizedContraction.withPlanningExtents();
   std::optional<ContractionShape> plannedFolded =
@@ -1001,10 +1025,11 @@ bool ContractionPlanner::shouldFoldTransposition(
   bool manyTerms = contraction.productOfExtents(*extents,
                                                 /*reductionsOnly=*/true) >
                    config.maxSummandsToFoldTransposition;
-  std::string foldedWhyNot;
-  FailureOr<ContractionTilingPlan> foldedPlan = plan(folded, &foldedWhyNot);
-  if (failed(foldedPlan))
-    return refuse("the transposed contraction would not tile: " + foldedWhyNot);
+  TranspositionFoldWeights weights =
+      weighTranspositionFold(contraction, folded);
+  if (!weights.foldedTiles)
+    return refuse("the transposed contraction would not tile: " +
+                  weights.foldedWhyNot);
   // Folding saves the copy of the result, but the new columns may be
   // elsewhere than last in a large operand, which is then copied instead:
   // where that copy is more than twice the result, the contraction keeps
@@ -1019,15 +1044,18 @@ bool ContractionPlanner::shouldFoldTransposition(
   // contraction keeps its own order unless folding copies strictly less:
   // where the folded contraction's columns are last in their operand
   // already, the transposition of the result is pure cost.
-  FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
-  if (failed(ownPlan))
+  // (foldTranspositionIntoContraction computes the same at run time.)
+  if (!weights.ownTiles)
     return manyTerms ? refuse("the contraction sums too many terms per element")
                      : true;
-  int64_t foldedCopies = elementsCopiedForColumns(folded, *foldedPlan);
-  if (foldedPlan->packedInput >= 0)
-    foldedCopies += folded.getInputElements(foldedPlan->packedInput) / 2;
-  int64_t ownCopies = elementsCopiedForColumns(contraction, *ownPlan) +
-                      folded.getResultElements();
+  int64_t foldedCopies = 0;
+  for (unsigned input : weights.foldedCopies)
+    foldedCopies += folded.getInputElements(input);
+  if (weights.foldedPacked >= 0)
+    foldedCopies += folded.getInputElements(weights.foldedPacked) / 2;
+  int64_t ownCopies = folded.getResultElements();
+  for (unsigned input : weights.ownCopies)
+    ownCopies += contraction.getInputElements(input);
   if (foldedCopies > 2 * ownCopies)
     return refuse("the transposed contraction would copy " +
                   Twine(foldedCopies) +
@@ -1035,7 +1063,7 @@ bool ContractionPlanner::shouldFoldTransposition(
                   "what transposing the result after it would (" +
                   Twine(ownCopies) + ")");
   // Nor where it would lose the panels of the columns' operand.
-  if (manyTerms && ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0)
+  if (manyTerms && weights.foldedLosesPanels)
     return refuse("the contraction sums too many terms per element, and "
                   "the transposed contraction would read its columns "
                   "without the panels the contraction in its own layout "

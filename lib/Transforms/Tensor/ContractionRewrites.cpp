@@ -17,14 +17,23 @@
 
 #include "ContractionUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tl-tile-contractions"
 
 using namespace mlir;
 using namespace tensorlang;
+
+/// Marks a transposition that a sized contraction keeps in one of the
+/// versions foldAtRunTime makes: it is not weighed again.
+static constexpr llvm::StringLiteral kKeptTranspositionMarker =
+    "tl.kept_transposition";
 
 /// Whether `op` only copies its one input, permuted: what
 /// --convert-tl-to-linalg makes of a transposition of a contraction.
@@ -44,7 +53,7 @@ static bool isPermutationCopy(linalg::GenericOp op) {
 // transposes, which can take longer than the sums when they are few per
 // element; with many, only the copies the two layouts need decide.
 linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
-  if (!isPermutationCopy(copy))
+  if (!isPermutationCopy(copy) || copy->hasAttr(kKeptTranspositionMarker))
     return nullptr;
   auto contraction =
       copy.getDpsInputs().front().getDefiningOp<linalg::GenericOp>();
@@ -56,9 +65,135 @@ linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
   return contraction;
 }
 
+/// The elements of tensor `value`, at run time.
+static Value elementsAtRunTime(OpBuilder &builder, Location loc, Value value) {
+  Value count = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (OpFoldResult size : tensor::getMixedSizes(builder, loc, value))
+    count = arith::MulIOp::create(
+        builder, loc, count,
+        getValueOrCreateConstantIndexOp(builder, loc, size));
+  return count;
+}
+
+/// Whether folding the transposition pays, computed at run time from the
+/// extents as ContractionPlanner::shouldFoldTransposition computes it at
+/// compile time (there, the comments say why), in halves of elements.
+static Value
+foldPaysAtRunTime(OpBuilder &builder, Location loc,
+                  linalg::GenericOp contraction, linalg::GenericOp copy,
+                  const ContractionPlanner::TranspositionFoldWeights &weights,
+                  const TileContractionsConfig &config) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value lhs, Value rhs) -> Value {
+    return arith::AddIOp::create(builder, loc, lhs, rhs);
+  };
+  auto multiply = [&](Value lhs, Value rhs) -> Value {
+    return arith::MulIOp::create(builder, loc, lhs, rhs);
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs).getResult();
+  };
+  auto inputElements = [&](unsigned input) {
+    return elementsAtRunTime(builder, loc, contraction.getDpsInputs()[input]);
+  };
+  Value terms = constant(1);
+  auto linalgOp = cast<linalg::LinalgOp>(contraction.getOperation());
+  SmallVector<Range> ranges = linalgOp.createLoopRanges(builder, loc);
+  for (unsigned dim = 0; dim < ranges.size(); ++dim)
+    if (isReduction(contraction, dim))
+      terms = multiply(terms, getValueOrCreateConstantIndexOp(
+                                  builder, loc, ranges[dim].size));
+  Value manyTerms = compare(arith::CmpIPredicate::ugt, terms,
+                            constant(config.maxSummandsToFoldTransposition));
+  Value always = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  auto negate = [&](Value condition) -> Value {
+    return arith::XOrIOp::create(builder, loc, condition, always);
+  };
+  if (!weights.ownTiles)
+    return negate(manyTerms);
+  Value two = constant(2);
+  Value foldedCopies = constant(0);
+  for (unsigned input : weights.foldedCopies)
+    foldedCopies = add(foldedCopies, multiply(two, inputElements(input)));
+  if (weights.foldedPacked >= 0)
+    foldedCopies = add(foldedCopies, inputElements(weights.foldedPacked));
+  Value ownCopies = elementsAtRunTime(builder, loc, copy.getDpsInits()[0]);
+  for (unsigned input : weights.ownCopies)
+    ownCopies = add(ownCopies, inputElements(input));
+  ownCopies = multiply(two, ownCopies);
+  Value pays = compare(arith::CmpIPredicate::ule, foldedCopies,
+                       multiply(two, ownCopies));
+  Value refusedForTerms =
+      compare(arith::CmpIPredicate::uge, foldedCopies, ownCopies);
+  if (weights.foldedLosesPanels)
+    refusedForTerms = always;
+  Value refused =
+      arith::AndIOp::create(builder, loc, manyTerms, refusedForTerms);
+  return arith::AndIOp::create(builder, loc, pays, negate(refused));
+}
+
+/// The contraction of `contraction` computed into the layout of `copy`
+/// (the transposition that is its only use), with result map `resultMap`
+/// and its accumulator filled as `fill` fills the contraction's, built at
+/// the builder's insertion point.
+static linalg::GenericOp buildFolded(OpBuilder &builder,
+                                     linalg::GenericOp contraction,
+                                     linalg::GenericOp copy,
+                                     linalg::FillOp fill,
+                                     ArrayRef<AffineMap> maps) {
+  auto init = linalg::FillOp::create(builder, fill.getLoc(), fill.getInputs(),
+                                     copy.getDpsInits());
+  auto folded = linalg::GenericOp::create(
+      builder, contraction.getLoc(), copy->getResultTypes(),
+      contraction.getDpsInputs(), init->getResults(), maps,
+      contraction.getIteratorTypesArray());
+  IRMapping mapping;
+  contraction.getRegion().cloneInto(&folded.getRegion(), mapping);
+  return folded;
+}
+
+// Over sizes, which layout pays depends on the extents: both are
+// compiled, and the extents choose at run time (`scf.if`), each version
+// planned and tiled as it would be alone.
+static linalg::GenericOp
+foldAtRunTime(RewriterBase &rewriter, linalg::GenericOp contraction,
+              linalg::GenericOp copy, linalg::FillOp fill,
+              ArrayRef<AffineMap> maps,
+              const ContractionPlanner::TranspositionFoldWeights &weights,
+              const TileContractionsConfig &config) {
+  Location loc = copy.getLoc();
+  rewriter.setInsertionPoint(copy);
+  Value pays =
+      foldPaysAtRunTime(rewriter, loc, contraction, copy, weights, config);
+  linalg::GenericOp folded;
+  auto choice = scf::IfOp::create(
+      rewriter, loc, pays,
+      [&](OpBuilder &builder, Location loc) {
+        folded = buildFolded(builder, contraction, copy, fill, maps);
+        scf::YieldOp::create(builder, loc, folded->getResults());
+      },
+      [&](OpBuilder &builder, Location loc) {
+        IRMapping mapping;
+        builder.clone(*fill, mapping);
+        builder.clone(*contraction, mapping);
+        Operation *kept = builder.clone(*copy, mapping);
+        kept->setAttr(kKeptTranspositionMarker, builder.getUnitAttr());
+        scf::YieldOp::create(builder, loc, kept->getResults());
+      });
+  rewriter.replaceOp(copy, choice->getResults());
+  rewriter.eraseOp(contraction);
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+  return folded;
+}
+
 FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     RewriterBase &rewriter, linalg::GenericOp copy,
-    const ContractionPlanner &planner) {
+    const ContractionPlanner &planner, bool *atRunTime) {
+  if (atRunTime)
+    *atRunTime = false;
   linalg::GenericOp contraction = getTransposedContraction(copy);
   if (!contraction)
     return rewriter.notifyMatchFailure(
@@ -78,19 +213,27 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   ContractionShape own = ContractionShape::get(contraction);
   ContractionShape folded = own.withResultMap(
       maps.back(), cast<ShapedType>(copy->getResult(0).getType()).getShape());
+  // A choice that depends on sizes is made at run time; one that does not
+  // (folding copies no operand and loses no panels) is made here.
+  if (own.hasSizedExtents() && fill->hasOneUse()) {
+    ContractionPlanner::TranspositionFoldWeights weights =
+        planner.weighTranspositionFold(own, folded);
+    bool alwaysPays = weights.ownTiles && weights.foldedCopies.empty() &&
+                      weights.foldedPacked < 0 && !weights.foldedLosesPanels;
+    if (weights.foldedTiles && !alwaysPays) {
+      if (atRunTime)
+        *atRunTime = true;
+      return foldAtRunTime(rewriter, contraction, copy, fill, maps, weights,
+                           planner.getConfig());
+    }
+  }
   std::string whyNot;
   if (!planner.shouldFoldTransposition(own, folded, &whyNot))
     return rewriter.notifyMatchFailure(copy, whyNot);
 
   rewriter.setInsertionPoint(copy);
-  auto init = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                     fill.getInputs(), copy.getDpsInits());
-  auto foldedOp = linalg::GenericOp::create(
-      rewriter, contraction.getLoc(), copy->getResultTypes(),
-      contraction.getDpsInputs(), init->getResults(), maps,
-      contraction.getIteratorTypesArray());
-  rewriter.cloneRegionBefore(contraction.getRegion(), foldedOp.getRegion(),
-                             foldedOp.getRegion().end());
+  linalg::GenericOp foldedOp =
+      buildFolded(rewriter, contraction, copy, fill, maps);
   rewriter.replaceOp(copy, foldedOp->getResults());
   rewriter.eraseOp(contraction);
   if (fill->use_empty())
@@ -111,6 +254,17 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
     rewriter.setInsertionPointToStart(argument.getOwner());
   else
     rewriter.setInsertionPointAfter(input->get().getDefiningOp());
+  // Not out of a version chosen at run time (foldAtRunTime): the other
+  // version does not read the copy.
+  auto choice = op->getParentOfType<scf::IfOp>();
+  Region *definitionRegion = input->get().getParentRegion();
+  if (choice && !choice->isProperAncestor(definitionRegion->getParentOp()) &&
+      choice.getOperation() != definitionRegion->getParentOp()) {
+    Region *version = choice.getThenRegion().isAncestor(op->getParentRegion())
+                          ? &choice.getThenRegion()
+                          : &choice.getElseRegion();
+    rewriter.setInsertionPointToStart(&version->front());
+  }
   Location loc = op.getLoc();
   // Sized extents are the operand's, permuted.
   SmallVector<OpFoldResult> sizes =

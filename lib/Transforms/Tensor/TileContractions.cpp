@@ -179,11 +179,16 @@ public:
       ReasonRecorder recorder(reason);
       IRRewriter foldRewriter(function.getContext(), &recorder);
       Location loc = copy.getLoc();
-      bool folded = succeeded(
-          foldTranspositionIntoContraction(foldRewriter, copy, *planner));
+      bool atRunTime = false;
+      bool folded = succeeded(foldTranspositionIntoContraction(
+          foldRewriter, copy, *planner, &atRunTime));
       if (!emitRemarks)
         continue;
-      if (folded)
+      if (atRunTime)
+        emitRemark(loc) << "transposition folded into its contraction or "
+                           "kept after it, as the sizes' values weigh the "
+                           "copies at run time";
+      else if (folded)
         emitRemark(loc) << "transposition folded into its contraction";
       else
         emitRemark(loc) << "transposition kept after its contraction: "

@@ -23,3 +23,28 @@ func.func @contiguous(%a: memref<4x4xf64>, %b: memref<4x4xf64>) {
   memref.copy %a, %b : memref<4x4xf64> to memref<4x4xf64>
   return
 }
+
+// -----
+
+// In a version chosen at run time (an scf.if of foldAtRunTime), a
+// statement over a view made in the version: its extents are no affine
+// symbols there, so it becomes scf loops. One over a buffer of the
+// function's top level stays linalg (affine loops later).
+// CHECK-LABEL: func.func @in_a_version
+// CHECK: scf.if
+// CHECK: memref.collapse_shape
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: } else {
+// CHECK: linalg.fill {{.*}} outs(%arg0 : memref<?x?x?xf64>)
+func.func @in_a_version(%out: memref<?x?x?xf64>, %choice: i1) {
+  %zero = arith.constant 0.0 : f64
+  scf.if %choice {
+    %view = memref.collapse_shape %out [[0], [1, 2]] : memref<?x?x?xf64> into memref<?x?xf64>
+    linalg.fill ins(%zero : f64) outs(%view : memref<?x?xf64>)
+  } else {
+    linalg.fill ins(%zero : f64) outs(%out : memref<?x?x?xf64>)
+  }
+  return
+}

@@ -139,3 +139,54 @@ func.func @two_sized_reductions(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?xf64>, 
   } -> tensor<?x?x?xf64>
   return %r : tensor<?x?x?xf64>
 }
+
+// -----
+
+// A transposition of a sized contraction (TCCG abc-bda-dc): folding it
+// copies A (a x d x b) for the columns, keeping it transposes the result
+// (c x b x a) after the contraction; which is less depends on the sizes'
+// values, so both versions are compiled and the extents choose at run
+// time, by the planner's own weights: fold where 2 x |A| <= 2 x 2 x
+// (|result| + the copies of the own layout). Each version is planned and
+// tiled as it would be alone, and A's copy stays in its version.
+
+#a = affine_map<(a, b, d, c) -> (a, d, b)>
+#b = affine_map<(a, b, d, c) -> (c, d)>
+#c = affine_map<(a, b, d, c) -> (a, b, c)>
+#t = affine_map<(a, b, c) -> (c, b, a)>
+#i = affine_map<(a, b, c) -> (a, b, c)>
+
+// REMARK: remark: transposition folded into its contraction or kept after it, as the sizes' values weigh the copies at run time
+// REMARK-COUNT-2: remark: tiling plan:
+// CHECK-LABEL: func.func @transposed_at_run_time
+// CHECK: %[[FOLDED:.*]] = arith.muli %{{.*}}, %c2 : index
+// CHECK: %[[PAYS:.*]] = arith.cmpi ule, %[[FOLDED]], %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.andi %[[PAYS]], %{{.*}} : i1
+// CHECK: scf.if %[[CHOICE]] -> (tensor<?x?x?xf64>) {
+// The folded version copies A into the columns' layout, inside it...
+// CHECK: linalg.transpose ins(%arg0 : tensor<?x?x?xf64>) {{.*}} permutation = [1, 2, 0]
+// CHECK: vector.contract
+// CHECK: } else {
+// ...the kept one does not, and transposes the result after the
+// contraction.
+// CHECK-NOT: linalg.transpose ins(%arg0
+// CHECK: vector.contract
+// CHECK: tl.kept_transposition
+func.func @transposed_at_run_time(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?x?xf64>, %na: index, %nb: index, %nc: index) -> tensor<?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty(%na, %nb, %nc) : tensor<?x?x?xf64>
+  %filled = linalg.fill ins(%zero : f64) outs(%empty : tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%A, %B : tensor<?x?x?xf64>, tensor<?x?xf64>) outs(%filled : tensor<?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?xf64>
+  %t = linalg.generic {indexing_maps = [#t, #i], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<?x?x?xf64>) outs(%C : tensor<?x?x?xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x?x?xf64>
+  return %t : tensor<?x?x?xf64>
+}
