@@ -64,10 +64,17 @@ struct StridedCopiesToLoopsPass
     // In a version of a contraction chosen at run time (an scf.if), a view
     // made in the version has extents that are no affine symbols there:
     // the statements over such views become scf loops.
+    // So have the starts of the accumulators of a sized contraction's
+    // register tiles at its edges (fillInFirstDepthBlock), in the loops of
+    // its tiles.
     SmallVector<linalg::LinalgOp> inVersions;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<scf::IfOp>() &&
-          llvm::any_of(op->getOperands(), isSizedViewInRegion))
+      bool inVersion = op->getParentOfType<scf::IfOp>() &&
+                       llvm::any_of(op->getOperands(), isSizedViewInRegion);
+      bool startInTile = op->hasAttr("tl.first_depth_block_start") &&
+                         op->getParentOfType<scf::ForOp>() &&
+                         llvm::any_of(op->getOperands(), isSizedViewInRegion);
+      if (inVersion || startInTile)
         inVersions.push_back(op);
     });
     for (linalg::LinalgOp op : inVersions) {

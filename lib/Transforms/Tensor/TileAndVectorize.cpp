@@ -54,6 +54,18 @@ tensorlang::tile(RewriterBase &rewriter, linalg::GenericOp op,
   return generic;
 }
 
+/// Marks the statement that starts a sized cache tile's accumulator
+/// (fillInFirstDepthBlock), which the register tiles take in as they take
+/// a fill.
+static constexpr llvm::StringLiteral kFirstDepthBlockStart =
+    "tl.first_depth_block_start";
+
+/// Whether the accumulator of `op` is started by fillInFirstDepthBlock.
+static bool startsInFirstDepthBlock(linalg::GenericOp op) {
+  Operation *producer = op.getDpsInits().front().getDefiningOp();
+  return producer && producer->hasAttr(kFirstDepthBlockStart);
+}
+
 bool tensorlang::canFillPerTile(linalg::GenericOp op, ArrayRef<int64_t> sizes) {
   if (!op.getDpsInits().front().getDefiningOp<linalg::FillOp>())
     return false;
@@ -76,9 +88,10 @@ tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
       getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   options.tilingOptions.setInterchange(order);
   options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (isa<linalg::FillOp>(producer.getOwner()))
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()) ||
+            producer.getOwner()->hasAttr(kFirstDepthBlockStart))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
       });
@@ -727,10 +740,82 @@ peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
   return tiles;
 }
 
+/// Where the cache tiles of a sized contraction block a reduction, the
+/// fill of its result cannot go into the tiles (canFillPerTile): unfills
+/// `op`'s accumulator and returns the fill's value, for
+/// fillInFirstDepthBlock to start each cache tile's accumulator instead
+/// (the register tiles take that in: each zeroes its own slice in the
+/// first depth block), rather than the whole result being zeroed in a
+/// pass of its own and read back (a sized ccsd_t contraction, whose depth
+/// of 24 runs as one partial block: 302 MB). Returns null, changing
+/// nothing, where the fill goes into the tiles, there is none, or the
+/// contraction is static.
+static Value unfillBlockedAccumulator(RewriterBase &rewriter,
+                                      linalg::GenericOp op,
+                                      const ContractionTilingPlan &plan) {
+  auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse() || canFillPerTile(op, plan.cacheTiles) ||
+      !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return nullptr;
+  Value value = fill.getInputs().front();
+  rewriter.modifyOpInPlace(
+      op, [&] { op.getDpsInitOperand(0)->set(fill.getDpsInits().front()); });
+  rewriter.eraseOp(fill);
+  return value;
+}
+
+/// The counterpart of unfillBlockedAccumulator in one cache tile, which a
+/// tiling of an op of `home` by `plan` made: its accumulator is first
+/// replaced, element by element, by `value` where every reduction block is
+/// the first (a select: a fill in an scf.if would bufferize to a fill of
+/// a sized slice in the if's region, whose extents affine loops cannot
+/// take as bounds).
+static void fillInFirstDepthBlock(RewriterBase &rewriter,
+                                  linalg::GenericOp cacheTile, Value value,
+                                  Block *home,
+                                  const ContractionTilingPlan &plan) {
+  SmallVector<unsigned> tiledDims;
+  for (int64_t dim : plan.cacheOrder)
+    if (plan.cacheTiles[dim] != 0)
+      tiledDims.push_back(dim);
+  SmallVector<scf::ForOp> loops = loopsInside(cacheTile, home);
+  assert(loops.size() == tiledDims.size() &&
+         "one loop per tiled dimension of the cache tiles");
+  Location loc = cacheTile.getLoc();
+  rewriter.setInsertionPoint(cacheTile);
+  Value first;
+  for (auto [dim, loop] : llvm::zip_equal(tiledDims, loops)) {
+    if (!isReduction(cacheTile, dim))
+      continue;
+    Value isFirst =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              loop.getInductionVar(), loop.getLowerBound());
+    first =
+        first ? arith::AndIOp::create(rewriter, loc, first, isFirst).getResult()
+              : isFirst;
+  }
+  assert(first && "a reduction is blocked");
+  OpOperand *init = cacheTile.getDpsInitOperand(0);
+  auto type = cast<RankedTensorType>(init->get().getType());
+  AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+  auto start = linalg::GenericOp::create(
+      rewriter, loc, type, ValueRange{}, init->get(), identity,
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &builder, Location loc, ValueRange arguments) {
+        Value chosen =
+            arith::SelectOp::create(builder, loc, first, value, arguments[0]);
+        linalg::YieldOp::create(builder, loc, chosen);
+      });
+  start->setAttr(kFirstDepthBlockStart, rewriter.getUnitAttr());
+  rewriter.modifyOpInPlace(cacheTile, [&] { init->set(start.getResult(0)); });
+}
+
 FailureOr<SmallVector<linalg::GenericOp, 2>>
 tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
                           ContractionTilingPlan &plan,
                           const TileContractionsConfig &config) {
+  Value unfilled = unfillBlockedAccumulator(rewriter, op, plan);
   FailureOr<SmallVector<linalg::GenericOp, 2>> parts =
       distributeOverThreads(rewriter, op, plan, config);
   if (failed(parts))
@@ -767,6 +852,8 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
             : tile(rewriter, part, plan.cacheTiles, plan.cacheOrder);
     if (failed(cacheTile))
       return rewriter.notifyMatchFailure(loc, "cache tiling failed");
+    if (unfilled)
+      fillInFirstDepthBlock(rewriter, *cacheTile, unfilled, home, plan);
     // Over sizes: full cache tiles, and the partial ones at the edges.
     llvm::append_range(
         cacheTiles,
@@ -945,7 +1032,8 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   Block *home = cacheTile->getBlock();
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> resultTile =
-      canFillPerTile(cacheTile, plan.cacheTiles)
+      canFillPerTile(cacheTile, plan.cacheTiles) ||
+              startsInFirstDepthBlock(cacheTile)
           ? tileFillingPerTile(rewriter, cacheTile, resultTiles,
                                plan.registerOrder)
           : tile(rewriter, cacheTile, resultTiles, plan.registerOrder);

@@ -48,3 +48,33 @@ func.func @in_a_version(%out: memref<?x?x?xf64>, %choice: i1) {
   }
   return
 }
+
+// The start of a register tile's accumulator at an edge of a sized
+// contraction (tl.first_depth_block_start), in the loops of its tiles:
+// scf loops too. A static one stays linalg.
+// CHECK-LABEL: func.func @start_at_edge
+// CHECK: scf.for
+// CHECK-NOT: linalg.generic
+// CHECK: arith.select
+// CHECK: memref.store
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<8x16xf64
+func.func @start_at_edge(%out: memref<?x?xf64>, %n: index, %rows: index, %first: i1) {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %n step %c8 {
+    %edge = memref.subview %out[%i, 0] [%rows, 16] [1, 1] : memref<?x?xf64> to memref<?x16xf64, strided<[?, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%edge : memref<?x16xf64, strided<[?, 1], offset: ?>>) attrs = {tl.first_depth_block_start} {
+    ^bb0(%o: f64):
+      %s = arith.select %first, %zero, %o : f64
+      linalg.yield %s : f64
+    }
+    %full = memref.subview %out[%i, 0] [8, 16] [1, 1] : memref<?x?xf64> to memref<8x16xf64, strided<[?, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%full : memref<8x16xf64, strided<[?, 1], offset: ?>>) attrs = {tl.first_depth_block_start} {
+    ^bb0(%o: f64):
+      %s = arith.select %first, %zero, %o : f64
+      linalg.yield %s : f64
+    }
+  }
+  return
+}

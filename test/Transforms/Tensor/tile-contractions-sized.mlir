@@ -7,9 +7,9 @@
 // in each: the bulk runs static register tiles of 8 x 16, and the tiles at
 // the edges are padded to 8 x 16 at run time: masked reads of the
 // operands' slices and of the accumulator, one write back that drops what
-// is out of bounds. Every tile is a vector contraction; no scalar
-// linalg.generic is left. (The cache tiles stay dynamic in their rows:
-// they copy no panels.)
+// is out of bounds. Every tile is a vector contraction; the only scalar
+// linalg.generic left starts a tile's accumulator. (The cache tiles stay
+// dynamic in their rows: they copy no panels.)
 
 #a = affine_map<(i, k, j) -> (i, k)>
 #b = affine_map<(i, k, j) -> (k, j)>
@@ -17,21 +17,28 @@
 
 // REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,256,256] register=[8,1,16] {{.*}} panels=in1 sized=d0,d1,d2 (edges padded)
 // CHECK-LABEL: func.func @sized
+// The result is not zeroed first: the depth is blocked, and each register
+// tile starts from zeros in the first depth block (a select on the block),
+// from its accumulator in the others.
+// CHECK-NOT: linalg.fill
 // The bulk of the column and depth blocks; the blocks of rows over a size.
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
-// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// CHECK: scf.for %[[DEPTH:.*]] = %c0 to %{{.*}} step %c256
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[DEPTH]], %c0 : index
 // Full register tiles over a constant depth...
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
 // CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf64>) attrs = {tl.first_depth_block_start}
+// CHECK: arith.select %[[FIRST]], %cst, %{{.*}} : f64
 // CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
 // ...then the last rows, padded.
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x16xf64>) attrs = {tl.first_depth_block_start}
 // CHECK: vector.transfer_read {{.*}} : tensor<?x16xf64>, vector<8x16xf64>
 // CHECK: vector.transfer_read {{.*}} : tensor<?x1xf64>, vector<8x1xf64>
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [false, true]} : vector<8x16xf64>, tensor<?x16xf64>
-// CHECK-NOT: linalg.generic
 func.func @sized(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>) -> tensor<?x?xf64> {
   %zero = arith.constant 0.0 : f64
   %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
