@@ -827,9 +827,10 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   // tiled in two steps for it: the result's dimensions, then the
   // reductions inside).
   // Over sizes, the loops of the depth blocks (and, in a contraction of
-  // three loops, of the column blocks) are peeled: the bulk of the cache
-  // tiles then run their register tiles over a constant depth (and static
-  // column blocks). Peeling every loop makes as many copies of the loop
+  // three loops, of the column and row blocks) are peeled: the bulk of the
+  // cache tiles then run their register tiles over a constant depth (and,
+  // of a matrix product, are static: they copy panels as a fixed
+  // program's do). Peeling every loop makes as many copies of the loop
   // nest as combinations of full and partial steps, which bufferization's
   // analyses take seconds over (10 s for the depth and columns of a
   // six-loop TCCG case); the register tiles of unpeeled loops are full all
@@ -838,8 +839,10 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   bool fewLoops = (*parts).front().getNumLoops() <= 3;
   for (int64_t dim : plan.cacheOrder)
     if (plan.cacheTiles[dim] != 0)
-      peeledDims.push_back(dim == plan.depthDim ||
-                           (fewLoops && dim == plan.columnDim));
+      peeledDims.push_back(
+          dim == plan.depthDim ||
+          (fewLoops &&
+           (dim == plan.columnDim || (plan.hasRows && dim == plan.rowDim))));
   SmallVector<linalg::GenericOp, 2> cacheTiles;
   for (linalg::GenericOp part : *parts) {
     Location loc = part.getLoc();

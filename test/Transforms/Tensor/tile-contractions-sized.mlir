@@ -2,14 +2,16 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A matrix product whose extents are all sizes is planned as a long one
-// (the preferred tiles). The loops of column and depth blocks are peeled
-// (the bulk has a constant depth), and so are the loops of register tiles
-// in each: the bulk runs static register tiles of 8 x 16, and the tiles at
-// the edges are padded to 8 x 16 at run time: masked reads of the
-// operands' slices and of the accumulator, one write back that drops what
-// is out of bounds. Every tile is a vector contraction; the only scalar
-// linalg.generic left starts a tile's accumulator. (The cache tiles stay
-// dynamic in their rows: they copy no panels.)
+// (the preferred tiles). Its loops of column, depth and row blocks are
+// peeled: the bulk's cache tiles are static, and copy panels as a fixed
+// program's do; the row blocks at the edge stay sized, and are tiled for
+// registers over sizes: static register tiles of 8 x 16 in their bulk,
+// and the tiles at the edges padded to 8 x 16 at run time (masked reads
+// of the operands' slices and of the accumulator, one write back that
+// drops what is out of bounds). Every tile is a vector contraction; the
+// result is not zeroed first (the depth is blocked): each tile starts
+// from zeros in the first depth block (a select on the block), from its
+// accumulator in the others.
 
 #a = affine_map<(i, k, j) -> (i, k)>
 #b = affine_map<(i, k, j) -> (k, j)>
@@ -17,24 +19,26 @@
 
 // REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,256,256] register=[8,1,16] {{.*}} panels=in1 sized=d0,d1,d2 (edges padded)
 // CHECK-LABEL: func.func @sized
-// The result is not zeroed first: the depth is blocked, and each register
-// tile starts from zeros in the first depth block (a select on the block),
-// from its accumulator in the others.
 // CHECK-NOT: linalg.fill
-// The bulk of the column and depth blocks; the blocks of rows over a size.
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
 // CHECK: scf.for %[[DEPTH:.*]] = %c0 to %{{.*}} step %c256
-// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[DEPTH]], %c0 : index
-// Full register tiles over a constant depth...
-// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
-// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf64>) attrs = {tl.first_depth_block_start}
+// The bulk's blocks of columns copied into panels...
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x16x16xf64>) outs(%{{.*}} : tensor<16x256x16xf64>)
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c64
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x256xf64>) attrs = {{.*}}tl.first_depth_block_start
 // CHECK: arith.select %[[FIRST]], %cst, %{{.*}} : f64
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
 // CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
-// ...then the last rows, padded.
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x16xf64>) attrs = {tl.first_depth_block_start}
+// ...then the last block of rows, sized: full register tiles, each
+// starting its own accumulator...
+// CHECK: scf.for %{{.*}} step %c64
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16xf64>) attrs = {{.*}}tl.first_depth_block_start
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// ...and the last rows, padded.
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x16xf64>) attrs = {{.*}}tl.first_depth_block_start
 // CHECK: vector.transfer_read {{.*}} : tensor<?x16xf64>, vector<8x16xf64>
 // CHECK: vector.transfer_read {{.*}} : tensor<?x1xf64>, vector<8x1xf64>
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
