@@ -39,6 +39,13 @@
 
 namespace tensorlang {
 
+/// Marks the statement that starts a sized cache tile's accumulator: zero
+/// in the first depth block, the accumulator in the others. The register
+/// tiles take it in as they take a fill; at the edges,
+/// tl-strided-copies-to-loops makes it scf loops.
+constexpr llvm::StringLiteral kFirstDepthBlockStartAttrName =
+    "tl.first_depth_block_start";
+
 /// `plan` (which splits nothing) as the attribute that carries it from one
 /// pass of tl-tile-contractions to the next, and back.
 tl::ContractionPlanAttr

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TileContractions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
@@ -71,9 +72,10 @@ struct StridedCopiesToLoopsPass
     getOperation().walk([&](linalg::LinalgOp op) {
       bool inVersion = op->getParentOfType<scf::IfOp>() &&
                        llvm::any_of(op->getOperands(), isSizedViewInRegion);
-      bool startInTile = op->hasAttr("tl.first_depth_block_start") &&
-                         op->getParentOfType<scf::ForOp>() &&
-                         llvm::any_of(op->getOperands(), isSizedViewInRegion);
+      bool startInTile =
+          op->hasAttr(tensorlang::kFirstDepthBlockStartAttrName) &&
+          op->getParentOfType<scf::ForOp>() &&
+          llvm::any_of(op->getOperands(), isSizedViewInRegion);
       if (inVersion || startInTile)
         inVersions.push_back(op);
     });

@@ -159,14 +159,9 @@ bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
          productOfExtents(op, *extents, /*reductionsOnly=*/true) >= manyTerms;
 }
 
-int64_t tensorlang::usesPerElement(linalg::GenericOp op, int64_t iterations,
-                                   OpOperand *input) {
-  std::optional<ContractionShape> planned =
-      ContractionShape::get(op).withPlanningExtents();
-  int64_t elements =
-      planned ? planned->getInputElements(input->getOperandNumber())
-              : cast<RankedTensorType>(input->get().getType()).getNumElements();
-  return iterations / std::max<int64_t>(1, elements);
+int64_t tensorlang::usesPerElement(const ContractionShape &planned,
+                                   int64_t iterations, unsigned input) {
+  return iterations / std::max<int64_t>(1, planned.getInputElements(input));
 }
 
 /// The largest multiple of `step` that divides `extent` and is at most

@@ -134,10 +134,10 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
   return arith::AndIOp::create(builder, loc, pays, negate(refused));
 }
 
-/// The contraction of `contraction` computed into the layout of `copy`
-/// (the transposition that is its only use), with result map `resultMap`
-/// and its accumulator filled as `fill` fills the contraction's, built at
-/// the builder's insertion point.
+/// `contraction` computed into the layout of `copy` (the transposition
+/// that is its only use), with indexing maps `maps` and its accumulator
+/// filled as `fill` fills the contraction's, built at the builder's
+/// insertion point.
 static linalg::GenericOp buildFolded(OpBuilder &builder,
                                      linalg::GenericOp contraction,
                                      linalg::GenericOp copy,
@@ -257,9 +257,8 @@ void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,
   // Not out of a version chosen at run time (foldAtRunTime): the other
   // version does not read the copy.
   auto choice = op->getParentOfType<scf::IfOp>();
-  Region *definitionRegion = input->get().getParentRegion();
-  if (choice && !choice->isProperAncestor(definitionRegion->getParentOp()) &&
-      choice.getOperation() != definitionRegion->getParentOp()) {
+  if (choice &&
+      !choice->isAncestor(input->get().getParentRegion()->getParentOp())) {
     Region *version = choice.getThenRegion().isAncestor(op->getParentRegion())
                           ? &choice.getThenRegion()
                           : &choice.getElseRegion();
@@ -390,6 +389,8 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     return rewriter.notifyMatchFailure(
         op, "too few terms per element over several reductions");
   std::optional<SmallVector<int64_t>> extents = planningLoopExtents(op);
+  // (Not empty: sumsManyTermsOverSeveralReductions planned it.)
+  ContractionShape planned = *ContractionShape::get(op).withPlanningExtents();
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   bool consecutive = true;
@@ -405,7 +406,8 @@ FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
   // trace of a product: once).
   int64_t iterations = productOfExtents(op, *extents, /*reductionsOnly=*/false);
   if (!llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-        return usesPerElement(op, iterations, input) >= config.manyUses;
+        return usesPerElement(planned, iterations, input->getOperandNumber()) >=
+               config.manyUses;
       }))
     return rewriter.notifyMatchFailure(op, "an operand is used too little");
   // Every input reads all the reductions (or none of them).

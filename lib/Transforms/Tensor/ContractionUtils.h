@@ -15,6 +15,8 @@
 #ifndef TENSORLANG_LIB_TRANSFORMS_TENSOR_CONTRACTIONUTILS_H
 #define TENSORLANG_LIB_TRANSFORMS_TENSOR_CONTRACTIONUTILS_H
 
+#include "tensorlang/Transforms/ContractionPlan.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -56,10 +58,11 @@ planningLoopExtents(mlir::linalg::GenericOp op);
 bool sumsManyTermsOverSeveralReductions(mlir::linalg::GenericOp op,
                                         int64_t manyTerms);
 
-/// How many times `op` uses each element of `input`, on average (sizes
-/// counted as planned).
-int64_t usesPerElement(mlir::linalg::GenericOp op, int64_t iterations,
-                       mlir::OpOperand *input);
+/// How many times a contraction of `iterations` uses each element of its
+/// input `input`, on average, in its shape `planned` (sizes at their
+/// planning extents: ContractionShape::withPlanningExtents).
+int64_t usesPerElement(const ContractionShape &planned, int64_t iterations,
+                       unsigned input);
 
 /// Tiles `op` by `sizes` (0: untiled) with the loops in `order`, replaces
 /// it, and returns the tiled op inside the loops.

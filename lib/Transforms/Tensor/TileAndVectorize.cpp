@@ -54,16 +54,10 @@ tensorlang::tile(RewriterBase &rewriter, linalg::GenericOp op,
   return generic;
 }
 
-/// Marks the statement that starts a sized cache tile's accumulator
-/// (fillInFirstDepthBlock), which the register tiles take in as they take
-/// a fill.
-static constexpr llvm::StringLiteral kFirstDepthBlockStart =
-    "tl.first_depth_block_start";
-
 /// Whether the accumulator of `op` is started by fillInFirstDepthBlock.
 static bool startsInFirstDepthBlock(linalg::GenericOp op) {
   Operation *producer = op.getDpsInits().front().getDefiningOp();
-  return producer && producer->hasAttr(kFirstDepthBlockStart);
+  return producer && producer->hasAttr(kFirstDepthBlockStartAttrName);
 }
 
 bool tensorlang::canFillPerTile(linalg::GenericOp op, ArrayRef<int64_t> sizes) {
@@ -91,7 +85,7 @@ tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
       [](tensor::ExtractSliceOp, OpResult producer,
          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         if (isa<linalg::FillOp>(producer.getOwner()) ||
-            producer.getOwner()->hasAttr(kFirstDepthBlockStart))
+            producer.getOwner()->hasAttr(kFirstDepthBlockStartAttrName))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
       });
@@ -807,7 +801,7 @@ static void fillInFirstDepthBlock(RewriterBase &rewriter,
             arith::SelectOp::create(builder, loc, first, value, arguments[0]);
         linalg::YieldOp::create(builder, loc, chosen);
       });
-  start->setAttr(kFirstDepthBlockStart, rewriter.getUnitAttr());
+  start->setAttr(kFirstDepthBlockStartAttrName, rewriter.getUnitAttr());
   rewriter.modifyOpInPlace(cacheTile, [&] { init->set(start.getResult(0)); });
 }
 
