@@ -204,6 +204,16 @@ struct ContractionTilingPlan {
   /// rows (TCCG ab-ac-cb: 8 rows 41 KB apart, each row block's first
   /// reads from memory); -1: none.
   int rowPanelInput = -1;
+  /// The inputs (operand numbers) whose blocks the cache tiles whose
+  /// extents are sizes copy into panels of columns and of rows, zero-padded
+  /// so that the register tiles at the edges read whole panels; -1: none.
+  /// Each element of such a block serves a number of register tiles that
+  /// depends on the sizes: the copy is made where it pays even with every
+  /// size as short as kShortExtentOfSize (TCCG ccsd_t: each element of a
+  /// block of A serves the steps of three dimensions A lacks; of
+  /// abcde-efbad-cf, the steps of one, 24 at TCCG's extents).
+  int sizedPanelInput = -1;
+  int sizedRowPanelInput = -1;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
@@ -212,7 +222,8 @@ struct ContractionTilingPlan {
   /// input 1 is copied, ` pack=in0` where input 0's blocks are copied with
   /// the columns last, ` panels=in1` where input 1's blocks are copied
   /// into panels, ` row-panels=in0` where input 0's are copied into panels
-  /// of rows.
+  /// of rows; ` sized-panels=in1` and ` sized-row-panels=in0` likewise for
+  /// the cache tiles whose extents are sizes.
   void print(llvm::raw_ostream &os) const;
 };
 
@@ -235,6 +246,13 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 /// elements in 64 bits (the planner's comparisons of copies saturate
 /// beyond, and mislead).
 constexpr int64_t kPlanningExtentOfSize = 1280;
+
+/// The extent a planner assumes for a size where a copy must pay however
+/// short the sizes are at run time (the panels of a sized cache tile): a
+/// copy that pays only for long extents slows short ones down several
+/// times, where one not made costs long ones a fraction. TCCG's shortest
+/// extents are 16.
+constexpr int64_t kShortExtentOfSize = 16;
 
 struct ContractionShape {
   /// The inputs' indexing maps, then the result's.

@@ -485,9 +485,11 @@ def StridedCopiesToLoops
     `memref.copy` (an `llvm.memcpy`).
 
     In a version of a sized contraction chosen at run time (the `scf.if`
-    of a transposition folded or kept by the sizes' values), a statement
-    over a view made in that version has extents that affine loops cannot
-    take as bounds: it becomes scf loops here.
+    of a transposition folded or kept by the sizes' values), or in the
+    loops of its tiles (the start of an accumulator at an edge, the copy
+    of a block into panels), a statement over a view made there has
+    extents that affine loops cannot take as bounds: it becomes scf loops
+    here.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect"];
 }

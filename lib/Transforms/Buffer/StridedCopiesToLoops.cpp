@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorlang/Transforms/Passes.h"
-#include "tensorlang/Transforms/TileContractions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
@@ -65,18 +64,15 @@ struct StridedCopiesToLoopsPass
     // In a version of a contraction chosen at run time (an scf.if), a view
     // made in the version has extents that are no affine symbols there:
     // the statements over such views become scf loops.
-    // So have the starts of the accumulators of a sized contraction's
-    // register tiles at its edges (fillInFirstDepthBlock), in the loops of
-    // its tiles.
+    // So have the statements over views made in the loops of a sized
+    // contraction's tiles: the starts of the accumulators of its register
+    // tiles at its edges (fillInFirstDepthBlock), the copies of its blocks
+    // into panels.
     SmallVector<linalg::LinalgOp> inVersions;
     getOperation().walk([&](linalg::LinalgOp op) {
-      bool inVersion = op->getParentOfType<scf::IfOp>() &&
-                       llvm::any_of(op->getOperands(), isSizedViewInRegion);
-      bool startInTile =
-          op->hasAttr(tensorlang::kFirstDepthBlockStartAttrName) &&
-          op->getParentOfType<scf::ForOp>() &&
-          llvm::any_of(op->getOperands(), isSizedViewInRegion);
-      if (inVersion || startInTile)
+      if ((op->getParentOfType<scf::IfOp>() ||
+           op->getParentOfType<scf::ForOp>()) &&
+          llvm::any_of(op->getOperands(), isSizedViewInRegion))
         inVersions.push_back(op);
     });
     for (linalg::LinalgOp op : inVersions) {

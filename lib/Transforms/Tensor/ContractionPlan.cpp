@@ -556,6 +556,67 @@ static int rowPanelInput(const ContractionShape &shape,
   return -1;
 }
 
+/// The panels of the cache tiles whose extents are sizes
+/// (ContractionTilingPlan::sizedPanelInput, sizedRowPanelInput), where
+/// `sizedLoops` are the loops whose extents are sizes: the columns'
+/// operand, where each element of its block serves `minPanelReuse` rows
+/// or more (the steps of the dimensions it lacks in a cache tile), and the
+/// rows' operand, where each serves `minRowPanelReuse` register tiles or
+/// more (its tiles of columns, and the steps of the other dimensions it
+/// lacks), with every size as short as kShortExtentOfSize. Panels of rows
+/// also spare a register tile a pointer per row where they are a size
+/// apart, which is more pointers than the registers hold beside the
+/// accumulators.
+static void planSizedPanels(const ContractionShape &shape,
+                            ArrayRef<bool> sizedLoops,
+                            ArrayRef<int64_t> extents,
+                            const TileContractionsConfig &config,
+                            ContractionTilingPlan &plan) {
+  if (plan.packedInput >= 0 || !llvm::is_contained(sizedLoops, true))
+    return;
+  auto shortTile = [&](unsigned dim) {
+    int64_t tile = plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+    return sizedLoops[dim] ? std::min(tile, kShortExtentOfSize) : tile;
+  };
+  // The steps of the dimensions `map` lacks, but `except`, in a cache tile.
+  auto stepsLacking = [&](AffineMap map, int64_t except) {
+    int64_t steps = 1;
+    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+      if (int64_t(dim) != except && !shape.isReduction(dim) &&
+          !map.isFunctionOfDim(dim) &&
+          llvm::MulOverflow(steps, shortTile(dim), steps))
+        steps = std::numeric_limits<int64_t>::max();
+    return steps;
+  };
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    if (map.getNumResults() < 2 || !map.isFunctionOfDim(plan.depthDim) ||
+        !map.isFunctionOfDim(plan.columnDim))
+      continue;
+    if (extents[plan.columnDim] > plan.registerTiles[plan.columnDim] &&
+        stepsLacking(map, -1) >= config.minPanelReuse)
+      plan.sizedPanelInput = input;
+    break;
+  }
+  if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)
+    return;
+  int64_t columnTiles = llvm::divideCeil(shortTile(plan.columnDim),
+                                         plan.registerTiles[plan.columnDim]);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    if (!map.isFunctionOfDim(plan.rowDim) ||
+        !map.isFunctionOfDim(plan.depthDim) ||
+        map.isFunctionOfDim(plan.columnDim))
+      continue;
+    int64_t steps = stepsLacking(map, plan.columnDim);
+    if (!llvm::MulOverflow(steps, columnTiles, steps) &&
+        steps < config.minRowPanelReuse)
+      return;
+    plan.sizedRowPanelInput = input;
+    return;
+  }
+}
+
 /// Where the result has more elements than the inputs together, writing it
 /// is most of the memory traffic: reorders the dimensions of `dims` that
 /// index it as it lays them out, its outermost first (the others, the
@@ -592,9 +653,14 @@ static void followResultLayout(const ContractionShape &shape,
     dims[slot] = entry.second;
 }
 
+static std::optional<SmallVector<int64_t>>
+getLoopExtents(const ContractionShape &shape);
+
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
-static void planTiles(const ContractionShape &shape, ArrayRef<int64_t> extents,
-                      int64_t registerColumns,
+/// `sizedLoops` are the loops whose extents are sizes (`shape` has
+/// planning extents for them).
+static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
+                      ArrayRef<int64_t> extents, int64_t registerColumns,
                       const TileContractionsConfig &config,
                       ContractionTilingPlan &plan) {
   int64_t columns = extents[plan.columnDim];
@@ -690,6 +756,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<int64_t> extents,
     plan.copiedBlockInput = copiedBlockInput(shape, extents, plan, config);
   if (plan.packedInput < 0)
     plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
+  planSizedPanels(shape, sizedLoops, extents, config, plan);
 }
 
 /// The plans of the `cpu` planner (and of those that derive only their
@@ -826,7 +893,11 @@ planTwoLevelTiles(const ContractionShape &contraction,
     plan.splitAt = extents[plan.packedDim] - extents[plan.packedDim] % lanes;
     return plan;
   }
-  planTiles(shape, extents, registerColumns, config, plan);
+  SmallVector<bool> sizedLoops =
+      llvm::map_to_vector(*getLoopExtents(contraction), [](int64_t extent) {
+        return ShapedType::isDynamic(extent);
+      });
+  planTiles(shape, sizedLoops, extents, registerColumns, config, plan);
   return plan;
 }
 
@@ -1230,4 +1301,8 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
     os << " panels=in" << panelInput;
   if (rowPanelInput >= 0)
     os << " row-panels=in" << rowPanelInput;
+  if (sizedPanelInput >= 0)
+    os << " sized-panels=in" << sizedPanelInput;
+  if (sizedRowPanelInput >= 0)
+    os << " sized-row-panels=in" << sizedRowPanelInput;
 }

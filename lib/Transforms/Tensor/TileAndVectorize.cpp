@@ -263,57 +263,112 @@ static bool isSameSlice(Value a, Value b) {
          sliceA.getMixedStrides() == sliceB.getMixedStrides();
 }
 
-/// `block` (static) copied into panels of `width` steps of its dimension
-/// `position`, one after the other: [tile][the block's other
-/// dimensions][width], the last panel filled only as far as that dimension
-/// goes (83 = 5 x 16 + 3 columns; 67 = 8 x 8 + 3 rows). Created at the
+/// The static shape of `sizes`: their constants, dynamic elsewhere.
+static SmallVector<int64_t> staticShapeOf(ArrayRef<OpFoldResult> sizes) {
+  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
+    return getConstantIntValue(size).value_or(ShapedType::kDynamic);
+  });
+}
+
+/// The block's dimensions other than `position` in the order that panels
+/// of it keep them (copyIntoPanels): the block's, `innerPosition` (if not
+/// -1) moved last, next to the panels' width.
+static SmallVector<int64_t> panelOrder(int64_t rank, int64_t position,
+                                       int64_t innerPosition) {
+  SmallVector<int64_t> order;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (dim != position && dim != innerPosition)
+      order.push_back(dim);
+  if (innerPosition >= 0 && innerPosition != position)
+    order.push_back(innerPosition);
+  return order;
+}
+
+/// `block` copied into panels of `width` steps of its dimension `position`,
+/// one after the other: [tile][the block's other dimensions][width], the
+/// last panel filled only as far as that dimension goes (83 = 5 x 16 + 3
+/// columns; 67 = 8 x 8 + 3 rows). With `zeroPadded`, the last panel's
+/// other steps are zeros, so that a tile at the edge reads whole panels
+/// (there is always such a panel then, of zeros alone where `width`
+/// divides the extent and that is not known before run time). The other
+/// dimensions are in panelOrder(..., `innerPosition`). Created at the
 /// rewriter's insertion point.
 static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
-                            int64_t position, int64_t width) {
+                            int64_t position, int64_t width, bool zeroPadded,
+                            int64_t innerPosition = -1) {
   auto blockType = cast<RankedTensorType>(block.getType());
   int64_t rank = blockType.getRank();
-  ArrayRef<int64_t> blockShape = blockType.getShape();
-  int64_t extent = blockShape[position];
-  int64_t whole = extent / width, rest = extent % width;
   Type element = blockType.getElementType();
-  // The block's shape without the dimension cut into panels.
-  SmallVector<int64_t> others(blockShape);
-  others.erase(others.begin() + position);
-  SmallVector<int64_t> shape{llvm::divideCeilSigned(extent, width)};
+  SmallVector<OpFoldResult> blockSizes =
+      tensor::getMixedSizes(rewriter, loc, block);
+  OpFoldResult extent = blockSizes[position];
+  AffineExpr steps = rewriter.getAffineDimExpr(0);
+  OpFoldResult whole = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, steps.floorDiv(width), {extent});
+  OpFoldResult rest = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, steps % width, {extent});
+  auto isZero = [](OpFoldResult value) { return isConstantIntValue(value, 0); };
+  // A rest of 0 needs no last panel; one known only at run time gets a
+  // padded one, which may be zeros alone.
+  bool lastPanel = !isZero(rest);
+  zeroPadded = lastPanel && (zeroPadded || !getConstantIntValue(rest));
+  OpFoldResult count = affine::makeComposedFoldedAffineApply(
+      rewriter, loc,
+      zeroPadded ? steps.floorDiv(width) + 1 : steps.ceilDiv(width), {extent});
+  // The block's sizes without the dimension cut into panels.
+  SmallVector<int64_t> order = panelOrder(rank, position, innerPosition);
+  SmallVector<OpFoldResult> others =
+      llvm::map_to_vector(order, [&](int64_t dim) { return blockSizes[dim]; });
+  SmallVector<OpFoldResult> shape{count};
   llvm::append_range(shape, others);
-  shape.push_back(width);
+  shape.push_back(rewriter.getIndexAttr(width));
 
   OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
   Value panels = tensor::EmptyOp::create(rewriter, loc, shape, element);
-  // The block's steps of the dimension from `first` on, `count` of them.
-  auto stepsOfBlock = [&](int64_t first, int64_t count) -> Value {
-    if (first == 0 && count == extent)
+  // The block's steps of the dimension from `first` on, `stepCount` of them.
+  auto stepsOfBlock = [&](OpFoldResult first, OpFoldResult stepCount) -> Value {
+    if (isZero(first) && stepCount == extent)
       return block;
     SmallVector<OpFoldResult> offsets(rank, zero), strides(rank, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), blockShape);
-    offsets[position] = rewriter.getIndexAttr(first);
-    sizes[position] = rewriter.getIndexAttr(count);
+    SmallVector<OpFoldResult> sizes(blockSizes);
+    offsets[position] = first;
+    sizes[position] = stepCount;
     return tensor::ExtractSliceOp::create(rewriter, loc, block, offsets, sizes,
                                           strides);
   };
-  // Panels `first` to `first + count` (their first `stepCount` steps), as
-  // slice offsets, sizes and strides of `panels`.
-  auto panelSlice = [&](int64_t first, int64_t count, int64_t stepCount) {
+  // Panels `first` on, `panelCount` of them, steps `firstStep` on,
+  // `stepCount` of them, as slice offsets, sizes and strides of `panels`.
+  auto panelSlice = [&](OpFoldResult first, OpFoldResult panelCount,
+                        OpFoldResult firstStep, OpFoldResult stepCount) {
     SmallVector<OpFoldResult> offsets(rank + 1, zero), strides(rank + 1, one);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(rewriter.getContext(), shape);
-    offsets.front() = rewriter.getIndexAttr(first);
-    sizes.front() = rewriter.getIndexAttr(count);
-    sizes.back() = rewriter.getIndexAttr(stepCount);
+    SmallVector<OpFoldResult> sizes(shape);
+    offsets.front() = first;
+    sizes.front() = panelCount;
+    offsets.back() = firstStep;
+    sizes.back() = stepCount;
     return std::make_tuple(offsets, sizes, strides);
   };
-  if (whole > 0) {
+  // The last panel's steps from `firstStep` on (its leading unit dimension
+  // dropped), for `update` to write, inserted back into the panels.
+  auto updateLastPanel = [&](OpFoldResult firstStep, OpFoldResult stepCount,
+                             function_ref<Value(Value)> update) {
+    auto [offsets, sizes, strides] =
+        panelSlice(whole, one, firstStep, stepCount);
+    SmallVector<OpFoldResult> restSizes(others);
+    restSizes.push_back(stepCount);
+    Value destination = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(staticShapeOf(restSizes), element),
+        panels, offsets, sizes, strides);
+    panels = tensor::InsertSliceOp::create(rewriter, loc, update(destination),
+                                           panels, offsets, sizes, strides);
+  };
+  if (!isZero(whole)) {
     // [..., whole x width, ...] -> [..., whole, width, ...]
     //   -> [whole, ..., ..., width].
-    SmallVector<int64_t> expandedShape(blockShape);
-    expandedShape[position] = whole;
-    expandedShape.insert(expandedShape.begin() + position + 1, width);
+    SmallVector<OpFoldResult> expandedSizes(blockSizes);
+    expandedSizes[position] = whole;
+    expandedSizes.insert(expandedSizes.begin() + position + 1,
+                         rewriter.getIndexAttr(width));
     SmallVector<ReassociationIndices> groups;
     for (int64_t dim = 0, expanded = 0; dim < rank; ++dim) {
       if (dim == position) {
@@ -323,56 +378,59 @@ static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
         groups.push_back({expanded++});
       }
     }
+    OpFoldResult bulkSteps = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, steps.floorDiv(width) * width, {extent});
     Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(expandedShape, element),
-        stepsOfBlock(0, whole * width), groups);
+        rewriter, loc,
+        RankedTensorType::get(staticShapeOf(expandedSizes), element),
+        stepsOfBlock(zero, bulkSteps), groups, expandedSizes);
     SmallVector<int64_t> permutation{position};
-    for (int64_t dim = 0; dim <= rank; ++dim)
-      if (dim != position && dim != position + 1)
-        permutation.push_back(dim);
+    for (int64_t dim : order)
+      permutation.push_back(dim < position ? dim : dim + 1);
     permutation.push_back(position + 1);
-    auto [offsets, sizes, strides] = panelSlice(0, whole, width);
+    auto [offsets, sizes, strides] =
+        panelSlice(zero, whole, zero, rewriter.getIndexAttr(width));
     Value destination =
-        rest ? tensor::ExtractSliceOp::create(rewriter, loc, panels, offsets,
-                                              sizes, strides)
-                   .getResult()
-             : panels;
+        lastPanel ? tensor::ExtractSliceOp::create(rewriter, loc, panels,
+                                                   offsets, sizes, strides)
+                        .getResult()
+                  : panels;
     Value transposed = linalg::TransposeOp::create(rewriter, loc, expanded,
                                                    destination, permutation)
                            ->getResult(0);
-    panels =
-        rest ? tensor::InsertSliceOp::create(rewriter, loc, transposed, panels,
-                                             offsets, sizes, strides)
-                   .getResult()
-             : transposed;
+    panels = lastPanel ? tensor::InsertSliceOp::create(rewriter, loc,
+                                                       transposed, panels,
+                                                       offsets, sizes, strides)
+                             .getResult()
+                       : transposed;
   }
-  if (rest > 0) {
-    // The last steps into the last panel (its leading unit dimension
-    // dropped): copied where the dimension is last, else transposed
-    // [..., rest, ...] -> [..., ..., rest].
-    SmallVector<int64_t> restShape(others);
-    restShape.push_back(rest);
-    auto [offsets, sizes, strides] = panelSlice(whole, 1, rest);
-    Value source = stepsOfBlock(whole * width, rest);
-    Value destination = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get(restShape, element), panels,
-        offsets, sizes, strides);
-    Value copied;
-    if (position == rank - 1) {
-      copied = linalg::CopyOp::create(rewriter, loc, source, destination)
-                   .getResult(0);
-    } else {
-      SmallVector<int64_t> permutation;
-      for (int64_t dim = 0; dim < rank; ++dim)
-        if (dim != position)
-          permutation.push_back(dim);
-      permutation.push_back(position);
-      copied = linalg::TransposeOp::create(rewriter, loc, source, destination,
-                                           permutation)
-                   ->getResult(0);
-    }
-    panels = tensor::InsertSliceOp::create(rewriter, loc, copied, panels,
-                                           offsets, sizes, strides);
+  if (!lastPanel)
+    return panels;
+  // The last steps into the last panel: copied where the dimension is
+  // last, else transposed [..., rest, ...] -> [..., ..., rest].
+  Value source =
+      stepsOfBlock(affine::makeComposedFoldedAffineApply(
+                       rewriter, loc, steps.floorDiv(width) * width, {extent}),
+                   rest);
+  updateLastPanel(zero, rest, [&](Value destination) -> Value {
+    SmallVector<int64_t> permutation(order);
+    permutation.push_back(position);
+    if (llvm::equal(permutation, llvm::seq<int64_t>(0, rank)))
+      return linalg::CopyOp::create(rewriter, loc, source, destination)
+          .getResult(0);
+    return linalg::TransposeOp::create(rewriter, loc, source, destination,
+                                       permutation)
+        ->getResult(0);
+  });
+  if (zeroPadded) {
+    OpFoldResult padding = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (steps % width) * -1 + width, {extent});
+    updateLastPanel(rest, padding, [&](Value destination) -> Value {
+      Value zeroElement = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(element));
+      return linalg::FillOp::create(rewriter, loc, zeroElement, destination)
+          .getResult(0);
+    });
   }
   return panels;
 }
@@ -406,7 +464,8 @@ static Value packColumnPanels(RewriterBase &rewriter,
   }
   rewriter.setInsertionPoint(cacheTile);
   Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), input.get(),
-                                blockType.getRank() - 1, width);
+                                blockType.getRank() - 1, width,
+                                /*zeroPadded=*/false);
   hoistOutOfLoops(cacheTile);
   packedPanels.push_back({input.get(), panels, width});
   return panels;
@@ -443,8 +502,9 @@ static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
     return {};
   }
   rewriter.setInsertionPoint(cacheTile);
-  Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), input.get(),
-                                position, plan.registerTiles[plan.rowDim]);
+  Value panels =
+      copyIntoPanels(rewriter, cacheTile.getLoc(), input.get(), position,
+                     plan.registerTiles[plan.rowDim], /*zeroPadded=*/false);
   hoistOutOfLoops(cacheTile);
   return panels;
 }
@@ -452,13 +512,15 @@ static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
 /// Makes `tiled`, whose dimension `position` of input `operand` is tiled
 /// by the panels' width, read that input from `panels` (copyIntoPanels)
 /// instead of `block`: its slice of the block at step i of that dimension
-/// becomes one of panel i / width, with that dimension last, and its
-/// indexing map of the operand moves it last with it (the columns are
-/// last already: the map stays).
+/// becomes one of panel i / width (at step i mod width of it, 0 where
+/// `atPanelStart`), with that dimension last and the others in
+/// panelOrder(..., `innerPosition`), and its indexing map of the operand
+/// orders them so with it (the columns are last already: the map stays).
 static LogicalResult readFromPanels(RewriterBase &rewriter,
                                     linalg::GenericOp tiled, unsigned operand,
                                     int64_t position, Value block, Value panels,
-                                    int64_t width) {
+                                    int64_t width, bool atPanelStart = true,
+                                    int64_t innerPosition = -1) {
   auto slice =
       tiled->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
   if (!slice || slice.getSource() != block || !slice.hasUnitStride() ||
@@ -472,27 +534,34 @@ static LogicalResult readFromPanels(RewriterBase &rewriter,
   AffineExpr step = rewriter.getAffineDimExpr(0);
   OpFoldResult panel = affine::makeComposedFoldedAffineApply(
       rewriter, loc, step.floorDiv(width), {offsets[position]});
-  OpFoldResult stepCount = sizes[position];
-  offsets.erase(offsets.begin() + position);
-  sizes.erase(sizes.begin() + position);
-  offsets.insert(offsets.begin(), panel);
-  sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
-  offsets.push_back(rewriter.getIndexAttr(0));
-  sizes.push_back(stepCount);
-  SmallVector<int64_t> shape(slice.getResultType().getShape());
-  int64_t stepExtent = shape[position];
-  shape.erase(shape.begin() + position);
-  shape.push_back(stepExtent);
+  OpFoldResult stepInPanel =
+      atPanelStart ? rewriter.getIndexAttr(0)
+                   : affine::makeComposedFoldedAffineApply(
+                         rewriter, loc, step % width, {offsets[position]});
+  // [panel][the others in panelOrder][steps in the panel], the panel's
+  // unit dimension dropped.
+  SmallVector<int64_t> order =
+      panelOrder(offsets.size(), position, innerPosition);
+  order.push_back(position);
+  SmallVector<OpFoldResult> panelOffsets{panel},
+      panelSizes{rewriter.getIndexAttr(1)};
+  SmallVector<int64_t> shape;
+  ArrayRef<int64_t> sliceShape = slice.getResultType().getShape();
+  SmallVector<AffineExpr> results;
+  AffineMap map = tiled.getIndexingMapsArray()[operand];
+  for (int64_t dim : order) {
+    panelOffsets.push_back(dim == position ? stepInPanel : offsets[dim]);
+    panelSizes.push_back(sizes[dim]);
+    shape.push_back(sliceShape[dim]);
+    results.push_back(map.getResult(dim));
+  }
   auto type =
       RankedTensorType::get(shape, slice.getResultType().getElementType());
-  SmallVector<OpFoldResult> strides(offsets.size(), rewriter.getIndexAttr(1));
-  Value read = tensor::ExtractSliceOp::create(rewriter, loc, type, panels,
-                                              offsets, sizes, strides);
+  SmallVector<OpFoldResult> strides(panelOffsets.size(),
+                                    rewriter.getIndexAttr(1));
+  Value read = tensor::ExtractSliceOp::create(
+      rewriter, loc, type, panels, panelOffsets, panelSizes, strides);
   SmallVector<AffineMap> maps = tiled.getIndexingMapsArray();
-  SmallVector<AffineExpr> results(maps[operand].getResults());
-  AffineExpr moved = results[position];
-  results.erase(results.begin() + position);
-  results.push_back(moved);
   maps[operand] = AffineMap::get(maps[operand].getNumDims(), 0, results,
                                  tiled.getContext());
   rewriter.modifyOpInPlace(tiled, [&] {
@@ -500,6 +569,110 @@ static LogicalResult readFromPanels(RewriterBase &rewriter,
     tiled.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
   return success();
+}
+
+/// A sized cache tile's block of an input copied into zero-padded panels
+/// (copyIntoPanels) of the register tiles' steps of its dimension
+/// `position`.
+struct SizedPanels {
+  unsigned operand;
+  int64_t position, depthPosition;
+  Value block, panels;
+  int64_t width;
+};
+
+/// The blocks of a sized cache tile that its register tiles read from
+/// panels (the plan's sizedPanelInput and sizedRowPanelInput), copied into
+/// zero-padded ones before it, out of the loops they do not depend on:
+/// the register tiles at the edges read whole panels instead of padded
+/// copies of their slices.
+static SmallVector<SizedPanels, 2>
+packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
+                const ContractionTilingPlan &plan) {
+  SmallVector<SizedPanels, 2> packed;
+  MLIRContext *context = cacheTile.getContext();
+  auto positionOf = [&](int64_t operand, unsigned dim) -> int64_t {
+    AffineMap map =
+        cacheTile.getMatchingIndexingMap(&cacheTile->getOpOperand(operand));
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(dim, context));
+    return map.getNumResults() >= 2 && position ? int64_t(*position) : -1;
+  };
+  auto pack = [&](int64_t operand, unsigned dim) {
+    int64_t position = positionOf(operand, dim);
+    if (position < 0)
+      return;
+    Value block = cacheTile->getOperand(operand);
+    // The depth next to the panels' width: the register tiles step through
+    // it innermost.
+    int64_t depthPosition = positionOf(operand, plan.depthDim);
+    rewriter.setInsertionPoint(cacheTile);
+    Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), block, position,
+                                  plan.registerTiles[dim],
+                                  /*zeroPadded=*/true, depthPosition);
+    packed.push_back({unsigned(operand), position, depthPosition, block, panels,
+                      plan.registerTiles[dim]});
+  };
+  if (plan.sizedPanelInput >= 0)
+    pack(plan.sizedPanelInput, plan.columnDim);
+  if (plan.sizedRowPanelInput >= 0)
+    pack(plan.sizedRowPanelInput, plan.rowDim);
+  if (!packed.empty())
+    hoistOutOfLoops(cacheTile);
+  return packed;
+}
+
+/// `operand`, a slice (of slices) of zero-padded panels, read with its
+/// last dimension's extent `shape.back()` instead: a whole panel's worth
+/// of steps, the panels holding zeros past the edge. Null, creating
+/// nothing, where another dimension is to be padded, or `operand` reads
+/// none of `zeroPaddedPanels`.
+static Value readWholePanel(RewriterBase &rewriter, Location loc, Value operand,
+                            ArrayRef<int64_t> shape,
+                            ArrayRef<Value> zeroPaddedPanels) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  int64_t rank = type.getRank();
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    if (shape[dim] != type.getDimSize(dim))
+      return {};
+  // Slices of slices down to the read of one panel (readFromPanels: the
+  // panel's unit dimension dropped).
+  SmallVector<tensor::ExtractSliceOp> slices;
+  Value source = operand;
+  tensor::ExtractSliceOp panelRead;
+  while (!panelRead) {
+    auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() ||
+        slice.getResultType().getRank() != rank)
+      return {};
+    if (llvm::is_contained(zeroPaddedPanels, slice.getSource())) {
+      if (slice.getSourceType().getRank() != rank + 1 ||
+          !isConstantIntValue(slice.getMixedSizes().front(), 1))
+        return {};
+      panelRead = slice;
+    } else if (slice.getSourceType().getRank() != rank) {
+      return {};
+    } else {
+      slices.push_back(slice);
+    }
+    source = slice.getSource();
+  }
+  AffineExpr sum = rewriter.getAffineDimExpr(0) + rewriter.getAffineDimExpr(1);
+  SmallVector<OpFoldResult> offsets = panelRead.getMixedOffsets();
+  for (tensor::ExtractSliceOp slice : slices)
+    for (auto [offset, inner] : llvm::zip_equal(
+             MutableArrayRef(offsets).drop_front(), slice.getMixedOffsets()))
+      offset = affine::makeComposedFoldedAffineApply(rewriter, loc, sum,
+                                                     {offset, inner});
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
+  llvm::append_range(sizes, tensor::getMixedSizes(rewriter, loc, operand));
+  sizes.back() = rewriter.getIndexAttr(shape.back());
+  SmallVector<OpFoldResult> strides(rank + 1, rewriter.getIndexAttr(1));
+  SmallVector<int64_t> readShape(type.getShape());
+  readShape.back() = shape.back();
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get(readShape, type.getElementType()),
+      source, offsets, sizes, strides);
 }
 
 /// `op` cut in two along `dim` at `at` (linalg::splitOp): the same
@@ -865,12 +1038,13 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
 /// dynamic and `bounds` gives (nonzero), to that bound, and writes the
 /// result back (a vector write that drops what is out of bounds): the
 /// register tile at an edge of a sized contraction becomes a full one,
-/// whose zero rows and columns add nothing to the others. Returns the
-/// padded op; fails, changing nothing, where the padded result would not
-/// be static.
-static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
-                                                linalg::GenericOp op,
-                                                ArrayRef<int64_t> bounds) {
+/// whose zero rows and columns add nothing to the others. An operand read
+/// from `zeroPaddedPanels` reads whole panels instead of being padded.
+/// Returns the padded op; fails, changing nothing, where the padded result
+/// would not be static.
+static FailureOr<linalg::GenericOp>
+padToBounds(RewriterBase &rewriter, linalg::GenericOp op,
+            ArrayRef<int64_t> bounds, ArrayRef<Value> zeroPaddedPanels) {
   Location loc = op.getLoc();
   Value init = op.getDpsInits().front();
   auto initType = cast<RankedTensorType>(init.getType());
@@ -917,6 +1091,11 @@ static FailureOr<linalg::GenericOp> padToBounds(RewriterBase &rewriter,
       operands.push_back(
           linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
               .getResult(0));
+      continue;
+    }
+    if (Value whole = readWholePanel(rewriter, loc, operand.get(), shape,
+                                     zeroPaddedPanels)) {
+      operands.push_back(whole);
       continue;
     }
     Value zero = arith::ConstantOp::create(
@@ -985,22 +1164,30 @@ static bool isConstantIndex(OpFoldResult size) {
   return apply && apply.getAffineMap().isSingleConstant();
 }
 
-/// Whether loop `dim` of `op` has an extent known at compile time: static,
-/// or a constant size of a slice that an operand is (the peeling of a
-/// sized loop makes the sizes of its bulk's slices constants; their types
-/// become static only when canonicalization folds them).
+/// Whether loop `dim` of `op` has an extent known at compile time: static
+/// in an operand's type, or a constant size of a slice that an operand is
+/// (the peeling of a sized loop makes the sizes of its bulk's slices
+/// constants; their types become static only when canonicalization folds
+/// them).
 static bool hasConstantExtent(linalg::GenericOp op, unsigned dim) {
   if (!ShapedType::isDynamic(op.getStaticLoopRanges()[dim]))
     return true;
   for (OpOperand &operand : op->getOpOperands()) {
-    auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice ||
-        slice.getSourceType().getRank() != slice.getResultType().getRank())
-      continue;
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    // The sizes of the slice's result dimensions (a read from panels drops
+    // the panel's unit dimension).
+    SmallVector<OpFoldResult> sliceSizes;
+    if (auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>()) {
+      llvm::SmallBitVector dropped = slice.getDroppedDims();
+      for (auto [position, size] : llvm::enumerate(slice.getMixedSizes()))
+        if (!dropped.test(position))
+          sliceSizes.push_back(size);
+    }
     AffineMap map = op.getMatchingIndexingMap(&operand);
     for (unsigned position = 0; position < map.getNumResults(); ++position)
       if (map.getDimPosition(position) == dim &&
-          isConstantIndex(slice.getMixedSizes()[position]))
+          (!type.isDynamicDim(position) ||
+           (!sliceSizes.empty() && isConstantIndex(sliceSizes[position]))))
         return true;
   }
   return false;
@@ -1026,6 +1213,8 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   for (unsigned dim = 0; dim < bounds.size(); ++dim)
     if (ShapedType::isDynamic(cacheExtents[dim]))
       bounds[dim] = resultTiles[dim];
+  SmallVector<SizedPanels, 2> panels =
+      packSizedPanels(rewriter, cacheTile, plan);
   Block *home = cacheTile->getBlock();
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> resultTile =
@@ -1036,6 +1225,13 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
           : tile(rewriter, cacheTile, resultTiles, plan.registerOrder);
   if (failed(resultTile))
     return rewriter.notifyMatchFailure(loc, "register tiling failed");
+  SmallVector<Value, 2> zeroPaddedPanels;
+  for (const SizedPanels &packed : panels)
+    if (succeeded(readFromPanels(rewriter, *resultTile, packed.operand,
+                                 packed.position, packed.block, packed.panels,
+                                 packed.width, /*atPanelStart=*/false,
+                                 packed.depthPosition)))
+      zeroPaddedPanels.push_back(packed.panels);
   // The full register tiles, and those at the edges of the sizes.
   SmallVector<linalg::GenericOp> resultTileOps =
       peelSizedTiles(rewriter, *resultTile, home);
@@ -1075,7 +1271,7 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
     linalg::GenericOp full = op;
     if (atEdge) {
       FailureOr<linalg::GenericOp> padded =
-          padToBounds(rewriter, op, pieceBounds);
+          padToBounds(rewriter, op, pieceBounds, zeroPaddedPanels);
       if (succeeded(padded))
         full = *padded;
     }

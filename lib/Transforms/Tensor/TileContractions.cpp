@@ -58,7 +58,11 @@ tensorlang::getContractionPlanAttr(MLIRContext *context,
       context, plan.hasRows ? int64_t(plan.rowDim) : -1, plan.columnDim,
       plan.depthDim, plan.cacheTiles, plan.registerTiles, plan.cacheOrder,
       plan.registerOrder, plan.copiedBlockInput, plan.packedInput,
-      plan.packedDim, plan.panelInput, plan.rowPanelInput);
+      plan.packedDim, plan.panelInput, plan.rowPanelInput,
+      plan.sizedPanelInput < 0 && plan.sizedRowPanelInput < 0
+          ? SmallVector<int64_t>()
+          : SmallVector<int64_t>{plan.sizedPanelInput,
+                                 plan.sizedRowPanelInput});
 }
 
 ContractionTilingPlan
@@ -81,6 +85,10 @@ tensorlang::getContractionTilingPlan(tl::ContractionPlanAttr attr) {
   plan.packedDim = attr.getPackedDim();
   plan.panelInput = attr.getPanelInput();
   plan.rowPanelInput = attr.getRowPanelInput();
+  if (ArrayRef<int64_t> sized = attr.getSizedPanelInputs(); !sized.empty()) {
+    plan.sizedPanelInput = sized[0];
+    plan.sizedRowPanelInput = sized[1];
+  }
   return plan;
 }
 

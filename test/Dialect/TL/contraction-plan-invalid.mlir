@@ -27,3 +27,8 @@ func.func private @f() attributes {p = #tl.contraction_plan<rows = -1, columns =
 
 // expected-error @below {{'tl.contraction_plan' must be a #tl.contraction_plan attribute}}
 func.func private @f() attributes {tl.contraction_plan = 3 : i64}
+
+// -----
+
+// expected-error @below {{a contraction plan's sized panels name an input for the columns and one for the rows}}
+func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [64, 256, 256], register = [8, 1, 16], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = -1, row_panels = -1, sized_panels = [1]>}

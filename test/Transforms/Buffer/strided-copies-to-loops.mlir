@@ -49,9 +49,11 @@ func.func @in_a_version(%out: memref<?x?x?xf64>, %choice: i1) {
   return
 }
 
-// The start of a register tile's accumulator at an edge of a sized
-// contraction (tl.first_depth_block_start), in the loops of its tiles:
-// scf loops too. A static one stays linalg.
+// In the loops of a sized contraction's tiles, the statements over views
+// made there become scf loops too: the start of a register tile's
+// accumulator at an edge (tl.first_depth_block_start), the copy of a block
+// into panels. A static one stays linalg, and so does one over a view
+// made outside the loops.
 // CHECK-LABEL: func.func @start_at_edge
 // CHECK: scf.for
 // CHECK-NOT: linalg.generic
@@ -75,6 +77,26 @@ func.func @start_at_edge(%out: memref<?x?xf64>, %n: index, %rows: index, %first:
       %s = arith.select %first, %zero, %o : f64
       linalg.yield %s : f64
     }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @panels_in_tile
+// CHECK: scf.for
+// CHECK-NOT: linalg.transpose
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK: linalg.fill {{.*}} outs(%arg1 : memref<?x16xf64>)
+func.func @panels_in_tile(%block: memref<?x?xf64>, %whole: memref<?x16xf64>, %n: index, %depth: index) {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %n step %c16 {
+    %panels = memref.alloc(%depth) : memref<?x16xf64>
+    %columns = memref.subview %block[0, %i] [%depth, 16] [1, 1] : memref<?x?xf64> to memref<?x16xf64, strided<[?, 1], offset: ?>>
+    linalg.transpose ins(%columns : memref<?x16xf64, strided<[?, 1], offset: ?>>) outs(%panels : memref<?x16xf64>) permutation = [0, 1]
+    memref.dealloc %panels : memref<?x16xf64>
+    linalg.fill ins(%zero : f64) outs(%whole : memref<?x16xf64>)
   }
   return
 }

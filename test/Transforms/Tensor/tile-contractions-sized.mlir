@@ -201,3 +201,88 @@ func.func @transposed_at_run_time(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C
   } -> tensor<?x?x?xf64>
   return %t : tensor<?x?x?xf64>
 }
+
+// -----
+
+// A sized contraction of six loops whose operands each lack two
+// dimensions (TCCG ccsd_t): each element of a block of B serves the steps
+// of a and b, each of A those of c and e, however short the sizes are.
+// The cache tiles, sized, copy their blocks of both into panels, B's of
+// columns (16 wide, next to the depth) out of the row blocks' loop, A's
+// of rows (8 wide), the last panel of each padded with zeros: every
+// register tile, at the edges too, reads whole panels, and only its
+// accumulator is read and written masked.
+
+#a = affine_map<(a, b, c, e, d, k) -> (a, b, k)>
+#b = affine_map<(a, b, c, e, d, k) -> (k, c, e, d)>
+#c = affine_map<(a, b, c, e, d, k) -> (a, b, c, e, d)>
+
+// REMARK: remark: tiling plan: rows=d1 columns=d4 depth=d5 cache=[0,64,0,0,256,256] register=[1,8,1,1,16,1] {{.*}} panels=in1 sized-panels=in1 sized-row-panels=in0 sized=d0,d1,d2,d3,d4,d5 (edges padded)
+// CHECK-LABEL: func.func @short_extents
+// The columns' panels: the bulk transposed, the rest copied, the rest of
+// the last panel zeroed...
+// CHECK: scf.for %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} step %c256
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x?x?x?x16xf64>) outs(%{{.*}} : tensor<?x?x?x256x16xf64>) permutation = [3, 1, 2, 0, 4]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x?x?x?xf64>) outs(%{{.*}} : tensor<?x?x256x?xf64>) permutation = [1, 2, 0, 3]
+// CHECK: linalg.fill ins(%cst : f64) outs(%{{.*}} : tensor<?x?x256x?xf64>)
+// CHECK: %[[COLUMNS:.*]] = tensor.insert_slice %{{.*}} : tensor<?x?x256x?xf64> into tensor<?x?x?x256x16xf64>
+// ...then, in each block of rows, the rows' panels.
+// CHECK: scf.for %{{.*}} step %c64
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<?x?x8x256xf64>) outs(%{{.*}} : tensor<?x?x256x8xf64>) permutation = [1, 0, 3, 2]
+// CHECK: linalg.fill ins(%cst : f64) outs(%{{.*}} : tensor<?x256x?xf64>)
+// CHECK: %[[ROWS:.*]] = tensor.insert_slice %{{.*}} : tensor<?x256x?xf64> into tensor<?x?x256x8xf64>
+// The full register tiles...
+// CHECK: tensor.extract_slice %[[ROWS]]{{.*}} [1, 1, 256, 8] [1, 1, 1, 1] : tensor<?x?x256x8xf64> to tensor<1x256x8xf64>
+// CHECK: tensor.extract_slice %[[COLUMNS]]{{.*}} [1, 1, 1, 256, 16] [1, 1, 1, 1, 1] : tensor<?x?x?x256x16xf64> to tensor<1x1x256x16xf64>
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x16xf64> into vector<8x16xf64>
+// ...and the one at both edges (columns in halves): whole panels, a
+// masked accumulator.
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK: tensor.extract_slice %[[ROWS]]{{.*}} [1, 1, 256, 8] [1, 1, 1, 1] : tensor<?x?x256x8xf64> to tensor<1x256x8xf64>
+// CHECK: tensor.extract_slice %[[COLUMNS]]{{.*}} [1, 1, 1, 256, 8] [1, 1, 1, 1, 1] : tensor<?x?x?x256x16xf64> to tensor<1x1x256x8xf64>
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true, false, true, true, false]} : tensor<1x?x1x1x?xf64>, vector<1x8x1x1x8xf64>
+// CHECK-NOT: tensor.pad
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x8xf64> into vector<8x8xf64>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, false, true, true, false]} : vector<1x8x1x1x8xf64>, tensor<1x?x1x1x?xf64>
+func.func @short_extents(%A: tensor<?x?x?xf64>, %B: tensor<?x?x?x?xf64>, %C: tensor<?x?x?x?x?xf64>) -> tensor<?x?x?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?x?x?xf64>) -> tensor<?x?x?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+    ins(%A, %B : tensor<?x?x?xf64>, tensor<?x?x?x?xf64>) outs(%fill : tensor<?x?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?x?xf64>
+  return %r : tensor<?x?x?x?x?xf64>
+}
+
+// -----
+
+// The columns' operand A lacks one dimension (b), the rows' operand B two
+// of which one is the columns (TCCG abcde-efbad-cf): with sizes as short
+// as 16, each element of a block would serve 16 rows or one register tile
+// of columns, too few to repay a copy. No panels in the sized tiles.
+
+#a = affine_map<(a, b, d, k) -> (a, k, d)>
+#b = affine_map<(a, b, d, k) -> (k, b)>
+#c = affine_map<(a, b, d, k) -> (a, b, d)>
+
+// REMARK: remark: tiling plan: rows=d1 columns=d2 depth=d3 cache=[0,64,256,256] register=[1,8,16,1] {{.*}} panels=in0 sized=d0,d1,d2,d3 (edges padded)
+// CHECK-LABEL: func.func @one_dimension_lacking
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: return
+func.func @one_dimension_lacking(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?x?xf64>) -> tensor<?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%A, %B : tensor<?x?x?xf64>, tensor<?x?xf64>) outs(%fill : tensor<?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?xf64>
+  return %r : tensor<?x?x?xf64>
+}

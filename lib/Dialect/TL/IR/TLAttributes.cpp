@@ -124,7 +124,7 @@ LogicalResult ContractionPlanAttr::verify(
     ArrayRef<int64_t> registerTiles, ArrayRef<int64_t> cacheOrder,
     ArrayRef<int64_t> registerOrder, int64_t copiedBlockInput,
     int64_t packedInput, int64_t packedDim, int64_t panelInput,
-    int64_t rowPanelInput) {
+    int64_t rowPanelInput, ArrayRef<int64_t> sizedPanelInputs) {
   int64_t loops = cacheTiles.size();
   auto isLoop = [&](int64_t dim) { return dim >= 0 && dim < loops; };
   if (registerTiles.size() != cacheTiles.size())
@@ -139,6 +139,9 @@ LogicalResult ContractionPlanAttr::verify(
     return emitError() << "a contraction plan's tiles must not be negative";
   if (packedInput >= 0 && !isLoop(packedDim))
     return emitError() << "a contraction plan packs along no loop";
+  if (!sizedPanelInputs.empty() && sizedPanelInputs.size() != 2)
+    return emitError() << "a contraction plan's sized panels name an input "
+                          "for the columns and one for the rows";
   return success();
 }
 

@@ -94,7 +94,9 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
 
     Dimensions are the op's loop dimensions (`rows = -1`: none); tiles
     are per loop dimension (0: untiled at that level); `copy`, `pack`,
-    `panels` and `row_panels` name inputs by operand number (-1: none).
+    `panels` and `row_panels` name inputs by operand number (-1: none), and
+    so does `sized_panels = [columns, rows]` (optional: none if absent)
+    for the cache tiles whose extents are sizes.
 
     ```mlir
     #tl.contraction_plan<rows = 0, columns = 2, depth = 1,
@@ -116,7 +118,10 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     "int64_t":$packed_input,
     "int64_t":$packed_dim,
     "int64_t":$panel_input,
-    "int64_t":$row_panel_input
+    "int64_t":$row_panel_input,
+    OptionalArrayRefParameter<"int64_t",
+        "inputs copied into panels of columns and of rows in sized tiles">
+        :$sized_panel_inputs
   );
   let assemblyFormat = [{
     `<` `rows` `=` $rows `,` `columns` `=` $columns `,` `depth` `=` $depth
@@ -126,7 +131,8 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     `,` `register_order` `=` `[` $register_order `]`
     `,` `copy` `=` $copied_block_input `,` `pack` `=` $packed_input
     `,` `packed_dim` `=` $packed_dim `,` `panels` `=` $panel_input
-    `,` `row_panels` `=` $row_panel_input `>`
+    `,` `row_panels` `=` $row_panel_input
+    (`,` `sized_panels` `=` `[` $sized_panel_inputs^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
 }
