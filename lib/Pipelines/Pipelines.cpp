@@ -63,8 +63,9 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
   // before it, rather than on every iteration.
   addPipeline(pm, "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
-                  "function-boundary-type-conversion=identity-layout-map},"
-                  "func.func(buffer-loop-hoisting),"
+                  "function-boundary-type-conversion=identity-layout-map}");
+  pm.addNestedPass<func::FuncOp>(createBoundLoopAllocations());
+  addPipeline(pm, "func.func(buffer-loop-hoisting),"
                   "buffer-deallocation-pipeline,canonicalize,cse");
 }
 

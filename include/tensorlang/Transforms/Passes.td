@@ -472,6 +472,31 @@ def LowerContractionVectors
                            "::mlir::affine::AffineDialect"];
 }
 
+def BoundLoopAllocations
+    : Pass<"tl-bound-loop-allocations", "::mlir::func::FuncOp"> {
+  let summary = "Allocate buffers in loops at their extents' constant bounds";
+  let description = [{
+    A sized contraction's cache tiles copy blocks of its operands (packed,
+    or into panels) whose extents are a tile's or less, known only in the
+    loop's step: each step allocated its buffer and freed it, hundreds of
+    KiB at a time, which the C library's allocator takes from the kernel
+    and gives back, page faults and zeroed pages included (TCCG
+    abcde-ecbfa-fd sized: a fifth of the time). This pass gives each
+    allocation in an `scf.for` whose every extent has a constant upper bound
+    (`ValueBoundsConstraintSet`: a minimum with a tile size) a buffer of
+    the bounds, flat and static, viewed at the extents by a
+    `memref.reinterpret_cast` with the allocation's own type; the static
+    buffer then leaves the loops (`buffer-loop-hoisting`). Buffers beyond
+    `max-bytes` are left as they are.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 26",
+           "Largest buffer allocated at its bounds, in bytes">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def StridedCopiesToLoops
     : Pass<"tl-strided-copies-to-loops", "::mlir::func::FuncOp"> {
   let summary = "Copy between strided views with loops, not a runtime call";

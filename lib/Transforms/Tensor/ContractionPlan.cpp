@@ -572,7 +572,7 @@ static void planSizedPanels(const ContractionShape &shape,
                             ArrayRef<int64_t> extents,
                             const TileContractionsConfig &config,
                             ContractionTilingPlan &plan) {
-  if (plan.packedInput >= 0 || !llvm::is_contained(sizedLoops, true))
+  if (!llvm::is_contained(sizedLoops, true))
     return;
   auto shortTile = [&](unsigned dim) {
     int64_t tile = plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
@@ -590,7 +590,8 @@ static void planSizedPanels(const ContractionShape &shape,
   };
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
-    if (map.getNumResults() < 2 || !map.isFunctionOfDim(plan.depthDim) ||
+    if (plan.packedInput >= 0 || map.getNumResults() < 2 ||
+        !map.isFunctionOfDim(plan.depthDim) ||
         !map.isFunctionOfDim(plan.columnDim))
       continue;
     if (extents[plan.columnDim] > plan.registerTiles[plan.columnDim] &&
@@ -821,17 +822,32 @@ planTwoLevelTiles(const ContractionShape &contraction,
   // last dimension is a batch is packed instead: each cache tile copies
   // its block with the columns last (packedInput), so that the operand is
   // read once and no transposed copy of it goes through memory.
+  // Whether a transposition whole repays itself depends on the sizes of a
+  // sized contraction: it is weighed with them as short as
+  // kShortExtentOfSize (TCCG abcde-ecbfa-fd: A, lacking one dimension,
+  // serves 24 iterations per element at TCCG's extents, and its copy whole
+  // took more than the contraction).
+  SmallVector<bool> sizedLoops =
+      llvm::map_to_vector(*getLoopExtents(contraction), [](int64_t extent) {
+        return ShapedType::isDynamic(extent);
+      });
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
     int64_t elements = shape.getInputElements(input);
     // The iterations per element: the product of the extents of the loops
     // the input does not index (saturated, as the iterations of a large
-    // sized contraction would be).
-    int64_t usesPerElement = 1;
-    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
-      if (!map.isFunctionOfDim(dim) &&
-          llvm::MulOverflow(usesPerElement, extents[dim], usesPerElement))
+    // sized contraction would be), and the same with the sizes short.
+    int64_t usesPerElement = 1, shortUsesPerElement = 1;
+    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
+      if (map.isFunctionOfDim(dim))
+        continue;
+      if (llvm::MulOverflow(usesPerElement, extents[dim], usesPerElement))
         usesPerElement = std::numeric_limits<int64_t>::max();
+      if (llvm::MulOverflow(shortUsesPerElement,
+                            sizedLoops[dim] ? kShortExtentOfSize : extents[dim],
+                            shortUsesPerElement))
+        shortUsesPerElement = std::numeric_limits<int64_t>::max();
+    }
     if (!map.isFunctionOfDim(plan.columnDim) ||
         map.getDimPosition(map.getNumResults() - 1) == plan.columnDim ||
         elements <= config.maxTransposedElements)
@@ -842,7 +858,7 @@ planTwoLevelTiles(const ContractionShape &contraction,
     if (plan.packedInput < 0 && !shape.isReduction(last) &&
         result.isFunctionOfDim(last) &&
         !(plan.hasRows && last == plan.rowDim) &&
-        usesPerElement < config.manyUses) {
+        shortUsesPerElement < config.manyUses) {
       plan.packedInput = input;
       plan.packedDim = last;
       continue;
@@ -893,10 +909,6 @@ planTwoLevelTiles(const ContractionShape &contraction,
     plan.splitAt = extents[plan.packedDim] - extents[plan.packedDim] % lanes;
     return plan;
   }
-  SmallVector<bool> sizedLoops =
-      llvm::map_to_vector(*getLoopExtents(contraction), [](int64_t extent) {
-        return ShapedType::isDynamic(extent);
-      });
   planTiles(shape, sizedLoops, extents, registerColumns, config, plan);
   return plan;
 }

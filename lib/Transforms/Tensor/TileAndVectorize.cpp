@@ -209,7 +209,9 @@ static void copyBlockOfInput(RewriterBase &rewriter,
     return;
   OpOperand &input = cacheTile->getOpOperand(operand);
   auto blockType = cast<RankedTensorType>(input.get().getType());
-  if (!blockType.hasStaticShape())
+  // A sized block is packed (its columns are elsewhere than last), never
+  // copied only to be contiguous.
+  if (!blockType.hasStaticShape() && operand != plan.packedInput)
     return;
   // The block's dimensions in the input's order, the columns moved last.
   AffineMap map = cacheTile.getMatchingIndexingMap(&input);
@@ -223,14 +225,16 @@ static void copyBlockOfInput(RewriterBase &rewriter,
         permutation.push_back(i);
   if (permutation.size() != map.getNumResults())
     return;
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> results;
-  for (int64_t i : permutation) {
-    shape.push_back(blockType.getDimSize(i));
-    results.push_back(map.getResult(i));
-  }
   Location loc = cacheTile.getLoc();
   rewriter.setInsertionPoint(cacheTile);
+  SmallVector<OpFoldResult> blockSizes =
+      tensor::getMixedSizes(rewriter, loc, input.get());
+  SmallVector<OpFoldResult> shape;
+  SmallVector<AffineExpr> results;
+  for (int64_t i : permutation) {
+    shape.push_back(blockSizes[i]);
+    results.push_back(map.getResult(i));
+  }
   Value block =
       tensor::EmptyOp::create(rewriter, loc, shape, blockType.getElementType());
   Value copy =
@@ -1213,6 +1217,7 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   for (unsigned dim = 0; dim < bounds.size(); ++dim)
     if (ShapedType::isDynamic(cacheExtents[dim]))
       bounds[dim] = resultTiles[dim];
+  copyBlockOfInput(rewriter, cacheTile, plan);
   SmallVector<SizedPanels, 2> panels =
       packSizedPanels(rewriter, cacheTile, plan);
   Block *home = cacheTile->getBlock();

@@ -60,3 +60,32 @@ func.func @small_transposed_whole(%a: tensor<16x16x2x4x16xf64>, %b: tensor<8x16x
   } -> tensor<16x8x4x2x16xf64>
   return %r : tensor<16x8x4x2x16xf64>
 }
+
+// -----
+
+#a = affine_map<(a, b, c, e, f, d) -> (a, f, b, c, e)>
+#b = affine_map<(a, b, c, e, f, d) -> (d, f)>
+#c = affine_map<(a, b, c, e, f, d) -> (e, d, c, b, a)>
+
+// The same with every extent a size: A serves one use per step of d, 16
+// with the sizes as short as kShortExtentOfSize (1280 at planning extents,
+// which would transpose it whole). Its sized blocks are packed in the
+// cache tiles, with extents known at run time.
+// CHECK-LABEL: func.func @sized_packed
+// CHECK-NOT:   linalg.transpose ins(%arg0
+// CHECK:       scf.for
+// CHECK:       %[[PACKED:.*]] = linalg.transpose ins(%{{.*}} : tensor<?x256x1x1x?xf64>) outs(%{{.*}} : tensor<256x1x1x?x?xf64>) permutation = [1, 2, 3, 4, 0]
+// CHECK:       vector.contract
+// REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges padded)
+func.func @sized_packed(%a: tensor<?x?x?x?x?xf64>, %b: tensor<?x?xf64>, %init: tensor<?x?x?x?x?xf64>) -> tensor<?x?x?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%init : tensor<?x?x?x?x?xf64>) -> tensor<?x?x?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<?x?x?x?x?xf64>, tensor<?x?xf64>) outs(%fill : tensor<?x?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?x?xf64>
+  return %r : tensor<?x?x?x?x?xf64>
+}
