@@ -588,6 +588,21 @@ static void planSizedPanels(const ContractionShape &shape,
         steps = std::numeric_limits<int64_t>::max();
     return steps;
   };
+  // Whether panels of `dim` spare a register tile something: `dim` is a
+  // size (its edges are padded), or the steps of `dim` in `map`'s operand
+  // are a size apart (through a pointer per row). A small matrix of
+  // fixed extents (the CFD kernels' 11 x 11 operator) reads as well in
+  // place.
+  auto paysInPanels = [&](AffineMap map, unsigned dim) {
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
+    return sizedLoops[dim] ||
+           llvm::any_of(
+               map.getResults().drop_front(*position + 1),
+               [&](AffineExpr inner) {
+                 return sizedLoops[cast<AffineDimExpr>(inner).getPosition()];
+               });
+  };
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
     if (plan.packedInput >= 0 || map.getNumResults() < 2 ||
@@ -595,6 +610,7 @@ static void planSizedPanels(const ContractionShape &shape,
         !map.isFunctionOfDim(plan.columnDim))
       continue;
     if (extents[plan.columnDim] > plan.registerTiles[plan.columnDim] &&
+        paysInPanels(map, plan.columnDim) &&
         stepsLacking(map, -1) >= config.minPanelReuse)
       plan.sizedPanelInput = input;
     break;
@@ -610,8 +626,9 @@ static void planSizedPanels(const ContractionShape &shape,
         map.isFunctionOfDim(plan.columnDim))
       continue;
     int64_t steps = stepsLacking(map, plan.columnDim);
-    if (!llvm::MulOverflow(steps, columnTiles, steps) &&
-        steps < config.minRowPanelReuse)
+    if (!paysInPanels(map, plan.rowDim) ||
+        (!llvm::MulOverflow(steps, columnTiles, steps) &&
+         steps < config.minRowPanelReuse))
       return;
     plan.sizedRowPanelInput = input;
     return;

@@ -311,6 +311,8 @@ static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
       rewriter, loc, steps.floorDiv(width), {extent});
   OpFoldResult rest = affine::makeComposedFoldedAffineApply(
       rewriter, loc, steps % width, {extent});
+  OpFoldResult bulkSteps = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, steps.floorDiv(width) * width, {extent});
   auto isZero = [](OpFoldResult value) { return isConstantIntValue(value, 0); };
   // A rest of 0 needs no last panel; one known only at run time gets a
   // padded one, which may be zeros alone.
@@ -382,8 +384,6 @@ static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
         groups.push_back({expanded++});
       }
     }
-    OpFoldResult bulkSteps = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, steps.floorDiv(width) * width, {extent});
     Value expanded = tensor::ExpandShapeOp::create(
         rewriter, loc,
         RankedTensorType::get(staticShapeOf(expandedSizes), element),
@@ -412,10 +412,7 @@ static Value copyIntoPanels(RewriterBase &rewriter, Location loc, Value block,
     return panels;
   // The last steps into the last panel: copied where the dimension is
   // last, else transposed [..., rest, ...] -> [..., ..., rest].
-  Value source =
-      stepsOfBlock(affine::makeComposedFoldedAffineApply(
-                       rewriter, loc, steps.floorDiv(width) * width, {extent}),
-                   rest);
+  Value source = stepsOfBlock(bulkSteps, rest);
   updateLastPanel(zero, rest, [&](Value destination) -> Value {
     SmallVector<int64_t> permutation(order);
     permutation.push_back(position);
