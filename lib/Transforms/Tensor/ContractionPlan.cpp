@@ -840,10 +840,13 @@ planTwoLevelTiles(const ContractionShape &contraction,
   // its block with the columns last (packedInput), so that the operand is
   // read once and no transposed copy of it goes through memory.
   // Whether a transposition whole repays itself depends on the sizes of a
-  // sized contraction: it is weighed with them as short as
-  // kShortExtentOfSize (TCCG abcde-ecbfa-fd: A, lacking one dimension,
-  // serves 24 iterations per element at TCCG's extents, and its copy whole
-  // took more than the contraction).
+  // sized contraction. An operand that, with them as short as
+  // kShortExtentOfSize, would still be larger than half of L2, and used
+  // few times per element, is packed (TCCG abcde-ecbfa-fd: A, of five
+  // sizes, lacking one, serves 24 iterations per element at TCCG's
+  // extents, and its copy whole took more than the contraction); one that
+  // would fit is transposed whole as at planning extents (the packed
+  // blocks of a sized abcd-dbea-ec, four sizes, took 10-50% longer).
   SmallVector<bool> sizedLoops =
       llvm::map_to_vector(*getLoopExtents(contraction), [](int64_t extent) {
         return ShapedType::isDynamic(extent);
@@ -854,10 +857,17 @@ planTwoLevelTiles(const ContractionShape &contraction,
     // The iterations per element: the product of the extents of the loops
     // the input does not index (saturated, as the iterations of a large
     // sized contraction would be), and the same with the sizes short.
-    int64_t usesPerElement = 1, shortUsesPerElement = 1;
+    int64_t usesPerElement = 1, shortUsesPerElement = 1,
+            shortBytes = shape.elementBytes;
     for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
-      if (map.isFunctionOfDim(dim))
+      if (map.isFunctionOfDim(dim)) {
+        if (llvm::MulOverflow(shortBytes,
+                              sizedLoops[dim] ? kShortExtentOfSize
+                                              : extents[dim],
+                              shortBytes))
+          shortBytes = std::numeric_limits<int64_t>::max();
         continue;
+      }
       if (llvm::MulOverflow(usesPerElement, extents[dim], usesPerElement))
         usesPerElement = std::numeric_limits<int64_t>::max();
       if (llvm::MulOverflow(shortUsesPerElement,
@@ -875,7 +885,9 @@ planTwoLevelTiles(const ContractionShape &contraction,
     if (plan.packedInput < 0 && !shape.isReduction(last) &&
         result.isFunctionOfDim(last) &&
         !(plan.hasRows && last == plan.rowDim) &&
-        shortUsesPerElement < config.manyUses) {
+        (shortBytes > config.l2BlockBytes ? shortUsesPerElement
+                                          : usesPerElement) <
+            config.manyUses) {
       plan.packedInput = input;
       plan.packedDim = last;
       continue;

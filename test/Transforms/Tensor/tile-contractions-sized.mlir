@@ -154,14 +154,12 @@ func.func @two_sized_reductions(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?xf64>, 
 // -----
 
 // A transposition of a sized contraction (TCCG abc-bda-dc): folding it
-// reads A (a x d x b) packed for the columns, block by block (each element
-// serves the steps of c, 16 with the sizes short), keeping it transposes
-// the result (c x b x a) after the contraction; which is less depends on
-// the sizes' values, so both versions are compiled and the extents choose
-// at run time, by the planner's own weights: fold where |A| <= 2 x 2 x
-// (|result| + the copies of the own layout) and the depth fits a block.
-// Each version is planned and tiled as it would be alone, and A's packed
-// blocks stay in its version.
+// copies A (a x d x b) for the columns, keeping it transposes the result
+// (c x b x a) after the contraction; which is less depends on the sizes'
+// values, so both versions are compiled and the extents choose at run
+// time, by the planner's own weights: fold where 2 x |A| <= 2 x 2 x
+// (|result| + the copies of the own layout). Each version is planned and
+// tiled as it would be alone, and A's copy stays in its version.
 
 #a = affine_map<(a, b, d, c) -> (a, d, b)>
 #b = affine_map<(a, b, d, c) -> (c, d)>
@@ -172,16 +170,12 @@ func.func @two_sized_reductions(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?xf64>, 
 // REMARK: remark: transposition folded into its contraction or kept after it, as the sizes' values weigh the copies at run time
 // REMARK-COUNT-2: remark: tiling plan:
 // CHECK-LABEL: func.func @transposed_at_run_time
-// CHECK: %[[OWN:.*]] = arith.muli %{{.*}}, %c4 : index
-// CHECK: %[[PAYS:.*]] = arith.cmpi ule, %{{.*}}, %[[OWN]] : index
-// CHECK: %[[SHORT:.*]] = arith.cmpi ule, %{{.*}}, %c256 : index
-// CHECK: %[[CHOICE:.*]] = arith.andi %[[PAYS]], %[[SHORT]] : i1
+// CHECK: %[[FOLDED:.*]] = arith.muli %{{.*}}, %c2 : index
+// CHECK: %[[PAYS:.*]] = arith.cmpi ule, %[[FOLDED]], %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.andi %[[PAYS]], %{{.*}} : i1
 // CHECK: scf.if %[[CHOICE]] -> (tensor<?x?x?xf64>) {
-// The folded version packs A's blocks into the columns' layout, in its
-// cache tiles...
-// CHECK-NOT: linalg.transpose ins(%arg0
-// CHECK: scf.for
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<?x256x?xf64>) {{.*}} permutation = [1, 2, 0]
+// The folded version copies A into the columns' layout, inside it...
+// CHECK: linalg.transpose ins(%arg0 : tensor<?x?x?xf64>) {{.*}} permutation = [1, 2, 0]
 // CHECK: vector.contract
 // CHECK: } else {
 // ...the kept one does not, and transposes the result after the
