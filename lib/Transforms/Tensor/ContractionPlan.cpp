@@ -861,10 +861,9 @@ planTwoLevelTiles(const ContractionShape &contraction,
             shortBytes = shape.elementBytes;
     for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
       if (map.isFunctionOfDim(dim)) {
-        if (llvm::MulOverflow(shortBytes,
-                              sizedLoops[dim] ? kShortExtentOfSize
-                                              : extents[dim],
-                              shortBytes))
+        if (llvm::MulOverflow(
+                shortBytes, sizedLoops[dim] ? kShortExtentOfSize : extents[dim],
+                shortBytes))
           shortBytes = std::numeric_limits<int64_t>::max();
         continue;
       }
@@ -886,8 +885,7 @@ planTwoLevelTiles(const ContractionShape &contraction,
         result.isFunctionOfDim(last) &&
         !(plan.hasRows && last == plan.rowDim) &&
         (shortBytes > config.l2BlockBytes ? shortUsesPerElement
-                                          : usesPerElement) <
-            config.manyUses) {
+                                          : usesPerElement) < config.manyUses) {
       plan.packedInput = input;
       plan.packedDim = last;
       continue;
