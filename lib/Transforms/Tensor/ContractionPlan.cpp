@@ -516,6 +516,20 @@ static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
   return -1;
 }
 
+/// The rows' operand of `plan`: the first input with the rows and the
+/// depth but not the columns, if any.
+static std::optional<unsigned> rowsOperand(const ContractionShape &shape,
+                                           const ContractionTilingPlan &plan) {
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    if (map.isFunctionOfDim(plan.rowDim) &&
+        map.isFunctionOfDim(plan.depthDim) &&
+        !map.isFunctionOfDim(plan.columnDim))
+      return input;
+  }
+  return std::nullopt;
+}
+
 /// The input whose cache-tile blocks are copied into panels of rows
 /// (ContractionTilingPlan::rowPanelInput), or -1: the rows' operand (the
 /// input with the rows and the depth but not the columns) where
@@ -537,23 +551,17 @@ static int rowPanelInput(const ContractionShape &shape,
   int64_t columns = plan.cacheTiles[plan.columnDim]
                         ? plan.cacheTiles[plan.columnDim]
                         : extents[plan.columnDim];
-  if (columns < config.minRowPanelReuse * plan.registerTiles[plan.columnDim])
+  std::optional<unsigned> input = rowsOperand(shape, plan);
+  if (!input ||
+      columns < config.minRowPanelReuse * plan.registerTiles[plan.columnDim])
     return -1;
-  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
-    AffineMap map = shape.getInputMap(input);
-    if (!map.isFunctionOfDim(plan.rowDim) ||
-        !map.isFunctionOfDim(plan.depthDim) ||
-        map.isFunctionOfDim(plan.columnDim))
-      continue;
-    ArrayRef<int64_t> inputShape = shape.operandShapes[input];
-    int64_t strideBytes = shape.elementBytes;
-    for (int64_t position = map.getNumResults() - 1;
-         position >= 0 && map.getDimPosition(position) != plan.rowDim;
-         --position)
-      strideBytes *= inputShape[position];
-    return strideBytes >= config.minRowStrideBytes ? int(input) : -1;
-  }
-  return -1;
+  AffineMap map = shape.getInputMap(*input);
+  ArrayRef<int64_t> inputShape = shape.operandShapes[*input];
+  int64_t strideBytes = shape.elementBytes;
+  for (int64_t position = map.getNumResults() - 1;
+       position >= 0 && map.getDimPosition(position) != plan.rowDim; --position)
+    strideBytes *= inputShape[position];
+  return strideBytes >= config.minRowStrideBytes ? int(*input) : -1;
 }
 
 /// The panels of the cache tiles whose extents are sizes
@@ -617,22 +625,17 @@ static void planSizedPanels(const ContractionShape &shape,
   }
   if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)
     return;
+  std::optional<unsigned> input = rowsOperand(shape, plan);
+  if (!input)
+    return;
+  AffineMap map = shape.getInputMap(*input);
   int64_t columnTiles = llvm::divideCeil(shortTile(plan.columnDim),
                                          plan.registerTiles[plan.columnDim]);
-  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
-    AffineMap map = shape.getInputMap(input);
-    if (!map.isFunctionOfDim(plan.rowDim) ||
-        !map.isFunctionOfDim(plan.depthDim) ||
-        map.isFunctionOfDim(plan.columnDim))
-      continue;
-    int64_t steps = stepsLacking(map, plan.columnDim);
-    if (!paysInPanels(map, plan.rowDim) ||
-        (!llvm::MulOverflow(steps, columnTiles, steps) &&
-         steps < config.minRowPanelReuse))
-      return;
-    plan.sizedRowPanelInput = input;
-    return;
-  }
+  int64_t steps = stepsLacking(map, plan.columnDim);
+  if (paysInPanels(map, plan.rowDim) &&
+      (llvm::MulOverflow(steps, columnTiles, steps) ||
+       steps >= config.minRowPanelReuse))
+    plan.sizedRowPanelInput = *input;
 }
 
 /// Where the result has more elements than the inputs together, writing it
