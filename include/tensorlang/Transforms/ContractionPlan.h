@@ -211,7 +211,9 @@ struct ContractionTilingPlan {
   /// depends on the sizes: the copy is made where it pays even with every
   /// size as short as kShortExtentOfSize (TCCG ccsd_t: each element of a
   /// block of A serves the steps of three dimensions A lacks; of
-  /// abcde-efbad-cf, the steps of one, 24 at TCCG's extents).
+  /// abcde-efbad-cf, the steps of one, 24 at TCCG's extents), and where the
+  /// panels' dimension is a size or its steps are a size apart (a small
+  /// fixed matrix reads as well in place).
   int sizedPanelInput = -1;
   int sizedRowPanelInput = -1;
 
