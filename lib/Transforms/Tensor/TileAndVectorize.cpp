@@ -472,14 +472,14 @@ static Value packColumnPanels(RewriterBase &rewriter,
   return panels;
 }
 
-/// The position of the rows in the block of input `plan.rowPanelInput`
-/// that `cacheTile` reads, or -1.
-static int64_t rowPosition(linalg::GenericOp cacheTile,
-                           const ContractionTilingPlan &plan) {
-  AffineMap map = cacheTile.getMatchingIndexingMap(
-      &cacheTile->getOpOperand(plan.rowPanelInput));
+/// The position of loop `dim` in the block of operand `operand` that
+/// `cacheTile` reads, or -1.
+static int64_t positionInBlock(linalg::GenericOp cacheTile, int64_t operand,
+                               unsigned dim) {
+  AffineMap map =
+      cacheTile.getMatchingIndexingMap(&cacheTile->getOpOperand(operand));
   std::optional<unsigned> position =
-      map.getResultPosition(getAffineDimExpr(plan.rowDim, map.getContext()));
+      map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
   return position ? int64_t(*position) : -1;
 }
 
@@ -495,7 +495,8 @@ static Value packRowPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
     return {};
   OpOperand &input = cacheTile->getOpOperand(plan.rowPanelInput);
   auto blockType = dyn_cast<RankedTensorType>(input.get().getType());
-  int64_t position = rowPosition(cacheTile, plan);
+  int64_t position =
+      positionInBlock(cacheTile, plan.rowPanelInput, plan.rowDim);
   if (!blockType || !blockType.hasStaticShape() || position < 0) {
     (void)rewriter.notifyMatchFailure(cacheTile, "no panels of rows: the "
                                                  "block of the rows' operand "
@@ -591,22 +592,16 @@ static SmallVector<SizedPanels, 2>
 packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
                 const ContractionTilingPlan &plan) {
   SmallVector<SizedPanels, 2> packed;
-  MLIRContext *context = cacheTile.getContext();
-  auto positionOf = [&](int64_t operand, unsigned dim) -> int64_t {
-    AffineMap map =
-        cacheTile.getMatchingIndexingMap(&cacheTile->getOpOperand(operand));
-    std::optional<unsigned> position =
-        map.getResultPosition(getAffineDimExpr(dim, context));
-    return map.getNumResults() >= 2 && position ? int64_t(*position) : -1;
-  };
   auto pack = [&](int64_t operand, unsigned dim) {
-    int64_t position = positionOf(operand, dim);
-    if (position < 0)
+    int64_t position = positionInBlock(cacheTile, operand, dim);
+    if (position < 0 ||
+        cast<RankedTensorType>(cacheTile->getOperand(operand).getType())
+                .getRank() < 2)
       return;
     Value block = cacheTile->getOperand(operand);
     // The depth next to the panels' width: the register tiles step through
     // it innermost.
-    int64_t depthPosition = positionOf(operand, plan.depthDim);
+    int64_t depthPosition = positionInBlock(cacheTile, operand, plan.depthDim);
     rewriter.setInsertionPoint(cacheTile);
     Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), block, position,
                                   plan.registerTiles[dim],
@@ -1315,7 +1310,9 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
   Value rowPanels = packRowPanels(rewriter, cacheTile, plan);
   Value rowPanelBlock =
       rowPanels ? cacheTile->getOperand(plan.rowPanelInput) : Value();
-  int64_t rowPanelPosition = rowPanels ? rowPosition(cacheTile, plan) : -1;
+  int64_t rowPanelPosition =
+      rowPanels ? positionInBlock(cacheTile, plan.rowPanelInput, plan.rowDim)
+                : -1;
   // The register tile, or its tile of the result that the reductions are
   // tiled in next, reads its columns and rows from the panels.
   auto readPanels = [&](linalg::GenericOp tiled) {
