@@ -204,7 +204,8 @@ static const ProgramOptionInfo optionTable[] = {
      }},
     {"gpu-register-tile", OptionKind::Value, OptionScope::All, "N",
      "With target cuda: most rows (and most columns) of a contraction's "
-     "result each GPU thread sums in registers: 1, 2, 4 or 8 (default 4)",
+     "result each GPU thread sums in registers: 1, 2, 4 or 8 (default 8: "
+     "4 but for long contractions with enough tiles of 128 x 128)",
      true,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
        unsigned tile;
@@ -224,6 +225,18 @@ static const ProgramOptionInfo optionTable[] = {
            (step != 16 && step != 32 && step != 64))
          return mustBe("gpu-depth-step", "16, 32 or 64", value);
        options.compile.gpuDepthStep = step;
+       return llvm::Error::success();
+     }},
+    {"gpu-blocks-per-sm", OptionKind::Value, OptionScope::All, "N",
+     "With target cuda: blocks per multiprocessor the registers of "
+     "contraction kernels on sm_90's f64 tensor-core shapes are sized for: "
+     "1 to 8 (default: the plan's)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       unsigned blocks;
+       if (value.getAsInteger(10, blocks) || blocks < 1 || blocks > 8)
+         return mustBe("gpu-blocks-per-sm", "1 to 8", value);
+       options.compile.gpuBlocksPerSM = blocks;
        return llvm::Error::success();
      }},
     {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",

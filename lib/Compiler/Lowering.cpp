@@ -59,6 +59,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.distribute = options.distribute;
   lowering.gpuRegisterTile = options.gpuRegisterTile;
   lowering.gpuDepthStep = options.gpuDepthStep;
+  lowering.gpuBlocksPerSM = options.gpuBlocksPerSM;
   lowering.gpuF64Mma = options.gpuF64Mma;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.

@@ -143,6 +143,8 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.emitRemarks = options.remarks;
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
+    mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
+    mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
     mapping.f64Mma = getF64Mma(options);
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
@@ -211,6 +213,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.emitRemarks = options.remarks;
   mapping.contractionRegisterTile = options.gpuRegisterTile;
   mapping.contractionDepthStep = options.gpuDepthStep;
+  mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
   mapping.f64Mma = getF64Mma(options);
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());

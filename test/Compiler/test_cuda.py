@@ -302,6 +302,54 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
         assert "mma.sync m8n8k4" in remarks[0], remarks[0]
 
 
+# The registers of sm_90's tensor-core kernels: sized for two blocks per
+# multiprocessor with 16 sums per thread (64 x 64 tiles), for one with 64
+# (128 x 128 tiles: a depth of 1031 and 12 x 13 such tiles, unless
+# --gpu-register-tile bounds them), or as --gpu-blocks-per-sm says; the
+# plan's choices spill nothing.
+SMALL_PRODUCT = ("var input A : [131 127]\nvar input B : [127 137]\n"
+                 "var output C : [131 137]\nC = A # B . [[2 3]]\n")
+LONG_PRODUCT = ("var input A : [1601 1031]\nvar input B : [1031 1709]\n"
+                "var output C : [1601 1709]\nC = A # B . [[2 3]]\n")
+
+
+@pytest.mark.parametrize("source, flags, blocks, tile", [
+    (SMALL_PRODUCT, [], 2, "64x64"),
+    (LONG_PRODUCT, [], 1, "128x128"),
+    (LONG_PRODUCT, ["--gpu-register-tile=4"], 2, "64x64"),
+    (SMALL_PRODUCT, ["--gpu-blocks-per-sm=3"], 3, "64x64")])
+def test_blocks_per_multiprocessor(tmp_path, source, flags, blocks, tile):
+    (tmp_path / "k.tl").write_text(source)
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--remarks", "-o", "k.o"] + flags, cwd=tmp_path,
+        capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert "block tile %s," % tile in compiled.stderr, compiled.stderr
+    assert "registers for %d block%s per multiprocessor" % (
+        blocks, "s" if blocks > 1 else "") in compiled.stderr, compiled.stderr
+    kernels = [ptx for ptx in cudabuild.ptx_of(tmp_path / "k.o")
+               if "mma.sync" in ptx]
+    assert len(kernels) == 1
+    assert ".minnctapersm %d" % blocks in kernels[0]
+    # (Three blocks' 80 registers spill the staged loads of this kernel:
+    # the flag is for kernels of one short step.)
+    if PTXAS and blocks != 3:
+        assemble_without_spills(tmp_path, kernels)
+
+
+def test_blocks_per_multiprocessor_is_checked(tmp_path):
+    (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--gpu-blocks-per-sm=9", "-o", "k.o"], cwd=tmp_path,
+        capture_output=True, text=True)
+    assert compiled.returncode != 0
+    assert "gpu-blocks-per-sm" in compiled.stderr and "1 to 8" in \
+        compiled.stderr, compiled.stderr
+    assert not (tmp_path / "k.o").exists()
+
+
 # The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
 # PTX, and .minnctapersm 2: tl-gpu-tensor-core-occupancy), m8n8k4 on
 # sm_80 (MLIR lowers it), the others by --gpu-f64-mma; each assembles for

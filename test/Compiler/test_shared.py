@@ -394,3 +394,62 @@ for values, error in (
     assert [call[0] for call in calls if call[0] != "cuLaunchKernel"] == [
         "cuMemAllocAsync", "cuMemFreeAsync"]
     assert all(call[1] == "0xabc" for call in calls), calls
+
+
+
+# The GPU contraction kernels store each lane's two adjacent columns as one
+# vector where the result's buffer is aligned for it, else one by one: a
+# caller's pointer may be to any element. The kernel mapped as for the GPU
+# and run on this CPU (--gpu-mapping-on-cpu), called from C with a result
+# 16-byte aligned and one 8 bytes past that, takes both paths.
+ALIGNMENT_DRIVER = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "k.h"
+int main(void) {
+  static double a[37 * 29], b[29 * 46];
+  static _Alignas(16) double storage[37 * 46 + 2];
+  for (int i = 0; i < 37 * 29; ++i) a[i] = sin(i);
+  for (int i = 0; i < 29 * 46; ++i) b[i] = cos(3 * i);
+  for (int start = 0; start < 2; ++start) {
+    for (int i = 0; i < 37 * 46 + 2; ++i) storage[i] = NAN;
+    double *c = storage + start;
+    k(a, b, c);
+    for (int i = 0; i < 37; ++i)
+      for (int j = 0; j < 46; ++j) {
+        double sum = 0;
+        for (int l = 0; l < 29; ++l) sum += a[i * 29 + l] * b[l * 46 + j];
+        if (!(fabs(c[i * 46 + j] - sum) <= 1e-12 * (1 + fabs(sum)))) {
+          printf("start %d: C[%d][%d] = %g, expected %g\n", start, i, j,
+                 c[i * 46 + j], sum);
+          return 1;
+        }
+      }
+    if (!isnan(storage[start ? 0 : 37 * 46]) || !isnan(storage[37 * 46 + 1])) {
+      printf("start %d: written outside the result\n", start);
+      return 1;
+    }
+  }
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not CC, reason="skipped: no C compiler")
+def test_gpu_kernel_stores_at_any_alignment(tmp_path):
+    (tmp_path / "k.tl").write_text(
+        "var input A : [37 29]\nvar input B : [29 46]\n"
+        "var output C : [37 46]\nC = A # B . [[2 3]]\n")
+    compiled = subprocess.run(
+        [TL_COMPILE, "k.tl", "--gpu-mapping-on-cpu", "--name=k",
+         "--header=k.h", "-o", "k.o"], cwd=tmp_path, capture_output=True,
+        text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    (tmp_path / "driver.c").write_text(ALIGNMENT_DRIVER)
+    linked = subprocess.run([CC, "driver.c", "k.o", "-o", "driver", "-lm"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    ran = subprocess.run(["./driver"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

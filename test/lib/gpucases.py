@@ -22,6 +22,11 @@ KERNEL_CASES = {
     "split": ("var input A : [5 23 29]\nvar input B : [29 7 23]\n"
               "var output C : [5 7]\nC = A # B . [[2 6] [3 4]]\n",
               "acd,dbc->ab", "depth split in 5 parts"),
+    # A depth of 21: one step of 24, each thread staging 6 elements of each
+    # tile, most of them past no edge.
+    "short-depth": ("var input A : [37 3 7]\nvar input B : [7 3 41]\n"
+                    "var output C : [37 41]\nC = A # B . [[2 5] [3 4]]\n",
+                    "ikl,lkj->ij", "depth 24 per step"),
     # The result transposed: the transposition folded into the kernel.
     "transposed": ("var input A : [37 41]\nvar input B : [41 43]\n"
                    "var output C : [43 37]\n"

@@ -58,12 +58,15 @@ struct CompileOptions {
   bool gpuMappingOnCPU = false;
   /// GPU contraction kernels: most rows (and columns) of the result one
   /// thread sums in registers (tl-gpu-map-loops' contraction-register-tile).
-  unsigned gpuRegisterTile = 4;
+  unsigned gpuRegisterTile = 8;
   /// GPU contraction kernels: reduction indices staged per step.
   unsigned gpuDepthStep = 16;
   /// GPU contraction kernels: the f64 tensor-core product's shape (empty:
   /// m16n8k4 on sm_90 and later, else m8n8k4).
   std::string gpuF64Mma;
+  /// GPU contraction kernels on the tensor cores: blocks per
+  /// multiprocessor ptxas sizes their registers for (0: the plan's).
+  unsigned gpuBlocksPerSM = 0;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

@@ -107,7 +107,7 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       *this, "gpu-register-tile",
       llvm::cl::desc("GPU contraction kernels: most rows (and columns) of "
                      "the result one thread sums in registers"),
-      llvm::cl::init(4)};
+      llvm::cl::init(8)};
   Option<unsigned> gpuDepthStep{
       *this, "gpu-depth-step",
       llvm::cl::desc("GPU contraction kernels: reduction indices staged in "
@@ -119,6 +119,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16; "
                      "empty: m16n8k4 on sm_90 and later, else m8n8k4)"),
       llvm::cl::init("")};
+  Option<unsigned> gpuBlocksPerSM{
+      *this, "gpu-blocks-per-sm",
+      llvm::cl::desc("GPU contraction kernels on the tensor cores: blocks "
+                     "per multiprocessor their registers are sized for "
+                     "(0: the plan's)"),
+      llvm::cl::init(0)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

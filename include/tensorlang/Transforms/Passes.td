@@ -787,13 +787,20 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "a tiled kernel: a block per tile of the result, the operands' "
            "tiles staged in shared memory, a register tile per thread">,
     Option<"contractionRegisterTile", "contraction-register-tile",
-           "int64_t", "4",
+           "int64_t", "8",
            "Most rows (and most columns) of the result each thread of a "
-           "contraction kernel sums in registers">,
+           "contraction kernel sums in registers (4 but for long "
+           "contractions with enough tiles of 128 x 128)">,
     Option<"contractionDepthStep", "contraction-depth-step", "int64_t",
            "16",
            "Reduction indices a contraction kernel stages in shared memory "
            "per step (a multiple of 16)">,
+    Option<"contractionBlocksPerSM", "contraction-blocks-per-sm",
+           "int64_t", "0",
+           "Blocks per multiprocessor the registers of a contraction "
+           "kernel on sm_90's tensor-core shapes are sized for (0: the "
+           "plan's: one for register tiles of more than 32 sums, else "
+           "two)">,
     Option<"f64Mma", "f64-mma", "std::string", "\"m8n8k4\"",
            "The f64 tensor-core product: m8n8k4 (nvgpu.mma.sync), or "
            "sm_90's m16n8k4, m16n8k8, m16n8k16 (inline PTX)">,
@@ -810,7 +817,9 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::nvgpu::NVGPUDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {

@@ -68,7 +68,13 @@ std::string GPUContractionPlan::describe() const {
   if (tensorCores)
     os << ", f64 tensor cores (mma.sync m" << mmaRows << "n" << kMmaColumns
        << "k" << mmaDepth << "), " << kWarpRows << "x" << kWarpColumns
-       << " warps of " << warpTileRows() << "x" << warpTileColumns() << " (";
+       << " warps of " << warpTileRows() << "x" << warpTileColumns()
+       << (mmaRows == 16
+               ? ", registers for " + std::to_string(blocksPerMultiprocessor) +
+                     (blocksPerMultiprocessor == 1 ? " block" : " blocks") +
+                     " per multiprocessor"
+               : std::string())
+       << " (";
   else
     os << " of " << registerRows << "x" << registerColumns << " (";
   loops("rows", rowLoops);
@@ -122,12 +128,26 @@ static void orderAs(SmallVectorImpl<unsigned> &loops, AffineMap map) {
     loops[place] = std::get<2>(key);
 }
 
-/// Blocks a kernel should have to keep every multiprocessor of the GPU busy
-/// (two blocks on each of an H100's 132).
-static constexpr int64_t kGPUMinimumBlocks = 264;
+/// An H100's multiprocessors: blocks in one wave are that many times the
+/// blocks each holds.
+static constexpr int64_t kMultiprocessors = 132;
+/// Rows (and columns) of most contractions' register tiles per thread.
+static constexpr int64_t kRegisterTile = 4;
+/// The shortest depth whose contractions take the largest register tiles
+/// where they have enough tiles for every multiprocessor: each step's
+/// staged tiles then serve twice the sums (ab-ac-cb and the ccsd6 family
+/// 1.05-1.2x as fast on an H100), and a long depth pays for one block per
+/// multiprocessor (at a depth of 24 to 312 the same tiles were up to 2x
+/// slower).
+static constexpr int64_t kLongDepth = 1024;
 /// The fewest depth steps a part of a split depth takes: each part's
 /// partial sums cost a store and a load of the result's tile.
 static constexpr int64_t kMinimumStepsPerSplit = 8;
+/// The most f64 sums per thread for which two blocks of a tensor-core
+/// kernel fit a multiprocessor's registers.
+static constexpr int64_t kSumsForTwoBlocks = 16;
+/// What a short depth taken in one step is rounded up to.
+static constexpr int64_t kDepthGranule = 8;
 
 /// The register tile along a collapsed extent of `extent` (dynamic: the
 /// largest) spread over `threads` threads: the smallest power of two that
@@ -142,10 +162,9 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
   return tile;
 }
 
-std::optional<GPUContractionPlan>
-tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
-                               int64_t depthStep, bool tensorCores,
-                               StringRef mmaShape) {
+std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
+    linalg::GenericOp op, int64_t maxRegisterTile, int64_t depthStep,
+    bool tensorCores, StringRef mmaShape, int64_t blocksPerMultiprocessor) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -218,19 +237,39 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
     }
     return extent;
   };
-  plan.registerRows = chooseRegisterTile(collapsedExtent(plan.rowLoops),
-                                         plan.threadRows, maxRegisterTile);
-  plan.registerColumns = chooseRegisterTile(
-      collapsedExtent(plan.columnLoops), plan.threadColumns, maxRegisterTile);
+  int64_t rowExtent = collapsedExtent(plan.rowLoops);
+  int64_t columnExtent = collapsedExtent(plan.columnLoops);
+  int64_t batchExtent = collapsedExtent(plan.batchLoops);
+  int64_t depth = collapsedExtent(plan.depthLoops);
+  // The largest tiles only with sm_90's shapes (whose kernels' registers
+  // tl-gpu-tensor-core-occupancy sizes for one block).
+  int64_t registerTile = std::min(maxRegisterTile, kRegisterTile);
+  int64_t largest = plan.threadRows * maxRegisterTile;
+  if (maxRegisterTile > kRegisterTile && tensorCores && plan.mmaRows == 16 &&
+      outputType.getElementType().isF64() && !ShapedType::isDynamic(depth) &&
+      depth >= kLongDepth && !ShapedType::isDynamic(batchExtent) &&
+      rowExtent >= largest && columnExtent >= largest &&
+      batchExtent * (rowExtent / largest) * (columnExtent / largest) >=
+          kMultiprocessors)
+    registerTile = maxRegisterTile;
+  plan.registerRows =
+      chooseRegisterTile(rowExtent, plan.threadRows, registerTile);
+  plan.registerColumns =
+      chooseRegisterTile(columnExtent, plan.threadColumns, registerTile);
   // The columns' input is loaded once per row tile: depth / blockRows
   // loads per element stored. Below one, the output's stores matter more.
-  int64_t depth = collapsedExtent(plan.depthLoops);
-  // A depth that one step of twice the size holds whole takes that one
-  // step instead of two, the second partly zeros (ccsd_t's 24: 0.228 ms
-  // against 0.298 on an H100).
+  // A depth that one step of at most twice the size holds whole takes that
+  // one step instead of two, the second partly zeros (ccsd_t's 24: 0.228
+  // ms against 0.298 on an H100), rounded up to a multiple of 8 (whole
+  // tensor-core products, and every thread's share of the tiles equal).
   if (!ShapedType::isDynamic(depth) && depth > plan.depth &&
-      depth < 2 * plan.depth && depth % plan.depth != 0)
-    plan.depth *= 2;
+      depth < 2 * plan.depth && depth % plan.depth != 0) {
+    int64_t whole = llvm::alignTo(depth, kDepthGranule);
+    bool sharesEqually = whole * plan.blockRows() % plan.threads() == 0 &&
+                         whole * plan.blockColumns() % plan.threads() == 0;
+    plan.depth =
+        sharesEqually && whole % plan.mmaDepth == 0 ? whole : 2 * plan.depth;
+  }
   bool storesDominate =
       !ShapedType::isDynamic(depth) && depth < plan.blockRows();
   orderAs(plan.rowLoops,
@@ -256,24 +295,29 @@ tensorlang::planGPUContraction(linalg::GenericOp op, int64_t maxRegisterTile,
       plan.warpTileRows() % plan.mmaRows == 0 &&
       plan.warpTileColumns() % GPUContractionPlan::kMmaColumns == 0 &&
       plan.depth % plan.mmaDepth == 0;
+  // 128 registers (two blocks of 256 threads) hold 16 sums of f64 per
+  // thread beside the staged loads; more sums take one block.
+  plan.blocksPerMultiprocessor =
+      blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor
+      : plan.registerRows * plan.registerColumns > kSumsForTwoBlocks ? 1
+                                                                     : 2;
 
   // Too few tiles for the GPU's multiprocessors, and a long depth: split
   // it, each part at least kMinimumStepsPerSplit steps.
-  int64_t rowExtent = collapsedExtent(plan.rowLoops);
-  int64_t columnExtent = collapsedExtent(plan.columnLoops);
-  int64_t batchExtent = collapsedExtent(plan.batchLoops);
   if (outputType.hasStaticShape() && !ShapedType::isDynamic(depth) &&
       !ShapedType::isDynamic(batchExtent)) {
     int64_t tiles = batchExtent *
                     llvm::divideCeil(rowExtent, plan.blockRows()) *
                     llvm::divideCeil(columnExtent, plan.blockColumns());
     int64_t steps = llvm::divideCeil(depth, plan.depth);
-    // (No tiles: an extent of 0, nothing to split.)
+    // As many parts as fill one wave of blocks: one more block than the
+    // wave holds takes a second wave as long as the first (ab-cad-dcb's 25
+    // tiles in 11 parts). (No tiles: an extent of 0, nothing to split.)
     int64_t splits =
-        tiles == 0
-            ? 1
-            : std::min<int64_t>(llvm::divideCeil(kGPUMinimumBlocks, tiles),
-                                steps / kMinimumStepsPerSplit);
+        tiles == 0 ? 1
+                   : std::min<int64_t>(kMultiprocessors *
+                                           plan.blocksPerMultiprocessor / tiles,
+                                       steps / kMinimumStepsPerSplit);
     if (splits > 1) {
       int64_t stepsPerSplit = llvm::divideCeil(steps, splits);
       plan.depthPerSplit = stepsPerSplit * plan.depth;
@@ -337,6 +381,15 @@ private:
                                                 Value warpRow, Value warpColumn,
                                                 Value rowTile, Value columnTile,
                                                 ValueRange accumulators);
+  /// Whether each lane's pairs of adjacent columns (the tensor cores')
+  /// are adjacent in `target` (the output, or the partial sums with the
+  /// part first), at an even element offset: the output's stride-1 index
+  /// is the fastest column loop, of an even extent, and every other stride
+  /// and the offset are even.
+  bool storesColumnPairs(Value target);
+  int64_t getElementBytes() const {
+    return elementType.getIntOrFloatBitWidth() / 8;
+  }
   /// The same with sm_90's m16n8kK shapes, as inline PTX.
   SmallVector<Value>
   multiplyTilesOnTensorCores16(Value group, Value inGroup, Value warpRow,
@@ -369,6 +422,26 @@ ContractionKernelEmitter::delinearize(Value linear, Value extent,
   auto split = affine::AffineDelinearizeIndexOp::create(b, loc, clamped, basis,
                                                         /*hasOuterBound=*/true);
   return SmallVector<Value>(split.getResults());
+}
+
+bool ContractionKernelEmitter::storesColumnPairs(Value target) {
+  if (!plan.tensorCores)
+    return false;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  std::optional<unsigned> innermost = getInnermostLoop(outputMap);
+  std::optional<int64_t> extent =
+      innermost ? getConstantIntValue(ranges[*innermost].size) : std::nullopt;
+  if (innermost != plan.columnLoops.back() || !extent || *extent % 2 != 0)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  auto type = cast<MemRefType>(target.getType());
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) || offset % 2 != 0)
+    return false;
+  return llvm::all_of(ArrayRef<int64_t>(strides).drop_back(), [](int64_t s) {
+    return !ShapedType::isDynamic(s) && s % 2 == 0;
+  });
 }
 
 SmallVector<Value> ContractionKernelEmitter::at(AffineMap map,
@@ -595,6 +668,8 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
             b, loc, resultType, inputs, assembly, constraints,
             /*has_side_effects=*/false, /*is_align_stack=*/false,
             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+        product->setAttr(kBlocksPerMultiprocessorAttrName,
+                         b.getI32IntegerAttr(plan.blocksPerMultiprocessor));
         for (int64_t i = 0; i < 4; ++i)
           sums[sumIndex[i]] = LLVM::ExtractValueOp::create(
               b, loc, product.getResult(0), ArrayRef<int64_t>{i});
@@ -813,23 +888,59 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         scf::YieldOp::create(b, loc, results);
       });
 
-  for (auto [row, rowIn] : llvm::enumerate(rowInside))
-    for (auto [column, columnIn] : llvm::enumerate(columnInside)) {
-      int64_t element = row * columnInside.size() + column;
-      Value inside = arith::AndIOp::create(b, loc, rowIn, columnIn);
-      auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(store.thenBlock());
-      if (partialSums) {
-        SmallVector<Value> indices{split};
-        llvm::append_range(indices, at(outputMap, elementIndices[element]));
-        memref::StoreOp::create(b, loc, steps.getResult(element), partialSums,
-                                indices);
-      } else {
-        memref::StoreOp::create(b, loc, steps.getResult(element), output->get(),
-                                at(outputMap, elementIndices[element]));
+  // Each sum stored where it is inside the result; with the tensor cores'
+  // pairs of adjacent columns, as one vector where the pair is adjacent in
+  // memory and the buffer aligned for it (half the stores, and whole
+  // sectors written at once: ccsd_t's kernels were bound by L2 traffic).
+  Value target = partialSums ? partialSums : output->get();
+  auto indicesOf = [&](int64_t element) {
+    SmallVector<Value> indices;
+    if (partialSums)
+      indices.push_back(split);
+    llvm::append_range(indices, at(outputMap, elementIndices[element]));
+    return indices;
+  };
+  auto storeSums = [&](bool paired) {
+    int64_t columnStep = paired ? 2 : 1;
+    for (auto [row, rowIn] : llvm::enumerate(rowInside))
+      for (int64_t column = 0; column < (int64_t)columnInside.size();
+           column += columnStep) {
+        int64_t element = row * columnInside.size() + column;
+        Value inside =
+            arith::AndIOp::create(b, loc, rowIn, columnInside[column]);
+        auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(store.thenBlock());
+        if (!paired) {
+          memref::StoreOp::create(b, loc, steps.getResult(element), target,
+                                  indicesOf(element));
+          continue;
+        }
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, elementType),
+            ValueRange{steps.getResult(element), steps.getResult(element + 1)});
+        vector::StoreOp::create(b, loc, pair, target, indicesOf(element),
+                                /*nontemporal=*/false,
+                                llvm::Align(2 * getElementBytes()));
       }
-    }
+  };
+  if (!storesColumnPairs(target)) {
+    storeSums(/*paired=*/false);
+  } else {
+    // (The caller's buffer may be a view at any element.)
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, target);
+    Value misalignment =
+        arith::RemUIOp::create(b, loc, address, index(2 * getElementBytes()));
+    Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          misalignment, zero);
+    auto choice = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(choice.thenBlock());
+    storeSums(/*paired=*/true);
+    b.setInsertionPointToStart(choice.elseBlock());
+    storeSums(/*paired=*/false);
+  }
 
   if (!barriers)
     for (Value tile : tiles)

@@ -57,6 +57,10 @@ struct GPUContractionPlan {
   /// GPU (a few tiles, each with a long depth). The parts are whole steps.
   int64_t depthSplits = 1;
   int64_t depthPerSplit = 0;
+  /// Blocks per multiprocessor ptxas sizes the kernel's registers for,
+  /// where it multiplies in inline PTX (sm_90's shapes): each thread's
+  /// sums must fit beside the staged loads.
+  int64_t blocksPerMultiprocessor = 2;
   static constexpr int64_t kWarpSize = 32, kWarpRows = 2, kWarpColumns = 4;
   /// The tensor-core product's shape: m8n8k4 (nvgpu.mma.sync, the shape
   /// MLIR lowers for f64), or m16n8k4, m16n8k8, m16n8k16 (sm_90's f64
@@ -107,11 +111,19 @@ inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
 /// `maxRegisterTile` bounds registerRows and registerColumns, `depthStep`
 /// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
-/// runs on the tensor cores.
+/// runs on the tensor cores; `blocksPerMultiprocessor` (0: the plan's)
+/// sizes the registers of those on sm_90's shapes.
 std::optional<GPUContractionPlan>
 planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
                    int64_t depthStep, bool tensorCores,
-                   llvm::StringRef mmaShape = "m8n8k4");
+                   llvm::StringRef mmaShape = "m8n8k4",
+                   int64_t blocksPerMultiprocessor = 0);
+
+/// The attribute of a kernel's inline `mma.sync` that says how many blocks
+/// per multiprocessor its registers are sized for
+/// (tl-gpu-tensor-core-occupancy reads it).
+inline constexpr llvm::StringLiteral kBlocksPerMultiprocessorAttrName =
+    "tl.blocks_per_multiprocessor";
 
 /// Where `op`'s output is a temporary that a transposition copies into
 /// another buffer (and that nothing else reads), makes `op` write that

@@ -721,7 +721,7 @@ struct GPUMapLoopsPass
     auto plan = [&](linalg::GenericOp op) {
       return tensorlang::planGPUContraction(op, contractionRegisterTile,
                                             contractionDepthStep, tensorCores,
-                                            f64Mma);
+                                            f64Mma, contractionBlocksPerSM);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;

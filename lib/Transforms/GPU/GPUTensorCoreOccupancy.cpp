@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContractionKernel.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -35,15 +36,23 @@ struct GPUTensorCoreOccupancyPass
     getOperation().walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
-      // (The m8n8k4 kernels, nvgpu.mma.sync, fit ptxas's own choice.)
-      bool usesTensorCores = false;
+      // (The m8n8k4 kernels, nvgpu.mma.sync, fit ptxas's own choice.) The
+      // contraction kernels say what they need; the fewest asked wins.
+      std::optional<int64_t> blocks;
       kernel.walk([&](LLVM::InlineAsmOp assembly) {
-        usesTensorCores |= assembly.getAsmString().starts_with("mma.sync");
+        if (!assembly.getAsmString().starts_with("mma.sync"))
+          return;
+        int64_t asked = blocksPerMultiprocessor;
+        if (auto attr = assembly->getAttrOfType<IntegerAttr>(
+                tensorlang::kBlocksPerMultiprocessorAttrName))
+          asked = attr.getInt();
+        assembly->removeAttr(tensorlang::kBlocksPerMultiprocessorAttrName);
+        blocks = std::min(blocks.value_or(asked), asked);
       });
-      if (usesTensorCores)
-        kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                        IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                         blocksPerMultiprocessor));
+      if (blocks)
+        kernel->setAttr(
+            NVVM::NVVMDialect::getMinctasmAttrName(),
+            IntegerAttr::get(IntegerType::get(&getContext(), 32), *blocks));
     });
   }
 };

@@ -3,6 +3,7 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{tensor-cores=false contraction-register-tile=2}))" | FileCheck %s --check-prefix=SIMT
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-kernels=false}))" | FileCheck %s --check-prefix=PLAIN
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
@@ -181,5 +182,117 @@ func.func @not_a_product(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memre
     %s = arith.addf %acc, %m : f64
     linalg.yield %s : f64
   }
+  return
+}
+
+// -----
+
+// A depth of 21 is one step of 24 (rounded up to a multiple of 8), not one
+// of 32: a third fewer zeros staged and multiplied. Each thread stages 6
+// elements of each 24 x 64 tile.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @short_depth
+// CHECK: memref.alloc() : memref<24x68xf64, #gpu.address_space<workgroup>>
+// CHECK-COUNT-12: memref.store %{{.*}} : memref<24x68xf64, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.store %{{.*}} : memref<24x68xf64, #gpu.address_space<workgroup>>
+// CHECK-COUNT-48: nvgpu.mma.sync
+// CHECK-NOT: nvgpu.mma.sync
+func.func @short_depth(%x: memref<67x21xf64>, %y: memref<21x73xf64>, %z: memref<67x73xf64>) {
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 24 per step, 256 threads, f64 tensor cores (mma.sync m8n8k4), 2x4 warps of 32x16 (rows=d0 columns=d1 depth=d2 batch=-)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<67x21xf64>, memref<21x73xf64>) outs(%z : memref<67x73xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// 25 tiles of 64 x 64 and a depth of 1600 steps of 16: 10 parts (250
+// blocks, one wave of two blocks on each of 132 multiprocessors), not 11
+// (275 blocks: a second wave of 11 as long as the first).
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @split_in_one_wave
+// CHECK: memref.alloc() : memref<10x317x311xf64>
+func.func @split_in_one_wave(%x: memref<317x25600xf64>, %y: memref<25600x311xf64>, %z: memref<317x311xf64>) {
+// REMARK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads, depth split in 10 parts of 2560 (partial sums, added in order), f64 tensor cores (mma.sync m8n8k4), 2x4 warps of 32x16 (rows=d0 columns=d1 depth=d2 batch=-)
+// REMARK: remark: GPU: 1 statement(s) one thread per element (no batch loop)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<317x25600xf64>, memref<25600x311xf64>) outs(%z : memref<317x311xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// With sm_90's shapes, a long product with 12 x 13 tiles of 128 x 128
+// takes them: each thread sums 8 x 8 elements (64 in registers, one block
+// per multiprocessor), two warps by four of 64 x 32. The result's stride-1
+// index is the fastest column of an even extent: each lane's two adjacent
+// columns are stored as one vector where the buffer is 16-byte aligned,
+// else one by one.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// SM90: remark: GPU contraction kernel: block tile 128x128, depth 16 per step, 256 threads, f64 tensor cores (mma.sync m16n8k4), 2x4 warps of 64x32, registers for 1 block per multiprocessor (rows=d0 columns=d1 depth=d2 batch=-)
+// SM90-LABEL: func.func @long_product
+// SM90-COUNT-64: llvm.inline_asm {tl.blocks_per_multiprocessor = 1 : i32} "mma.sync.aligned.m16n8k4
+// SM90: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<1601x1710xf64> -> index
+// SM90: %[[MISALIGNED:.*]] = arith.remui %[[ADDRESS]], %c16
+// SM90: %[[ALIGNED:.*]] = arith.cmpi eq, %[[MISALIGNED]], %c0
+// SM90: scf.if %[[ALIGNED]] {
+// SM90-COUNT-32: vector.store %{{.*}} {alignment = 16 : i64} : memref<1601x1710xf64>, vector<2xf64>
+// SM90-NOT: vector.store
+// SM90: } else {
+// SM90: memref.store %{{.*}}#0, %{{.*}} : memref<1601x1710xf64>
+// SM90: memref.store %{{.*}}#63, %{{.*}} : memref<1601x1710xf64>
+func.func @long_product(%x: memref<1601x1031xf64>, %y: memref<1031x1710xf64>, %z: memref<1601x1710xf64>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<1601x1031xf64>, memref<1031x1710xf64>) outs(%z : memref<1601x1710xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// An odd extent of the result's stride-1 index: pairs of columns may
+// straddle rows, so each sum is stored by itself.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// SM90-LABEL: func.func @odd_columns
+// SM90-NOT: vector.store
+// SM90-NOT: extract_aligned_pointer
+// SM90: memref.store %{{.*}} : memref<67x73xf64>
+// SM90-LABEL: func.func
+func.func @odd_columns(%x: memref<67x71xf64>, %y: memref<71x73xf64>, %z: memref<67x73xf64>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<67x71xf64>, memref<71x73xf64>) outs(%z : memref<67x73xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+func.func @end() {
   return
 }

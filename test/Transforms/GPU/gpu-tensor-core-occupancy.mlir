@@ -8,6 +8,18 @@
 // CHECK-SAME: nvvm.minctasm = 2 : i32
 // ONE-LABEL: gpu.func @inline_mma
 // ONE-SAME: nvvm.minctasm = 1 : i32
+// A contraction kernel says how many blocks its registers are sized for
+// (its register tile of 64 sums: one); the fewest asked wins, over the
+// pass's option too, and the attribute is dropped.
+// CHECK-LABEL: gpu.func @inline_mma_asking
+// CHECK-SAME: nvvm.minctasm = 1 : i32
+// CHECK-NOT: tl.blocks_per_multiprocessor
+// ONE-LABEL: gpu.func @inline_mma_asking
+// ONE-SAME: nvvm.minctasm = 1 : i32
+// CHECK-LABEL: gpu.func @inline_mma_asking_more
+// CHECK-SAME: nvvm.minctasm = 3 : i32
+// ONE-LABEL: gpu.func @inline_mma_asking_more
+// ONE-SAME: nvvm.minctasm = 3 : i32
 // CHECK-LABEL: gpu.func @nvgpu_mma
 // CHECK-NOT: nvvm.minctasm
 // CHECK-LABEL: gpu.func @no_mma
@@ -16,6 +28,15 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @inline_mma(%x: f64) kernel {
       %r = llvm.inline_asm "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};", "=d,=d,=d,=d,d,d,d,d,d,d,d" %x, %x, %x, %x, %x, %x, %x : (f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
+      gpu.return
+    }
+    gpu.func @inline_mma_asking(%x: f64) kernel {
+      %r = llvm.inline_asm {tl.blocks_per_multiprocessor = 2 : i32} "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};", "=d,=d,=d,=d,d,d,d,d,d,d,d" %x, %x, %x, %x, %x, %x, %x : (f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
+      %s = llvm.inline_asm {tl.blocks_per_multiprocessor = 1 : i32} "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};", "=d,=d,=d,=d,d,d,d,d,d,d,d" %x, %x, %x, %x, %x, %x, %x : (f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
+      gpu.return
+    }
+    gpu.func @inline_mma_asking_more(%x: f64) kernel {
+      %r = llvm.inline_asm {tl.blocks_per_multiprocessor = 3 : i32} "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};", "=d,=d,=d,=d,d,d,d,d,d,d,d" %x, %x, %x, %x, %x, %x, %x : (f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
       gpu.return
     }
     gpu.func @nvgpu_mma(%x: f64) kernel {
