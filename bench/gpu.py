@@ -9,6 +9,12 @@ machine through the runtime-only loader (tensorlang.load: no LLVM there):
     bench/gpu.py --make OUT [--build build] [--only K5,ab-ac-cb] [--tccg-suite]
                  [--tl-flag=--gpu-register-tile=8]
     python3 OUT/gpu.py [--reps 10] [--only ...] [--budget 240]   # there
+        [--variants OTHER,...]
+
+--variants times, for each case, the same case from other bundles made
+with --make (another commit's compiler, other --tl-flag values) in the
+same run, each checked as the main one: a line per variant under the
+case's, with its time and its ratio to the main bundle's.
 
 Per case: the medians (CUDA events, after one warm-up run) of TensorLang's
 device function on PyTorch tensors (no copies), torch.einsum and
@@ -272,6 +278,22 @@ def run(args):
                  moved / (tl_ms * 1e-3) / 1e9,
                  100 * moved / (tl_ms * 1e-3) / rate, best / tl_ms,
                  "ok %.1e" % error if ok else "FAILED %.1e" % error))
+        for variant in args.variants.split(",") if args.variants else []:
+            library = os.path.join(HERE, variant, "cases", case["library"])
+            if not os.path.exists(library):
+                continue
+            other = tensorlang.load(library)
+            result.fill_(float("nan"))
+            variant_ms = timed(lambda: other(**arguments), args.reps, torch)
+            variant_error = (float((result - expected).abs().max())
+                             / max(scale, 1e-300))
+            variant_ok = variant_error <= tolerance
+            failures += not variant_ok
+            print("  %-14s %-7s %9.3f %39s %6.2f  %s"
+                  % (os.path.basename(os.path.normpath(variant)), "",
+                     variant_ms, "main/variant", tl_ms / variant_ms,
+                     "ok %.1e" % variant_error if variant_ok
+                     else "FAILED %.1e" % variant_error))
         sys.stdout.flush()
         del values, arguments, result, expected
         torch.cuda.empty_cache()
@@ -296,6 +318,10 @@ def main():
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--tccg-suite", action="store_true",
                         help="all 48 TCCG cases, not four")
+    parser.add_argument("--variants", default="",
+                        help="there: other bundles (folders beside this "
+                             "one's, or paths), each case timed from them "
+                             "too")
     parser.add_argument("--budget", type=float, default=240,
                         help="seconds after which no further case starts")
     args = parser.parse_args()
