@@ -37,9 +37,9 @@ def assemble_without_spills(work, kernels):
     """Assembles each kernel's PTX for sm_90 (ptxas -v) in `work`: it must
     assemble, and spill no register. The exception: kernels on sm_90's
     f64 tensor-core shapes (inline mma.sync) may spill up to 16 bytes:
-    ptxas gives them 128 registers (.minnctapersm 2) and spills 8 bytes in
-    some, and they ran 1.25x as fast as the unspilled m8n8k4 kernels on an
-    H100 (bench/README.md)."""
+    ptxas gives them 128 registers (.minnctapersm 2) or 255 (1, 128 x 128
+    tiles) and spills 4 or 8 bytes in some, and they ran 1.25x as fast as
+    the unspilled m8n8k4 kernels on an H100 (bench/README.md)."""
     for index, ptx in enumerate(kernels):
         (work / ("k%d.ptx" % index)).write_text(ptx)
         assembled = subprocess.run(
@@ -48,7 +48,7 @@ def assemble_without_spills(work, kernels):
         assert assembled.returncode == 0, assembled.stderr
         spilled = re.search(r"(\d+) bytes spill stores", assembled.stderr)
         assert spilled, assembled.stderr
-        allowed = 16 if ".minnctapersm 2" in ptx else 0
+        allowed = 16 if ".minnctapersm" in ptx else 0
         assert int(spilled.group(1)) <= allowed, assembled.stderr
 
 
