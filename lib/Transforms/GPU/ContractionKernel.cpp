@@ -146,6 +146,9 @@ static constexpr int64_t kMinimumStepsPerSplit = 8;
 /// The most f64 sums per thread for which two blocks of a tensor-core
 /// kernel fit a multiprocessor's registers.
 static constexpr int64_t kSumsForTwoBlocks = 16;
+/// Depth indices a lane stages in a row before the next lane takes the
+/// next row, where a tensor-core kernel's tile is loaded along the depth.
+static constexpr int64_t kDepthRun = 4;
 /// What a short depth taken in one step is rounded up to.
 static constexpr int64_t kDepthGranule = 8;
 
@@ -463,6 +466,18 @@ std::pair<Value, Value> ContractionKernelEmitter::getSlotOffsets(unsigned input,
   bool depthFastest =
       isRows ? plan.rowInputDepthFastest : plan.columnInputDepthFastest;
   Value element = add(thread, index(slot * plan.threads()));
+  if (depthFastest && plan.tensorCores) {
+    // Runs of kDepthRun depth indices (a 32-byte sector each), the next
+    // lanes the next rows: the tensor cores' tile stride (4 modulo 16)
+    // then puts a half-warp's stores in distinct banks. Whole runs of 16
+    // indices per row took four or five stores per bank (ncu, ccsd6 and
+    // TCCG's abcde cases).
+    Value run = arith::DivUIOp::create(b, loc, element, index(kDepthRun));
+    Value inRun = arith::RemUIOp::create(b, loc, element, index(kDepthRun));
+    Value runs = arith::DivUIOp::create(b, loc, run, index(width));
+    return {add(mul(runs, index(kDepthRun)), inRun),
+            arith::RemUIOp::create(b, loc, run, index(width))};
+  }
   if (depthFastest)
     return {arith::RemUIOp::create(b, loc, element, index(plan.depth)),
             arith::DivUIOp::create(b, loc, element, index(plan.depth))};
