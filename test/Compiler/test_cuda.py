@@ -302,6 +302,29 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
         assert "mma.sync m8n8k4" in remarks[0], remarks[0]
 
 
+# The transposition kernel, run on this CPU against NumPy at extents that
+# divide no tile, each with the remark that names it (one thread per
+# element would be right, and 4 times slower on an H100).
+@pytest.mark.parametrize("name", sorted(gpucases.TRANSPOSITION_CASES))
+def test_transposition_kernel_on_the_cpu(tl_run, tmp_path, name):
+    source, inputs, expected = gpucases.transposition_case_store(name)
+    mapped = tl_run(source, inputs, ["C"], engine="jit",
+                    extra=["--gpu-mapping-on-cpu"])
+    np.testing.assert_array_equal(mapped["C"], expected)
+    (tmp_path / "k.tl").write_text(source)
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--remarks", "-o", "k.o"], cwd=tmp_path, capture_output=True,
+        text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert "GPU transposition kernel: tiles of 32x32" in compiled.stderr, \
+        compiled.stderr
+    kernels = cudabuild.ptx_of(tmp_path / "k.o")
+    assert len(kernels) == 1 and "bar.sync" in kernels[0]
+    if PTXAS:
+        assemble_without_spills(tmp_path, kernels)
+
+
 # The registers of sm_90's tensor-core kernels: sized for two blocks per
 # multiprocessor with 16 sums per thread (64 x 64 tiles), for one with 64
 # (128 x 128 tiles: a depth of 1031 and 12 x 13 such tiles, unless

@@ -48,6 +48,29 @@ KERNEL_CASES = {
 }
 
 
+# Transpositions that take the GPU transposition kernel (tiles of 32 x 32
+# read along the input's stride-1 index and written along the output's):
+# (source, the output as numpy.transpose's axes of the input, the input's
+# shape), at extents that divide no tile, one of them sized.
+TRANSPOSITION_CASES = {
+    "transpose-3d": ("var input A : [37 41 43]\nvar output C : [43 37 41]\n"
+                     "C = A ^ [[1 2] [1 3]]\n", (2, 0, 1), (37, 41, 43)),
+    "transpose-batched": ("var input A : [5 29 3 31]\n"
+                          "var output C : [5 31 3 29]\nC = A ^ [[2 4]]\n",
+                          (0, 3, 2, 1), (5, 29, 3, 31)),
+    "transpose-sized": ("size I\nsize J\nvar input A : [I J]\n"
+                        "var output C : [J I]\nC = A ^ [[1 2]]\n",
+                        (1, 0), (53, 67)),
+}
+
+
+def transposition_case_store(name):
+    """The case's source, its inputs and the expected output."""
+    source, axes, shape = TRANSPOSITION_CASES[name]
+    a = np.random.default_rng(13).standard_normal(shape)
+    return source, {"A": a}, np.transpose(a, axes).copy()
+
+
 def kernel_case_store(name):
     """The case's source, einsum spec and inputs."""
     source, spec, _ = KERNEL_CASES[name]
@@ -97,3 +120,7 @@ def cases(random_count=12):
         store["C"] = np.zeros(np.einsum(KERNEL_CASES[name][1], inputs["A"],
                                         inputs["B"]).shape)
         yield ("kernel-" + name, source, store, ["C"], np.float64)
+    for name in sorted(TRANSPOSITION_CASES):
+        source, inputs, expected = transposition_case_store(name)
+        yield (name, source, dict(inputs, C=np.zeros(expected.shape)), ["C"],
+               np.float64)

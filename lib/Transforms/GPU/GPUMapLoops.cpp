@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionKernel.h"
+#include "TranspositionKernel.h"
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -620,6 +621,8 @@ struct GPUMapLoopsPass
 
     if (contractionKernels && failed(mapContractions(rewriter, func)))
       return signalPassFailure();
+    if (contractionKernels)
+      mapTranspositions(rewriter, func);
     SmallVector<linalg::LinalgOp> linalgOps;
     func.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
     SmallVector<scf::ParallelOp> nests;
@@ -789,6 +792,23 @@ struct GPUMapLoopsPass
                                            barriers, initialValue, partialSums);
     }
     return success();
+  }
+
+  /// Makes each transposition in `func` that has a plan a tiled kernel of
+  /// its own (TranspositionKernel.h).
+  void mapTranspositions(RewriterBase &rewriter, func::FuncOp func) {
+    SmallVector<linalg::GenericOp> transpositions;
+    func.walk([&](linalg::GenericOp op) {
+      if (op.hasPureBufferSemantics() && tensorlang::planGPUTransposition(op))
+        transpositions.push_back(op);
+    });
+    for (linalg::GenericOp op : transpositions) {
+      tensorlang::GPUTranspositionPlan plan =
+          *tensorlang::planGPUTransposition(op);
+      if (emitRemarks)
+        op->emitRemark("GPU transposition kernel: ") << plan.describe();
+      tensorlang::emitGPUTranspositionKernel(rewriter, op, plan, barriers);
+    }
   }
 
   /// Runs the batch loop `loop` (tl-fuse-batches, one batch index per
