@@ -299,6 +299,10 @@ static Value getFillValue(linalg::GenericOp op) {
 /// contraction kernel store for which its result's transposition is
 /// folded into it: a page of the GPU's smallest (4 KiB).
 static constexpr int64_t kMaxFoldedStoreStrideBytes = 4096;
+/// The smallest input view a batch kernel stages in shared memory: what
+/// one warp reads at once (smaller views cost a phase and a barrier for a
+/// sector or two).
+static constexpr int64_t kMinStagedBytes = 256;
 
 /// The fill of `op`'s one output that comes just before `op` (ops without
 /// memory effects between), and its value in `value`; null if none.
@@ -811,6 +815,89 @@ struct GPUMapLoopsPass
     }
   }
 
+  /// Copies each view of an input that a batch kernel's statement would
+  /// read across its rows (the statement's consecutive threads step along
+  /// another of its loops than the view's stride-1 one) into a buffer of
+  /// the block's, at most `budget` bytes in all, by a first phase of its
+  /// own (coalesced); the statements then read the copy. K5's first
+  /// contraction, along the stride-1 index of u, read 8 bytes of every
+  /// 32-byte sector (ncu on an H100: L1 86% busy). Returns the bytes.
+  int64_t stageStridedInputs(RewriterBase &rewriter, scf::ParallelOp blockLoop,
+                             Phases &phases,
+                             SmallVectorImpl<std::optional<unsigned>> &tiles,
+                             int64_t budget, SmallVectorImpl<Value> &staged) {
+    Block *blockBody = blockLoop.getBody();
+    MLIRContext *context = blockLoop.getContext();
+    int64_t stagedBytes = 0;
+    DenseMap<Value, Value> copies;
+    SmallVector<std::pair<Value, Value>> order;
+    for (auto [statement, tiled] : llvm::zip(phases.statements, tiles)) {
+      // The loop consecutive threads step along: the last parallel one
+      // that is not register-tiled.
+      std::optional<unsigned> threadLoop;
+      for (unsigned loop = 0; loop < statement.getNumParallelLoops(); ++loop)
+        if (loop != tiled)
+          threadLoop = loop;
+      if (!threadLoop)
+        continue;
+      for (OpOperand *input : statement.getDpsInputOperands()) {
+        auto view = input->get().getDefiningOp<memref::SubViewOp>();
+        auto type = dyn_cast<MemRefType>(input->get().getType());
+        if (!view || view->getBlock() != blockBody || !type ||
+            !type.hasStaticShape() || copies.count(view.getResult()))
+          continue;
+        AffineMap map = statement.getMatchingIndexingMap(input);
+        std::optional<unsigned> innermost = tensorlang::getInnermostLoop(map);
+        if (!innermost || *innermost == *threadLoop)
+          continue;
+        // Only read, by the statements of this block.
+        bool onlyRead = llvm::all_of(view->getUses(), [&](OpOperand &use) {
+          auto reader = dyn_cast<linalg::GenericOp>(use.getOwner());
+          return reader && reader.isDpsInput(&use);
+        });
+        int64_t bytes =
+            type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        if (!onlyRead || bytes < kMinStagedBytes ||
+            bytes > budget - stagedBytes)
+          continue;
+        stagedBytes += bytes;
+        rewriter.setInsertionPointToStart(blockBody);
+        Attribute space = barriers ? gpu::AddressSpaceAttr::get(
+                                         context, gpu::AddressSpace::Workgroup)
+                                   : Attribute();
+        // (tl-gpu-device-memory makes it a shared-memory global; on the
+        // CPU a buffer per block, which the caller frees at its end.)
+        Value copy = memref::AllocOp::create(
+            rewriter, view.getLoc(),
+            MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
+                            space));
+        copies[view.getResult()] = copy;
+        staged.push_back(copy);
+        order.emplace_back(view.getResult(), copy);
+      }
+    }
+    if (order.empty())
+      return 0;
+    // The copies first, each a phase of its own.
+    SmallVector<linalg::GenericOp> copyPhases;
+    for (auto [view, copy] : order) {
+      rewriter.setInsertionPoint(phases.statements.front());
+      auto copyOp = linalg::CopyOp::create(rewriter, view.getLoc(), view, copy);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, copyOp);
+      copyPhases.push_back(*generic);
+      rewriter.replaceUsesWithIf(view, copy, [&](OpOperand &use) {
+        return use.getOwner() != generic->getOperation();
+      });
+    }
+    phases.statements.insert(phases.statements.begin(), copyPhases.begin(),
+                             copyPhases.end());
+    phases.initialValues.insert(phases.initialValues.begin(), copyPhases.size(),
+                                SmallVector<Value>());
+    tiles.insert(tiles.begin(), copyPhases.size(), std::nullopt);
+    return stagedBytes;
+  }
+
   /// Runs the batch loop `loop` (tl-fuse-batches, one batch index per
   /// iteration) as one kernel: a block per iteration, whose threads run
   /// each of its statements in turn (barrier-delimited phases), with the
@@ -945,6 +1032,15 @@ struct GPUMapLoopsPass
     for (linalg::GenericOp statement : statements)
       tiles.push_back(registerTiles ? chooseRegisterTile(statement)
                                     : std::nullopt);
+    // (On the CPU, without shared memory, the statements stage what the
+    // GPU's would, in buffers of each block's own.)
+    int64_t stagingBudget =
+        barriers ? (inSharedMemory ? sharedMemoryBytes - privateBytes : 0)
+                 : std::max<int64_t>(
+                       tensorlang::kGPUSharedMemoryBytes - privateBytes, 0);
+    SmallVector<Value> staged;
+    int64_t stagedBytes = stageStridedInputs(rewriter, blockLoop, phases, tiles,
+                                             stagingBudget, staged);
     // Enough threads (whole warps) for the largest statement's points,
     // at most threads-per-block.
     int64_t threads = 32;
@@ -995,9 +1091,17 @@ struct GPUMapLoopsPass
       }
       remark << "; " << privateBytes << " B per block in "
              << (inSharedMemory ? "shared memory" : "a scratch buffer");
+      if (stagedBytes)
+        remark << ", " << stagedBytes
+               << " B of inputs staged there (read across their rows)";
     }
     for (linalg::GenericOp statement : statements)
       rewriter.eraseOp(statement);
+    if (!barriers) {
+      rewriter.setInsertionPoint(blockBody->getTerminator());
+      for (Value buffer : staged)
+        memref::DeallocOp::create(rewriter, loc, buffer);
+    }
     (void)gpu::setMappingAttr(blockLoop, {tensorlang::getProcessorMapping(
                                              context, gpu::Processor::BlockX)});
     return true;

@@ -173,3 +173,58 @@ func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4x
   memref.dealloc %s : memref<1x4x4xf64>
   return
 }
+
+// -----
+
+// A step reads its slice of u along j while u's stride-1 index is k (the
+// contraction's, as K5's first step): with register tiles along i, the
+// consecutive threads step along j, 128 bytes apart. The slice (2 KiB) is
+// first copied into shared memory by a phase of its own, along k; the
+// step then reads the copy.
+#u = affine_map<(e, i, j, k) -> (e, j, k)>
+#m = affine_map<(e, i, j, k) -> (i, k)>
+#v = affine_map<(e, i, j, k) -> (e, i, j)>
+// TILES-LABEL: func.func @strided_input
+// TILES: scf.parallel (%[[BLOCK:.*]]) =
+// TILES:   %[[STAGED:.*]] = memref.alloc() : memref<1x16x16xf64, #gpu.address_space<workgroup>>
+// TILES:   %[[SLICE:.*]] = memref.subview %{{.*}}[%[[BLOCK]], 0, 0] [1, 16, 16]
+// TILES:   scf.parallel
+// TILES:     scf.for
+// TILES:       %[[X:.*]] = memref.load %[[SLICE]][
+// TILES:       memref.store %[[X]], %[[STAGED]]
+// TILES:     gpu.barrier
+// TILES:     scf.for
+// TILES-NOT:   memref.load %[[SLICE]][
+// TILES:       memref.load %[[STAGED]]
+// TILES: return
+// On the CPU (no barriers, no shared memory) the same copy, in a buffer
+// of the block's own.
+// SCRATCH-LABEL: func.func @strided_input
+// SCRATCH: scf.parallel
+// SCRATCH:   %[[STAGED:.*]] = memref.alloc() : memref<1x16x16xf64>
+// SCRATCH:   scf.parallel
+// SCRATCH:     memref.store %{{.*}}, %[[STAGED]]
+// SCRATCH-NOT: gpu.barrier
+// SCRATCH:   scf.parallel
+// SCRATCH:     memref.load %[[STAGED]]
+// SCRATCH:   memref.dealloc %[[STAGED]]
+// CHECK-LABEL: func.func @strided_input
+// CHECK-NOT: workgroup>>
+// CHECK: memref.alloc() : memref<1x16x16xf64, #gpu.address_space<workgroup>>
+func.func @strided_input(%u: memref<7x16x16xf64>, %m: memref<16x16xf64>, %out: memref<7x16x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    %os = memref.subview %out[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%us, %m : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>, memref<16x16xf64>) outs(%os : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+  } {tl.batch_loop}
+  return
+}
