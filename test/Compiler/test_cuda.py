@@ -52,6 +52,18 @@ def assemble_without_spills(work, kernels):
         assert int(spilled.group(1)) <= allowed, assembled.stderr
 
 
+def compile_for_gpu(work, source, *flags):
+    """tl-compile's --target=cuda object of `source` in `work`, with
+    --remarks; returns its diagnostics."""
+    (work / "k.tl").write_text(source)
+    compiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
+         "--remarks", "-o", "k.o", *flags], cwd=work, capture_output=True,
+        text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    return compiled.stderr
+
+
 CASES = {case[0]: case for case in gpucases.cases()}
 
 
@@ -281,15 +293,10 @@ def test_contraction_kernel_on_the_cpu(tl_run, tmp_path, name):
     mapped = tl_run(source, inputs, ["C"], engine="jit",
                     extra=["--gpu-mapping-on-cpu"])
     np.testing.assert_allclose(mapped["C"], expected, rtol=1e-12, atol=1e-12)
-    (tmp_path / "k.tl").write_text(source)
-    compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--remarks", "-o", "k.o"], cwd=tmp_path, capture_output=True,
-        text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    remarks = [line for line in compiled.stderr.splitlines()
+    diagnostics = compile_for_gpu(tmp_path, source)
+    remarks = [line for line in diagnostics.splitlines()
                if "GPU contraction kernel" in line]
-    assert len(remarks) == 1, compiled.stderr
+    assert len(remarks) == 1, diagnostics
     assert KERNEL_CASES[name][2] in remarks[0], remarks[0]
     # (f64 on the tensor cores where the block's tile has 32 columns or
     # more: not the split case's 16 x 16, nor 3 columns.)
@@ -311,14 +318,9 @@ def test_transposition_kernel_on_the_cpu(tl_run, tmp_path, name):
     mapped = tl_run(source, inputs, ["C"], engine="jit",
                     extra=["--gpu-mapping-on-cpu"])
     np.testing.assert_array_equal(mapped["C"], expected)
-    (tmp_path / "k.tl").write_text(source)
-    compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--remarks", "-o", "k.o"], cwd=tmp_path, capture_output=True,
-        text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    assert "GPU transposition kernel: tiles of 32x32" in compiled.stderr, \
-        compiled.stderr
+    diagnostics = compile_for_gpu(tmp_path, source)
+    assert "GPU transposition kernel: tiles of 32x32" in diagnostics, \
+        diagnostics
     kernels = cudabuild.ptx_of(tmp_path / "k.o")
     assert len(kernels) == 1 and "bar.sync" in kernels[0]
     if PTXAS:
@@ -342,15 +344,10 @@ LONG_PRODUCT = ("var input A : [1601 1031]\nvar input B : [1031 1709]\n"
     (LONG_PRODUCT, ["--gpu-register-tile=4"], 2, "64x64"),
     (SMALL_PRODUCT, ["--gpu-blocks-per-sm=3"], 3, "64x64")])
 def test_blocks_per_multiprocessor(tmp_path, source, flags, blocks, tile):
-    (tmp_path / "k.tl").write_text(source)
-    compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--remarks", "-o", "k.o"] + flags, cwd=tmp_path,
-        capture_output=True, text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    assert "block tile %s," % tile in compiled.stderr, compiled.stderr
+    diagnostics = compile_for_gpu(tmp_path, source, *flags)
+    assert "block tile %s," % tile in diagnostics, diagnostics
     assert "registers for %d block%s per multiprocessor" % (
-        blocks, "s" if blocks > 1 else "") in compiled.stderr, compiled.stderr
+        blocks, "s" if blocks > 1 else "") in diagnostics, diagnostics
     kernels = [ptx for ptx in cudabuild.ptx_of(tmp_path / "k.o")
                if "mma.sync" in ptx]
     assert len(kernels) == 1
@@ -359,18 +356,6 @@ def test_blocks_per_multiprocessor(tmp_path, source, flags, blocks, tile):
     # the flag is for kernels of one short step.)
     if PTXAS and blocks != 3:
         assemble_without_spills(tmp_path, kernels)
-
-
-def test_blocks_per_multiprocessor_is_checked(tmp_path):
-    (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
-    compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--gpu-blocks-per-sm=9", "-o", "k.o"], cwd=tmp_path,
-        capture_output=True, text=True)
-    assert compiled.returncode != 0
-    assert "gpu-blocks-per-sm" in compiled.stderr and "1 to 8" in \
-        compiled.stderr, compiled.stderr
-    assert not (tmp_path / "k.o").exists()
 
 
 # The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
@@ -383,13 +368,9 @@ def test_blocks_per_multiprocessor_is_checked(tmp_path):
     (["--gpu-f64-mma=m16n8k16"], "m16n8k16"),
     (["--gpu-f64-mma=m16n8k8"], "m16n8k8")])
 def test_f64_tensor_core_shapes(tmp_path, flags, shape):
-    (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
-    compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--remarks", "-o", "k.o"] + flags, cwd=tmp_path,
-        capture_output=True, text=True)
-    assert compiled.returncode == 0, compiled.stderr
-    assert "mma.sync %s)" % shape in compiled.stderr, compiled.stderr
+    diagnostics = compile_for_gpu(tmp_path, KERNEL_CASES["transposed"][0],
+                                  *flags)
+    assert "mma.sync %s)" % shape in diagnostics, diagnostics
     kernels = cudabuild.ptx_of(tmp_path / "k.o")
     assert any("mma.sync.aligned.%s.row.col.f64" % shape in ptx
                for ptx in kernels)
@@ -405,14 +386,18 @@ def test_f64_tensor_core_shapes(tmp_path, flags, shape):
             assert assembled.returncode == 0, assembled.stderr
 
 
-def test_f64_tensor_core_shape_unknown(tmp_path):
+# A bad value of a GPU option: one line naming the option and the value or
+# what it must be, a non-zero exit, no output.
+@pytest.mark.parametrize("flag, fragment", [
+    ("--gpu-f64-mma=m16n16k16", "m16n16k16"),
+    ("--gpu-blocks-per-sm=9", "1 to 8")])
+def test_bad_gpu_option(tmp_path, flag, fragment):
     (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
     compiled = subprocess.run(
-        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda",
-         "--gpu-f64-mma=m16n16k16", "-o", "k.o"], cwd=tmp_path,
-        capture_output=True, text=True)
+        [os.path.join(BIN_DIR, "tl-compile"), "k.tl", "--target=cuda", flag,
+         "-o", "k.o"], cwd=tmp_path, capture_output=True, text=True)
     assert compiled.returncode != 0
-    assert "gpu-f64-mma" in compiled.stderr and "m16n16k16" in \
+    assert flag.split("=")[0][2:] in compiled.stderr and fragment in \
         compiled.stderr, compiled.stderr
     assert len(compiled.stderr.strip().splitlines()) == 1, compiled.stderr
     assert not (tmp_path / "k.o").exists()

@@ -333,6 +333,24 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
   return plan;
 }
 
+std::pair<scf::ParallelOp, SmallVector<Value>>
+tensorlang::createBlockGrid(OpBuilder &builder, Location loc,
+                            ArrayRef<Value> basis) {
+  Value blocks = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (Value extent : basis)
+    blocks = arith::MulIOp::create(builder, loc, blocks, extent);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto grid = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                      ValueRange{blocks}, ValueRange{one});
+  builder.setInsertionPointToStart(grid.getBody());
+  SmallVector<OpFoldResult> extents(basis.begin(), basis.end());
+  auto position = affine::AffineDelinearizeIndexOp::create(
+      builder, loc, grid.getInductionVars()[0], extents,
+      /*hasOuterBound=*/true);
+  return {grid, SmallVector<Value>(position.getResults())};
+}
+
 namespace {
 /// Emits one contraction kernel; the builder's insertion point moves as
 /// the kernel grows.
@@ -717,18 +735,12 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   Value rowTiles = arith::CeilDivUIOp::create(b, loc, rows, blockRows);
   Value columnTiles = arith::CeilDivUIOp::create(b, loc, columns, blockColumns);
   Value splits = index(plan.depthSplits);
-  Value blocks = mul(mul(mul(splits, batches), rowTiles), columnTiles);
   Value zero = index(0), one = index(1);
 
   // Blocks: the column tiles fastest (neighbours share the rows' tile).
-  auto blockLoop = scf::ParallelOp::create(b, loc, ValueRange{zero},
-                                           ValueRange{blocks}, ValueRange{one});
-  b.setInsertionPointToStart(blockLoop.getBody());
-  auto blockPosition = affine::AffineDelinearizeIndexOp::create(
-      b, loc, blockLoop.getInductionVars()[0],
-      ArrayRef<OpFoldResult>{splits, batches, rowTiles, columnTiles},
-      /*hasOuterBound=*/true);
-  Value split = blockPosition.getResult(0);
+  auto [blockLoop, blockPosition] =
+      createBlockGrid(b, loc, {splits, batches, rowTiles, columnTiles});
+  Value split = blockPosition[0];
   Value depthBegin = zero, depthEnd = depth;
   if (plan.depthSplits > 1) {
     depthBegin = mul(split, index(plan.depthPerSplit));
@@ -738,11 +750,11 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   blockIndices.assign(op.getNumLoops(), zero);
   if (!plan.batchLoops.empty())
     for (auto [loop, value] :
-         llvm::zip(plan.batchLoops, delinearize(blockPosition.getResult(1),
-                                                batches, plan.batchLoops)))
+         llvm::zip(plan.batchLoops,
+                   delinearize(blockPosition[1], batches, plan.batchLoops)))
       blockIndices[loop] = value;
-  rowBase = mul(blockPosition.getResult(2), blockRows);
-  columnBase = mul(blockPosition.getResult(3), blockColumns);
+  rowBase = mul(blockPosition[2], blockRows);
+  columnBase = mul(blockPosition[3], blockColumns);
 
   int64_t rowStride = plan.rowTileStride();
   int64_t columnStride = plan.columnTileStride();

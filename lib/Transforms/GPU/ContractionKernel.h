@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -91,6 +92,14 @@ getProcessorMapping(mlir::MLIRContext *context,
   return mlir::gpu::ParallelLoopDimMappingAttr::get(context, processor,
                                                     identity, identity);
 }
+
+/// An scf.parallel over as many blocks as the product of `basis`, and at
+/// the start of its body the block's index along each of `basis` (the
+/// last fastest); `builder`'s insertion point moves into the body. The
+/// caller maps it to block_x once its body is built.
+std::pair<mlir::scf::ParallelOp, llvm::SmallVector<mlir::Value>>
+createBlockGrid(mlir::OpBuilder &builder, mlir::Location loc,
+                llvm::ArrayRef<mlir::Value> basis);
 
 /// Whether `op`'s body yields its one input unchanged into its one output
 /// (a generalized copy or transposition; its maps say which).

@@ -104,33 +104,22 @@ void tensorlang::emitGPUTranspositionKernel(RewriterBase &rewriter,
     others = arith::MulIOp::create(rewriter, loc, others, extent(loop));
     otherBasis.push_back(ranges[loop].size);
   }
-  Value blocks = arith::MulIOp::create(
-      rewriter, loc, others,
-      arith::MulIOp::create(rewriter, loc, writeTiles, readTiles));
   Value zero = index(0), one = index(1);
 
   // Blocks: the read tiles fastest (neighbours read neighbouring tiles).
-  auto blockLoop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                           ValueRange{blocks}, ValueRange{one});
-  rewriter.setInsertionPointToStart(blockLoop.getBody());
-  auto position = affine::AffineDelinearizeIndexOp::create(
-      rewriter, loc, blockLoop.getInductionVars()[0],
-      ArrayRef<OpFoldResult>{others, writeTiles, readTiles},
-      /*hasOuterBound=*/true);
+  auto [blockLoop, position] =
+      createBlockGrid(rewriter, loc, {others, writeTiles, readTiles});
   SmallVector<Value> indices(op.getNumLoops(), zero);
   if (otherBasis.size() == 1) {
-    indices[plan.otherLoops[0]] = position.getResult(0);
+    indices[plan.otherLoops[0]] = position[0];
   } else if (!otherBasis.empty()) {
     auto split = affine::AffineDelinearizeIndexOp::create(
-        rewriter, loc, position.getResult(0), otherBasis,
-        /*hasOuterBound=*/true);
+        rewriter, loc, position[0], otherBasis, /*hasOuterBound=*/true);
     for (auto [loop, value] : llvm::zip(plan.otherLoops, split.getResults()))
       indices[loop] = value;
   }
-  Value writeBase =
-      arith::MulIOp::create(rewriter, loc, position.getResult(1), tile);
-  Value readBase =
-      arith::MulIOp::create(rewriter, loc, position.getResult(2), tile);
+  Value writeBase = arith::MulIOp::create(rewriter, loc, position[1], tile);
+  Value readBase = arith::MulIOp::create(rewriter, loc, position[2], tile);
 
   Value input = op.getDpsInputOperand(0)->get();
   Value output = op.getDpsInitOperand(0)->get();
@@ -169,33 +158,41 @@ void tensorlang::emitGPUTranspositionKernel(RewriterBase &rewriter,
       results.push_back(loopIndices[map.getDimPosition(result)]);
     return results;
   };
-  // Each of the thread's kTile / kThreadRows elements of the tile: along
-  // `fast` (the lane), then `slow` rows apart; `body` at the tile's
-  // (fast, slow) offsets where both are inside.
-  auto forEachElement = [&](Value someThread,
-                            function_ref<void(Value, Value)> body) {
-    Value lane = arith::RemUIOp::create(rewriter, loc, someThread, tile);
-    Value row =
-        arith::DivUIOp::create(rewriter, loc, someThread, tile).getResult();
-    for (int64_t part = 0; part < Plan::kTile / Plan::kThreadRows; ++part)
-      body(lane, add(row, index(part * Plan::kThreadRows)));
-  };
+  // Copies each of the thread's kTile / kThreadRows elements of the tile
+  // that lies inside the operands: the lane along the input's stride-1
+  // loop (`alongRead`) or the output's, the rows kThreadRows apart along
+  // the other. `copy` takes the tile's read and write offsets and the
+  // operands' indices.
+  auto forEachElement =
+      [&](Value someThread, bool alongRead,
+          function_ref<void(Value, Value, Value, Value)> copy) {
+        Value lane = arith::RemUIOp::create(rewriter, loc, someThread, tile);
+        Value row =
+            arith::DivUIOp::create(rewriter, loc, someThread, tile).getResult();
+        for (int64_t part = 0; part < Plan::kTile / Plan::kThreadRows; ++part) {
+          Value across = add(row, index(part * Plan::kThreadRows));
+          Value readOffset = alongRead ? lane : across;
+          Value writeOffset = alongRead ? across : lane;
+          Value read = add(readBase, readOffset);
+          Value write = add(writeBase, writeOffset);
+          Value inside =
+              arith::AndIOp::create(rewriter, loc, lessThan(read, readExtent),
+                                    lessThan(write, writeExtent));
+          auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+          OpBuilder::InsertionGuard inner(rewriter);
+          rewriter.setInsertionPointToStart(ifInside.thenBlock());
+          copy(readOffset, writeOffset, read, write);
+        }
+      };
   auto stage = [&](Value someThread) {
-    // Read along the input's stride-1 loop: the lane is the read offset.
-    forEachElement(someThread, [&](Value readOffset, Value writeOffset) {
-      Value read = add(readBase, readOffset);
-      Value write = add(writeBase, writeOffset);
-      Value inside =
-          arith::AndIOp::create(rewriter, loc, lessThan(read, readExtent),
-                                lessThan(write, writeExtent));
-      auto ifInside = scf::IfOp::create(rewriter, loc, inside);
-      OpBuilder::InsertionGuard inner(rewriter);
-      rewriter.setInsertionPointToStart(ifInside.thenBlock());
-      Value value = memref::LoadOp::create(rewriter, loc, input,
-                                           at(inputMap, read, write));
-      memref::StoreOp::create(rewriter, loc, value, staged,
-                              ValueRange{writeOffset, readOffset});
-    });
+    forEachElement(
+        someThread, /*alongRead=*/true,
+        [&](Value readOffset, Value writeOffset, Value read, Value write) {
+          Value value = memref::LoadOp::create(rewriter, loc, input,
+                                               at(inputMap, read, write));
+          memref::StoreOp::create(rewriter, loc, value, staged,
+                                  ValueRange{writeOffset, readOffset});
+        });
   };
   if (barriers) {
     stage(thread);
@@ -207,21 +204,14 @@ void tensorlang::emitGPUTranspositionKernel(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(everyThread.getBody());
     stage(everyThread.getInductionVar());
   }
-  // Written along the output's stride-1 loop: the lane is the write offset.
-  forEachElement(thread, [&](Value writeOffset, Value readOffset) {
-    Value read = add(readBase, readOffset);
-    Value write = add(writeBase, writeOffset);
-    Value inside =
-        arith::AndIOp::create(rewriter, loc, lessThan(read, readExtent),
-                              lessThan(write, writeExtent));
-    auto ifInside = scf::IfOp::create(rewriter, loc, inside);
-    OpBuilder::InsertionGuard inner(rewriter);
-    rewriter.setInsertionPointToStart(ifInside.thenBlock());
-    Value value = memref::LoadOp::create(rewriter, loc, staged,
-                                         ValueRange{writeOffset, readOffset});
-    memref::StoreOp::create(rewriter, loc, value, output,
-                            at(outputMap, read, write));
-  });
+  forEachElement(
+      thread, /*alongRead=*/false,
+      [&](Value readOffset, Value writeOffset, Value read, Value write) {
+        Value value = memref::LoadOp::create(
+            rewriter, loc, staged, ValueRange{writeOffset, readOffset});
+        memref::StoreOp::create(rewriter, loc, value, output,
+                                at(outputMap, read, write));
+      });
   if (!barriers)
     memref::DeallocOp::create(rewriter, loc, staged);
 
