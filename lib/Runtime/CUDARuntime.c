@@ -33,6 +33,7 @@ typedef struct CUmod *CUmodule;
 typedef struct CUfunc *CUfunction;
 typedef struct CUstrm *CUstream;
 typedef struct CUevt *CUevent;
+typedef struct CUmempool *CUmemoryPool;
 
 enum {
   CUDA_ERROR_INVALID_VALUE = 1,
@@ -42,6 +43,7 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_OPTIMIZATION_LEVEL = 7,
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
 };
 
 /* Symbol names and parameters; a name with _v2 is the one whose plain name
@@ -73,6 +75,8 @@ enum {
   X(cuMemFree_v2, (CUdeviceptr))                                               \
   X(cuMemAllocAsync, (CUdeviceptr *, size_t, CUstream))                        \
   X(cuMemFreeAsync, (CUdeviceptr, CUstream))                                   \
+  X(cuDeviceGetDefaultMemPool, (CUmemoryPool *, CUdevice))                     \
+  X(cuMemPoolSetAttribute, (CUmemoryPool, int, void *))                        \
   X(cuMemcpyAsync, (CUdeviceptr, CUdeviceptr, size_t, CUstream))               \
   X(cuMemsetD32Async, (CUdeviceptr, unsigned, size_t, CUstream))               \
   X(cuMemsetD16Async, (CUdeviceptr, unsigned short, size_t, CUstream))
@@ -175,10 +179,22 @@ static void initialize(void) {
     step = "cuDevicePrimaryCtxRetain";
     result = cu.cuDevicePrimaryCtxRetain(&context, handle);
   }
-  if (result != 0)
+  if (result != 0) {
     snprintf(initError, sizeof initError,
              "no CUDA device: %s failed for device %d (%s)", step, device,
              errorName(result));
+    return;
+  }
+  /* Temporaries on a caller's stream come from the device's default pool
+     (cuMemAllocAsync), which by default gives freed memory back to the
+     system at every synchronization: each call then mapped its
+     temporaries anew. The pool keeps them instead, as PyTorch's and CuPy's
+     allocators keep theirs (not needed to run: failures are ignored). */
+  CUmemoryPool pool;
+  unsigned long long keepAll = ~0ull;
+  if (cu.cuDeviceGetDefaultMemPool(&pool, handle) == 0)
+    (void)cu.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                   &keepAll);
 }
 
 /* Each thread that calls the driver needs the context made current. */

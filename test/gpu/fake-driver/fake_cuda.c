@@ -122,6 +122,19 @@ CUresult cuMemFreeAsync(CUdeviceptr pointer, void *stream) {
   LOG("cuMemFreeAsync %p\n", stream);
   return 0;
 }
+CUresult cuDeviceGetDefaultMemPool(void **pool, int device) {
+  static int thePool;
+  *pool = &thePool;
+  return 0;
+}
+CUresult cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  /* 4: CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, a cuuint64_t. */
+  if (attribute == 4 && *(unsigned long long *)value == ~0ull)
+    LOG("cuMemPoolSetAttribute-keep-all\n");
+  else
+    LOG("cuMemPoolSetAttribute-other\n");
+  return 0;
+}
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        void *stream) {
   memcpy((void *)dst, (const void *)src, bytes);
