@@ -244,6 +244,14 @@ struct GPUDeviceMemoryPass
                        "than one block");
         return signalPassFailure();
       }
+      // (The buffers are copied, and the statements moved, as buffers:
+      // tensors or results would be left dangling.)
+      if (func.getNumResults() != 0 ||
+          llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<TensorType>)) {
+        func.emitError("tl-gpu-device-memory: expected a bufferized "
+                       "interface function (buffer arguments, no results)");
+        return signalPassFailure();
+      }
       if (failed(splitDeviceFunction(rewriter, func, symbols, written)))
         return signalPassFailure();
     }

@@ -32,3 +32,14 @@ module {
     return
   }
 }
+
+// -----
+
+// Before bufferization (tensors in, a tensor out): refused, not split into
+// functions whose results dangle (the pass crashed here).
+module {
+  // expected-error @+1 {{tl-gpu-device-memory: expected a bufferized interface function (buffer arguments, no results)}}
+  func.func @t(%u: tensor<4xf64>) -> tensor<4xf64> {
+    return %u : tensor<4xf64>
+  }
+}
