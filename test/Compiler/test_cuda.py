@@ -327,6 +327,24 @@ def test_transposition_kernel_on_the_cpu(tl_run, tmp_path, name):
         assemble_without_spills(tmp_path, kernels)
 
 
+# Random transpositions (rank 2 to 4, extents 1 to 40, some sized), with and
+# without padding: the transposition kernel where both stride-1 loops are
+# long enough, one thread per element elsewhere, each against NumPy.
+def test_random_transpositions_on_the_cpu(tl_run, tmp_path):
+    kernels = 0
+    for seed in range(16):
+        source, inputs, expected = gpucases.random_transposition(seed)
+        for pad in ([], ["--pad=4"]):
+            mapped = tl_run(source, inputs, ["C"], engine="jit",
+                            extra=["--gpu-mapping-on-cpu"] + pad)
+            np.testing.assert_array_equal(mapped["C"], expected, source)
+        work = tmp_path / str(seed)
+        work.mkdir()
+        kernels += "GPU transposition kernel" in compile_for_gpu(work, source)
+    # (Both paths taken: the seeds are fixed.)
+    assert 0 < kernels < 16, kernels
+
+
 # The registers of sm_90's tensor-core kernels: sized for two blocks per
 # multiprocessor with 16 sums per thread (64 x 64 tiles), for one with 64
 # (128 x 128 tiles: a depth of 1031 and 12 x 13 such tiles, unless

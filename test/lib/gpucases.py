@@ -71,6 +71,31 @@ def transposition_case_store(name):
     return source, {"A": a}, np.transpose(a, axes).copy()
 
 
+def random_transposition(seed):
+    """A random transposition (rank 2 to 4, extents around the transposition
+    kernel's tiles of 32 and below its threshold of 16, a third of them
+    sized): its source, its input and the expected output."""
+    rng = np.random.default_rng(seed)
+    rank = int(rng.integers(2, 5))
+    shape = [int(rng.choice([1, 3, 16, 17, 31, 37, 40])) for _ in range(rank)]
+    swaps = [sorted(int(x) for x in rng.choice(rank, 2, replace=False) + 1)
+             for _ in range(int(rng.integers(1, 4)))]
+    order = list(range(rank))
+    for i, j in swaps:
+        order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
+    a = rng.standard_normal(shape)
+    if rng.random() < 1 / 3:
+        names = ["N%d" % k for k in range(rank)]
+        declarations = "".join("size %s\n" % n for n in names)
+    else:
+        names = [str(e) for e in shape]
+        declarations = ""
+    source = declarations + "var input A : [%s]\nvar output C : [%s]\n" \
+        "C = A ^ [%s]\n" % (" ".join(names), " ".join(names[k] for k in order),
+                            " ".join("[%d %d]" % tuple(s) for s in swaps))
+    return source, {"A": a}, np.transpose(a, order).copy()
+
+
 def kernel_case_store(name):
     """The case's source, einsum spec and inputs."""
     source, spec, _ = KERNEL_CASES[name]
