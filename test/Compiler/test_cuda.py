@@ -345,6 +345,23 @@ def test_random_transpositions_on_the_cpu(tl_run, tmp_path):
     assert 0 < kernels < 16, kernels
 
 
+# Random contractions of two operands about the kernels' tiles, with and
+# without padding, against NumPy; most take the contraction kernel.
+def test_random_contractions_on_the_cpu(tl_run, tmp_path):
+    kernels = 0
+    for seed in range(8):
+        source, inputs, expected = gpucases.random_contraction(seed)
+        for pad in ([], ["--pad=4"]):
+            mapped = tl_run(source, inputs, ["C"], engine="jit",
+                            extra=["--gpu-mapping-on-cpu"] + pad)
+            np.testing.assert_allclose(mapped["C"], expected, rtol=1e-11,
+                                       atol=1e-11, err_msg=source)
+        work = tmp_path / str(seed)
+        work.mkdir()
+        kernels += "GPU contraction kernel" in compile_for_gpu(work, source)
+    assert kernels >= 4, kernels
+
+
 # The registers of sm_90's tensor-core kernels: sized for two blocks per
 # multiprocessor with 16 sums per thread (64 x 64 tiles), for one with 64
 # (128 x 128 tiles: a depth of 1031 and 12 x 13 such tiles, unless

@@ -96,6 +96,41 @@ def random_transposition(seed):
     return source, {"A": a}, np.transpose(a, order).copy()
 
 
+def random_contraction(seed):
+    """A random contraction of two operands (3 to 6 indices, extents about
+    the contraction kernels' tiles and steps, the operands' indices in
+    random orders): its source, its inputs and numpy.einsum's result."""
+    rng = np.random.default_rng(seed)
+    indices = "abcdef"[:int(rng.integers(3, 7))]
+    # (At most 400 000 multiply-adds: the mapped loops run on one core.)
+    extent = {}
+    while not extent or np.prod(list(extent.values())) > 400000:
+        extent = {i: int(rng.choice([1, 5, 7, 16, 17, 24, 33, 40]))
+                  for i in indices}
+    # The first of the first input only, the second of the second only,
+    # the third summed; the others any of the three.
+    roles = {i: ("A", "B", "AB")[k] if k < 3 else str(rng.choice(
+        ["A", "B", "AB"])) for k, i in enumerate(indices)}
+    a = [i for i in indices if "A" in roles[i]]
+    b = [i for i in indices if "B" in roles[i]]
+    rng.shuffle(a)
+    rng.shuffle(b)
+    result = [i for i in a if roles[i] == "A"] + \
+        [i for i in b if roles[i] == "B"]
+    pairs = " ".join("[%d %d]" % (a.index(i) + 1, len(a) + b.index(i) + 1)
+                     for i in indices if roles[i] == "AB")
+    shape = lambda names: " ".join(str(extent[i]) for i in names)
+    source = ("var input A : [%s]\nvar input B : [%s]\nvar output C : [%s]\n"
+              "C = A # B . [%s]\n" % (shape(a), shape(b), shape(result),
+                                      pairs))
+    inputs = {"A": rng.standard_normal([extent[i] for i in a]),
+              "B": rng.standard_normal([extent[i] for i in b])}
+    expected = np.einsum("%s,%s->%s" % ("".join(a), "".join(b),
+                                        "".join(result)),
+                         inputs["A"], inputs["B"])
+    return source, inputs, expected
+
+
 def kernel_case_store(name):
     """The case's source, einsum spec and inputs."""
     source, spec, _ = KERNEL_CASES[name]
