@@ -892,8 +892,9 @@ struct GPUMapLoopsPass
     }
     phases.statements.insert(phases.statements.begin(), copyPhases.begin(),
                              copyPhases.end());
+    // (One output each, which a copy never loads: no initial value.)
     phases.initialValues.insert(phases.initialValues.begin(), copyPhases.size(),
-                                SmallVector<Value>());
+                                SmallVector<Value>{Value()});
     tiles.insert(tiles.begin(), copyPhases.size(), std::nullopt);
     return stagedBytes;
   }
