@@ -801,14 +801,16 @@ struct GPUMapLoopsPass
   /// Makes each transposition in `func` that has a plan a tiled kernel of
   /// its own (TranspositionKernel.h).
   void mapTranspositions(RewriterBase &rewriter, func::FuncOp func) {
-    SmallVector<linalg::GenericOp> transpositions;
+    SmallVector<std::pair<linalg::GenericOp, tensorlang::GPUTranspositionPlan>>
+        transpositions;
     func.walk([&](linalg::GenericOp op) {
-      if (op.hasPureBufferSemantics() && tensorlang::planGPUTransposition(op))
-        transpositions.push_back(op);
+      if (!op.hasPureBufferSemantics())
+        return;
+      if (std::optional<tensorlang::GPUTranspositionPlan> plan =
+              tensorlang::planGPUTransposition(op))
+        transpositions.emplace_back(op, *plan);
     });
-    for (linalg::GenericOp op : transpositions) {
-      tensorlang::GPUTranspositionPlan plan =
-          *tensorlang::planGPUTransposition(op);
+    for (auto &[op, plan] : transpositions) {
       if (emitRemarks)
         op->emitRemark("GPU transposition kernel: ") << plan.describe();
       tensorlang::emitGPUTranspositionKernel(rewriter, op, plan, barriers);
@@ -829,7 +831,7 @@ struct GPUMapLoopsPass
     Block *blockBody = blockLoop.getBody();
     MLIRContext *context = blockLoop.getContext();
     int64_t stagedBytes = 0;
-    DenseMap<Value, Value> copies;
+    // Each staged view and its copy, in the order found.
     SmallVector<std::pair<Value, Value>> order;
     for (auto [statement, tiled] : llvm::zip(phases.statements, tiles)) {
       // The loop consecutive threads step along: the last parallel one
@@ -844,7 +846,8 @@ struct GPUMapLoopsPass
         auto view = input->get().getDefiningOp<memref::SubViewOp>();
         auto type = dyn_cast<MemRefType>(input->get().getType());
         if (!view || view->getBlock() != blockBody || !type ||
-            !type.hasStaticShape() || copies.count(view.getResult()))
+            !type.hasStaticShape() ||
+            llvm::is_contained(llvm::make_first_range(order), view.getResult()))
           continue;
         AffineMap map = statement.getMatchingIndexingMap(input);
         std::optional<unsigned> innermost = tensorlang::getInnermostLoop(map);
@@ -871,7 +874,6 @@ struct GPUMapLoopsPass
             rewriter, view.getLoc(),
             MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
                             space));
-        copies[view.getResult()] = copy;
         staged.push_back(copy);
         order.emplace_back(view.getResult(), copy);
       }
