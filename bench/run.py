@@ -60,7 +60,8 @@ OPENBLAS_CORETYPES = {
     "skylake": "Haswell", "alderlake": "Haswell", "znver1": "Zen", "znver2": "Zen",
     "znver3": "Zen", "x86-64-v4": "SkylakeX", "skylake-avx512": "SkylakeX",
     "cascadelake": "SkylakeX", "icelake-server": "SkylakeX",
-    "sapphirerapids": "SapphireRapids", "znver4": "SkylakeX", "znver5": "SkylakeX",
+    "sapphirerapids": "SapphireRapids", "emeraldrapids": "SapphireRapids",
+    "graniterapids": "SapphireRapids", "znver4": "SkylakeX", "znver5": "SkylakeX",
     "x86-64-v2": "Nehalem", "nehalem": "Nehalem", "x86-64": "Prescott",
 }
 CC = "/usr/bin/clang-22"
@@ -82,10 +83,56 @@ PEER_TARGET_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LIBXSMM_TARGE
                          "ATEN_CPU_CAPABILITY")
 
 
+def host_llvm_cpu():
+    """LLVM's name for this machine's CPU (clang's -march=native), or None."""
+    try:
+        driver = subprocess.run([CC, "-march=native", "-###", "-x", "c", "-c",
+                                 os.devnull], capture_output=True, text=True,
+                                timeout=30).stderr
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r'"-target-cpu" "([^"]+)"', driver)
+    return match.group(1) if match else None
+
+
+def openblas_coretype_for_unknown_host():
+    """The OPENBLAS_CORETYPE that this machine's CPU should get where the
+    installed OpenBLAS does not know it, or None. A DYNAMIC_ARCH OpenBLAS
+    runs its SSE3 kernels (core "Prescott") on a CPU newer than itself:
+    Debian 12's 0.3.21 on Emerald Rapids runs DGEMM at 7.5 GFLOP/s, its
+    SapphireRapids (Cooperlake) kernels at 48. A peer that slow is no
+    yardstick, so the benchmarks give it the kernels of the CPU's family,
+    and say so."""
+    probe = ("import ctypes, ctypes.util\n"
+             "lib = ctypes.CDLL(ctypes.util.find_library('openblas'))\n"
+             "lib.openblas_get_corename.restype = ctypes.c_char_p\n"
+             "print(lib.openblas_get_corename().decode())")
+    env = dict(os.environ)
+    for variable in PEER_TARGET_VARIABLES:
+        env.pop(variable, None)
+    try:
+        corename = subprocess.run([sys.executable, "-c", probe], env=env,
+                                  capture_output=True, text=True,
+                                  timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if corename.lower() != "prescott":
+        return None
+    cpu = host_llvm_cpu()
+    coretype = OPENBLAS_CORETYPES.get(cpu or "")
+    if coretype is None or coretype == "Prescott":
+        return None
+    print("note: OpenBLAS does not know this CPU (%s) and would run its SSE3 "
+          "kernels; the peers get OPENBLAS_CORETYPE=%s" % (cpu, coretype),
+          file=sys.stderr)
+    return coretype
+
+
 def set_peer_environment(cpu, one_thread=False):
     """Makes the peers that choose their kernels when they run (OpenBLAS,
     NumPy's too; LIBXSMM; PyTorch) run those of `cpu`: their own choice on
-    the host, the variables of RUNTIME_TARGETS for another CPU. An
+    the host (but OpenBLAS's where it does not know the host's CPU), the
+    variables of RUNTIME_TARGETS for another CPU. An
     environment that sets them (some machines here set OPENBLAS_CORETYPE=
     Haswell and OPENBLAS_L2_SIZE=512 for every process) would otherwise
     hand NumPy and OpenBLAS AVX2 kernels on an AVX-512 machine. NumPy has
@@ -100,7 +147,11 @@ def set_peer_environment(cpu, one_thread=False):
             env.setdefault(variable, "1")
     for variable in PEER_TARGET_VARIABLES:
         env.pop(variable, None)
-    if cpu != "host":
+    if cpu == "host":
+        coretype = openblas_coretype_for_unknown_host()
+        if coretype:
+            env["OPENBLAS_CORETYPE"] = coretype
+    else:
         coretype = OPENBLAS_CORETYPES.get(cpu)
         if coretype is None:
             print("warning: no OpenBLAS core type known for --cpu=%s; OpenBLAS, NumPy, "

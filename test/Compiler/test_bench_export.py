@@ -117,3 +117,33 @@ def test_bundle_errors_are_clear(tmp_path):
     result = tccg("--exported", str(bundle), "--odd-sizes")
     assert result.returncode != 0
     assert "give the size flags to --export" in result.stderr
+
+
+def test_peers_get_the_hosts_openblas_kernels_where_it_does_not_know_it(
+        monkeypatch):
+    """An OpenBLAS older than the CPU runs its SSE3 kernels ("Prescott"):
+    the benchmarks hand it the kernels of the CPU's family instead, and
+    leave a CPU it knows alone."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import run as bench_run
+
+    class Completed:
+        def __init__(self, stdout="", stderr=""):
+            self.stdout, self.stderr = stdout, stderr
+
+    def fake(corename, cpu):
+        def run(command, **kwargs):
+            if command[0] == bench_run.CC:
+                return Completed(stderr='"-cc1" "-target-cpu" "%s" "-x"' % cpu)
+            return Completed(stdout=corename + "\n")
+        return run
+
+    monkeypatch.setattr(bench_run.subprocess, "run",
+                        fake("Prescott", "emeraldrapids"))
+    assert bench_run.openblas_coretype_for_unknown_host() == "SapphireRapids"
+    monkeypatch.setattr(bench_run.subprocess, "run",
+                        fake("SkylakeX", "emeraldrapids"))
+    assert bench_run.openblas_coretype_for_unknown_host() is None
+    monkeypatch.setattr(bench_run.subprocess, "run",
+                        fake("Prescott", "x86-64"))
+    assert bench_run.openblas_coretype_for_unknown_host() is None
