@@ -129,6 +129,16 @@ CASES = {
         "var input A : [11 5]\nvar input B : [5 13]\nvar output C : [13 11]\n"
         "C = A # B . [2 3] ^ [1 2]\n",
         {"A": (11, 5), "B": (5, 13)}, lambda v: (v["A"] @ v["B"]).T),
+    # TCCG abc-bda-dc at primes, C[c][b][a] = sum_d A[a][d][b] B[c][d]:
+    # its transposition is kept (folding would pack A for the columns a),
+    # and the contraction computes into [a][c][b], which reads A's rows
+    # (b) in place as its columns, before the copy into C's layout.
+    "tccg-abc-bda-dc-relaid-prime": (
+        "var input A : [31 29 23]\nvar input B : [3 29]\n"
+        "var output C : [3 23 31]\n"
+        "C = A # B . [[2 5]] ^ [[1 3]]\n",
+        {"A": (31, 29, 23), "B": (3, 29)},
+        lambda v: np.einsum("adb,cd->cba", v["A"], v["B"])),
     # A sum to a scalar that reads B across its rows: blocked a line of B
     # at a time (the order of the sum changes, not its terms).
     "trace-blocked": (
@@ -275,6 +285,9 @@ PANELED = {"matmul-prime-panels", "matmul-large-blocks",
 # into the contraction) however many terms each element sums, because the
 # folded contraction copies less.
 FOLDED = {"tccg-ccsd6-prime", "tccg-ccsd-t-prime-result-order"}
+# Cases whose contraction computes into the layout that reads its largest
+# input in place for its columns, before the kept transposition.
+RELAID = {"tccg-abc-bda-dc-relaid-prime"}
 # Cases whose free dimensions collapse with the reductions: every plan is
 # that of a matrix product (rows, columns, depth).
 COLLAPSED_TO_PRODUCT = {"tccg-ccsd6-prime-own-order",
@@ -320,8 +333,12 @@ def _compile(tmp_path, source, extra, disassemble=False):
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("threads", [1, 2])
 def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
+    # The plans of one cache hierarchy, whatever the host's: a 2 MiB L2
+    # (Emerald Rapids) gives ccsd6's products row panels that 1 MiB does not.
     remarks, symbols = _compile(tmp_path, CASES[name][0],
-                                ["--threads=%d" % threads])
+                                ["--threads=%d" % threads,
+                                 "--l1-cache-bytes=49152",
+                                 "--l2-cache-bytes=1048576"])
     assert "left untiled" not in remarks, remarks
     assert "transposition left scalar" not in remarks, remarks
     if name in TRANSPOSED_IN_SQUARES:
@@ -347,6 +364,10 @@ def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
     assert "row-panels=in" not in remarks, remarks
     if name in FOLDED:
         assert "transposition folded into its contraction" in remarks, remarks
+    if name in RELAID:
+        assert "the contraction computes into the layout that reads its " \
+            "largest input in place" in remarks, remarks
+        assert "columns=d1 " in remarks, remarks
     if threads == 2 and name in SHARED_BY_THREADS:
         assert "__kmpc_fork_call" in symbols, name
     if threads == 1:

@@ -362,6 +362,19 @@ public:
                                        const ContractionShape &folded,
                                        std::string *whyNot = nullptr) const;
 
+  /// Whether `contraction`, whose only use is a transposition that is not
+  /// folded into it, is better computed into `relaid`: its own layout with
+  /// the last dimension of its largest input, `largest`, moved last, so
+  /// that the columns are that input's unit-stride rows, read in place,
+  /// where the own layout reads it across its rows (TCCG abc-bda-dc: each
+  /// register tile of the own layout walks 312 lines 2.5 KB apart). The
+  /// transposition after it stays, from `relaid`. Says why not in `whyNot`.
+  virtual bool
+  shouldRelayoutTransposedContraction(const ContractionShape &contraction,
+                                      const ContractionShape &relaid,
+                                      unsigned largest,
+                                      std::string *whyNot = nullptr) const;
+
   /// What shouldFoldTransposition weighs, as the plans of both layouts
   /// give it: the inputs each copies whole for its columns. A sized
   /// contraction's choice depends on its extents, and is made at run time

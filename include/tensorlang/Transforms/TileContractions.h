@@ -64,6 +64,18 @@ mlir::FailureOr<mlir::linalg::GenericOp> foldTranspositionIntoContraction(
     mlir::RewriterBase &rewriter, mlir::linalg::GenericOp copy,
     const ContractionPlanner &planner, bool *atRunTime = nullptr);
 
+/// Makes contraction `copy`'s producer, whose transposition `copy` is not
+/// folded into it, compute into the layout that reads its largest input in
+/// place for its columns (the last dimension of that input moved last),
+/// where `planner` says that pays
+/// (ContractionPlanner::shouldRelayoutTransposedContraction); `copy` then
+/// transposes that layout. Returns the new contraction; changes nothing
+/// where it fails.
+mlir::FailureOr<mlir::linalg::GenericOp>
+relayoutTransposedContraction(mlir::RewriterBase &rewriter,
+                              mlir::linalg::GenericOp copy,
+                              const ContractionPlanner &planner);
+
 /// The contraction that `copy` transposes, where `copy` is a permutation
 /// copy and its only user; null otherwise.
 mlir::linalg::GenericOp getTransposedContraction(mlir::linalg::GenericOp copy);

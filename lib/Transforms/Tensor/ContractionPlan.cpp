@@ -1186,6 +1186,57 @@ bool ContractionPlanner::shouldFoldTransposition(
   return true;
 }
 
+/// The elements that `plan` copies of `shape`'s inputs for its columns, a
+/// packed input for half of its elements (as shouldFoldTransposition
+/// counts them).
+static int64_t elementsCopiedForColumns(const ContractionShape &shape,
+                                        const ContractionTilingPlan &plan) {
+  int64_t elements = 0;
+  for (unsigned input : inputsCopiedForColumns(shape, plan))
+    elements += shape.getInputElements(input);
+  if (plan.packedInput >= 0)
+    elements += shape.getInputElements(plan.packedInput) / 2;
+  return elements;
+}
+
+bool ContractionPlanner::shouldRelayoutTransposedContraction(
+    const ContractionShape &contraction, const ContractionShape &relaid,
+    unsigned largest, std::string *whyNot) const {
+  auto refuse = [&](const Twine &reason) {
+    if (whyNot)
+      *whyNot = reason.str();
+    return false;
+  };
+  if (contraction.hasSizedExtents())
+    return refuse("the contraction is sized");
+  FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
+  FailureOr<ContractionTilingPlan> relaidPlan = plan(relaid);
+  if (failed(ownPlan) || failed(relaidPlan))
+    return refuse("one of the layouts does not tile");
+  AffineMap map = contraction.getInputMap(largest);
+  unsigned last = map.getDimPosition(map.getNumResults() - 1);
+  if (ownPlan->columnDim == last)
+    return refuse("its largest input gives it its columns already");
+  if (relaidPlan->columnDim != last || relaidPlan->packedInput >= 0)
+    return refuse("the relaid contraction would not read its largest input "
+                  "in place for its columns");
+  // Panels of the largest input, which the own layout copies for its
+  // columns, serve the register tiles better than reading it in place
+  // (a matrix product's panels); panels of a small input do not (TCCG
+  // abc-bda-dc at 311: B's 23 columns in panels, A read across its rows).
+  if (ownPlan->panelInput == int(largest) && relaidPlan->panelInput < 0)
+    return refuse("the relaid contraction would read its columns without "
+                  "the panels the own layout copies its largest input into");
+  int64_t ownCopies = elementsCopiedForColumns(contraction, *ownPlan);
+  int64_t relaidCopies = elementsCopiedForColumns(relaid, *relaidPlan);
+  if (relaidCopies > ownCopies)
+    return refuse("the relaid contraction would copy " + Twine(relaidCopies) +
+                  " operand elements for its columns, more than the own "
+                  "layout (" +
+                  Twine(ownCopies) + ")");
+  return true;
+}
+
 TileContractionsConfig
 tensorlang::deriveAArch64TileContractionsConfig(const TargetDescription &target,
                                                 int64_t elementBytes) {

@@ -242,6 +242,96 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   return foldedOp;
 }
 
+FailureOr<linalg::GenericOp>
+tensorlang::relayoutTransposedContraction(RewriterBase &rewriter,
+                                          linalg::GenericOp copy,
+                                          const ContractionPlanner &planner) {
+  linalg::GenericOp contraction = getTransposedContraction(copy);
+  if (!contraction)
+    return rewriter.notifyMatchFailure(
+        copy, "not a transposition of a contraction used only there");
+  auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse())
+    return rewriter.notifyMatchFailure(
+        copy, "the contraction has no accumulator filled for it alone");
+  ContractionShape own = ContractionShape::get(contraction);
+  if (own.hasSizedExtents())
+    return rewriter.notifyMatchFailure(copy, "the contraction is sized");
+  unsigned largest = 0;
+  for (unsigned input = 1; input < own.getNumInputs(); ++input)
+    if (own.getInputElements(input) > own.getInputElements(largest))
+      largest = input;
+  AffineMap inputMap = own.getInputMap(largest);
+  if (inputMap.getNumResults() == 0)
+    return rewriter.notifyMatchFailure(copy, "the largest input is a scalar");
+  unsigned last = inputMap.getDimPosition(inputMap.getNumResults() - 1);
+  AffineMap resultMap = own.getResultMap();
+  MLIRContext *context = copy.getContext();
+  std::optional<unsigned> position =
+      resultMap.getResultPosition(getAffineDimExpr(last, context));
+  unsigned rank = resultMap.getNumResults();
+  if (!position || *position == rank - 1)
+    return rewriter.notifyMatchFailure(
+        copy, "the largest input's last dimension is not a result dimension "
+              "before the last");
+  // The transposition's layout with it last is folding's choice.
+  AffineMap copyInput = copy.getIndexingMapsArray()[0];
+  AffineMap copyOutput = copy.getIndexingMapsArray()[1];
+  AffineMap foldedMap =
+      copyOutput.compose(inversePermutation(copyInput).compose(resultMap));
+  if (foldedMap.getDimPosition(rank - 1) == last)
+    return rewriter.notifyMatchFailure(
+        copy, "the transposition's layout has that dimension last already");
+
+  // The positions of the own layout, in the relaid order.
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < rank; ++i)
+    if (i != *position)
+      order.push_back(i);
+  order.push_back(*position);
+  ArrayRef<int64_t> ownShape = own.operandShapes.back();
+  SmallVector<AffineExpr> relaidResults, copyInputResults;
+  SmallVector<int64_t> relaidShape;
+  for (unsigned i : order) {
+    relaidResults.push_back(resultMap.getResult(i));
+    copyInputResults.push_back(copyInput.getResult(i));
+    relaidShape.push_back(ownShape[i]);
+  }
+  AffineMap relaidMap =
+      AffineMap::get(resultMap.getNumDims(), 0, relaidResults, context);
+  ContractionShape relaid = own.withResultMap(relaidMap, relaidShape);
+  std::string whyNot;
+  if (!planner.shouldRelayoutTransposedContraction(own, relaid, largest,
+                                                   &whyNot))
+    return rewriter.notifyMatchFailure(copy, whyNot);
+
+  Location loc = contraction.getLoc();
+  rewriter.setInsertionPoint(contraction);
+  Type elementType = getElementTypeOrSelf(contraction->getResult(0).getType());
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, relaidShape, elementType);
+  auto init = linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs(),
+                                     empty);
+  SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
+  maps.back() = relaidMap;
+  auto relaidOp = linalg::GenericOp::create(
+      rewriter, loc, init->getResultTypes(), contraction.getDpsInputs(),
+      init->getResults(), maps, contraction.getIteratorTypesArray());
+  IRMapping mapping;
+  contraction.getRegion().cloneInto(&relaidOp.getRegion(), mapping);
+  AffineMap relaidCopyInput = AffineMap::get(copyInput.getNumDims(), 0,
+                                             copyInputResults, context);
+  rewriter.modifyOpInPlace(copy, [&] {
+    copy.getDpsInputOperand(0)->set(relaidOp->getResult(0));
+    copy.setIndexingMapsAttr(
+        rewriter.getAffineMapArrayAttr({relaidCopyInput, copyOutput}));
+    copy->setAttr(kKeptTranspositionMarker, rewriter.getUnitAttr());
+  });
+  rewriter.eraseOp(contraction);
+  rewriter.eraseOp(fill);
+  return relaidOp;
+}
+
 // The copy is made once, where the operand is defined: not in every
 // iteration of the batch loops around the contraction (tl-fuse-batches).
 void tensorlang::readPermutedCopy(RewriterBase &rewriter, linalg::GenericOp op,

@@ -190,9 +190,23 @@ public:
       bool atRunTime = false;
       bool folded = succeeded(foldTranspositionIntoContraction(
           foldRewriter, copy, *planner, &atRunTime));
+      std::string relayoutWhyNot;
+      bool relaid = false;
+      if (!folded && !atRunTime) {
+        ReasonRecorder relayoutRecorder(relayoutWhyNot);
+        IRRewriter relayoutRewriter(function.getContext(), &relayoutRecorder);
+        relaid = succeeded(
+            relayoutTransposedContraction(relayoutRewriter, copy, *planner));
+      }
       if (!emitRemarks)
         continue;
-      if (atRunTime)
+      if (relaid)
+        emitRemark(loc) << "transposition kept after its contraction ("
+                        << reason
+                        << "); the contraction computes into the layout "
+                           "that reads its largest input in place for its "
+                           "columns";
+      else if (atRunTime)
         emitRemark(loc) << "transposition folded into its contraction or "
                            "kept after it, as the sizes' values weigh the "
                            "copies at run time";

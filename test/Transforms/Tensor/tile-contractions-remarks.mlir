@@ -275,7 +275,12 @@ func.func @transposed_long_product_kept(%a: tensor<16x300xf64>, %b: tensor<300x2
 // every block all the same, and counts for half of A: more than twice the
 // result (4800) and B's copy (120) when the contraction keeps its own
 // layout. (On Zen 5 at TCCG's sizes: 0.041 s folded, 0.025 s kept.)
-// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 32000 operand elements for its columns, more than twice what transposing the result after it would (4920)
+// Kept, the contraction computes into [a][c][b] rather than [a][b][c]:
+// its columns are then A's rows (b, d1), read in place, where its own
+// layout broadcast A across them (rows of b, a line per depth step) and
+// copied B for the columns c.
+// AVX512: remark: transposition kept after its contraction (the transposed contraction would copy 32000 operand elements for its columns, more than twice what transposing the result after it would (4920)); the contraction computes into the layout that reads its largest input in place for its columns
+// AVX512: remark: tiling plan: rows=d2 columns=d1 depth=d3
 func.func @transposed_product_packed_kept(%a: tensor<40x40x40xf64>, %b: tensor<3x40xf64>, %out: tensor<3x40x40xf64>) -> tensor<3x40x40xf64> {
   %zero = arith.constant 0.0 : f64
   %empty = tensor.empty() : tensor<40x40x3xf64>
