@@ -288,6 +288,22 @@ def test_streamed_transposition_and_elementwise(tl_run, threads):
     same(jit["z"], (a + b) * c - a / b)
 
 
+def test_streamed_register_tiles(tl_run):
+    # TCCG ccsd_t0's shape, small: the register tiles (4 rows of 24
+    # columns) sum all of their terms in registers and write each row as
+    # three whole lines, streamed with --stream-min-bytes=0 (AVX-512; on
+    # other vectors the nest keeps its stores). 2 and 3 rows of B, 5 of A,
+    # beside the tiles' 4.
+    a = rng.random((4, 24, 5, 24))
+    b = rng.random((3, 24, 2, 24))
+    source = ("var input A : [4 24 5 24]\nvar input B : [3 24 2 24]\n"
+              "var output C : [2 5 24 4 3 24]\n"
+              "C = A # B . [[2 8]] ^ [[1 6] [4 6] [5 6]]\n")
+    jit = tl_run(source, {"A": a, "B": b}, ["C"], engine="jit",
+                 extra=["--stream-min-bytes=0"])
+    same(jit["C"], np.einsum("pgqr,stug->uqrpst", a, b))
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_random_programs_two_threads(tl_run, seed):
     # OpenMP work-sharing outer loops: same results as the reference.

@@ -577,13 +577,17 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     byte of result, an element-wise statement over five operands 6 instead
     of 7; memcpy does the same for large copies.
 
-    For every loop nest at the top of a function (`affine.for` or
-    `affine.parallel`), a function argument of at least `min-bytes` bytes
-    is streamed when the nest only ever writes it, each time with an
-    in-bounds, unmasked 1-d `vector.transfer_write` along its last
-    dimension, at an index that steps through whole rows (an induction
-    variable from 0 to the extent by the vector width) of a multiple of 64
-    bytes each. The arguments are assumed not to alias one another, as in
+    For every loop nest at the top of a function (`affine.for`,
+    `scf.for` or `affine.parallel`), a function argument of at least
+    `min-bytes` bytes is streamed when the nest only ever writes it, each
+    time with an in-bounds, unmasked 1-d `vector.transfer_write` along its
+    last dimension into rows of a multiple of 64 bytes, either at an index
+    that steps through whole rows (an induction variable from 0 to the
+    extent by the vector width), or with a vector of 64 bytes, a whole
+    line, at an index that is a multiple of its width (a constant, or an
+    induction variable that starts and steps by multiples of it): the
+    register tiles of a contraction that sums all of its terms in
+    registers write the result once, a line per store. The arguments are assumed not to alias one another, as in
     every function the lowering produces.
 
     Non-temporal stores need aligned addresses; the caller's buffers may

@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Versions loop nests that write whole rows of a large argument: where the
-// argument is aligned, the writes become non-temporal vector stores.
+// Versions loop nests that write whole rows, or whole lines, of a large
+// argument: where the argument is aligned, the writes become non-temporal
+// vector stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -52,9 +55,29 @@ static bool stepsThroughWholeRows(Value index, int64_t lanes, int64_t extent) {
          loop.getConstantUpperBound() == extent && loop.getStepAsInt() == lanes;
 }
 
+/// Whether `index` is a multiple of `lanes`: a constant one, or the
+/// induction variable of a loop (affine or scf) whose lower bound and step
+/// are.
+static bool isMultipleOf(Value index, int64_t lanes) {
+  std::optional<int64_t> constant = getConstantIntValue(index);
+  if (constant)
+    return *constant % lanes == 0;
+  if (affine::AffineForOp loop = affine::getForInductionVarOwner(index))
+    return loop.hasConstantLowerBound() &&
+           loop.getConstantLowerBound() % lanes == 0 &&
+           loop.getStepAsInt() % lanes == 0;
+  if (scf::ForOp loop = scf::getForInductionVarOwner(index)) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    return lower && step && *lower % lanes == 0 && *step % lanes == 0;
+  }
+  return false;
+}
+
 /// The alignment of every address `write` stores to, given an argument that
 /// starts on a line boundary, if it writes whole rows of a multiple of a
-/// line with vectors that divide a line.
+/// line with vectors that divide a line, or whole lines (a vector of a
+/// line at a multiple of its width) into such rows.
 static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
                                                   int64_t minBytes) {
   auto type = dyn_cast<MemRefType>(write.getBase().getType());
@@ -72,8 +95,12 @@ static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
   int64_t vectorBytes = lanes * elementBytes;
   int64_t extent = type.getShape().back();
   if (!llvm::isPowerOf2_64(vectorBytes) || vectorBytes > kLineBytes ||
-      (extent * elementBytes) % kLineBytes != 0 ||
-      !stepsThroughWholeRows(write.getIndices().back(), lanes, extent))
+      (extent * elementBytes) % kLineBytes != 0)
+    return std::nullopt;
+  Value index = write.getIndices().back();
+  bool wholeLine =
+      vectorBytes == kLineBytes && isMultipleOf(index, lanes);
+  if (!wholeLine && !stepsThroughWholeRows(index, lanes, extent))
     return std::nullopt;
   return vectorBytes;
 }
@@ -240,7 +267,7 @@ struct StreamingStoresPass
     for (Operation &op : entry) {
       // A parallel nest needs a fence per iteration, which only sfence
       // makes cheap and lets the OpenMP lowering through.
-      bool streamable = isa<affine::AffineForOp>(op) ||
+      bool streamable = isa<affine::AffineForOp, scf::ForOp>(op) ||
                         (x86Sfence && isa<affine::AffineParallelOp>(op));
       if (!streamable)
         continue;

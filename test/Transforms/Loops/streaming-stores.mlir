@@ -120,18 +120,19 @@ func.func @two_results(%x: memref<1024xf64>, %y: memref<1024xf64>, %z: memref<10
 
 // Left alone: a result the nest also reads (streaming it out would send
 // the next read to memory); rows of 12 doubles (96 bytes: not whole lines,
-// and rows not aligned); a loop that covers part of each row; a masked
-// write; a write into a view.
+// and rows not aligned); a loop that covers part of each row with vectors
+// of half a line; a masked write; a write into a view.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: scf.if
 // CHECK-NOT: vector.store
 // CHECK: return
 func.func @left_alone(%a: memref<64x16xf64>, %b: memref<64x12xf64>,
-                      %c: memref<64x16xf64>, %d: memref<64x16xf64>,
+                      %c: memref<64x32xf32>, %d: memref<64x16xf64>,
                       %e: memref<64x32xf64>) {
   %pad = ub.poison : f64
   %c0 = arith.constant 0 : index
   %mask = vector.constant_mask [5] : vector<8xi1>
+  %half = arith.constant dense<1.0> : vector<8xf32>
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 16 step 8 {
       %v = vector.transfer_read %a[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
@@ -141,11 +142,56 @@ func.func @left_alone(%a: memref<64x16xf64>, %b: memref<64x12xf64>,
     %r = vector.transfer_read %b[%i, %c0], %pad {in_bounds = [true]} : memref<64x12xf64>, vector<8xf64>
     vector.transfer_write %r, %b[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<64x12xf64>
     affine.for %j = 0 to 8 step 8 {
-      vector.transfer_write %r, %c[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+      vector.transfer_write %half, %c[%i, %j] {in_bounds = [true]} : vector<8xf32>, memref<64x32xf32>
     }
     vector.transfer_write %r, %d[%i, %c0], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
     %view = memref.subview %e[0, 16] [64, 16] [1, 1] : memref<64x32xf64> to memref<64x16xf64, strided<[32, 1], offset: 16>>
     vector.transfer_write %r, %view[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64, strided<[32, 1], offset: 16>>
+  }
+  return
+}
+
+// -----
+
+// A contraction's register tiles that sum all of their terms in registers
+// (scf loops from tl-tile-contractions) write each row of 24 doubles as
+// three vectors of a whole line each, at constant columns: streamed, a
+// line per store, where the rows start on lines (24 x 8 bytes). Rows of
+// 20 doubles do not, and a column that is no multiple of the lanes writes
+// across two lines: both left alone.
+// CHECK-LABEL: func.func @register_tile_lines
+// CHECK-SAME: (%[[A:.*]]: memref<64x32xf64>, %[[C:.*]]: memref<64x24xf64>, %[[D:.*]]: memref<64x20xf64>, %[[E:.*]]: memref<64x24xf64>)
+// CHECK: memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: vector.store %{{.*}}, %[[C]][%{{.*}}, %c0{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: vector.store %{{.*}}, %[[C]][%{{.*}}, %c8{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: vector.store %{{.*}}, %[[C]][%{{.*}}, %c16{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: llvm.fence seq_cst
+// CHECK: } else {
+// CHECK-NOT: vector.store
+// CHECK: vector.transfer_write %{{.*}}, %[[D]]
+// CHECK-NOT: vector.store
+// CHECK: vector.transfer_write %{{.*}}, %[[E]]
+// CHECK-NOT: vector.store
+// CHECK: return
+func.func @register_tile_lines(%a: memref<64x32xf64>, %c: memref<64x24xf64>,
+                               %d: memref<64x20xf64>, %e: memref<64x24xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %r = vector.transfer_read %a[%i, %c0], %pad {in_bounds = [true]} : memref<64x32xf64>, vector<8xf64>
+    vector.transfer_write %r, %c[%i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<64x24xf64>
+    vector.transfer_write %r, %c[%i, %c8] {in_bounds = [true]} : vector<8xf64>, memref<64x24xf64>
+    vector.transfer_write %r, %c[%i, %c16] {in_bounds = [true]} : vector<8xf64>, memref<64x24xf64>
+    vector.transfer_write %r, %d[%i, %c8] {in_bounds = [true]} : vector<8xf64>, memref<64x20xf64>
+    vector.transfer_write %r, %e[%i, %c4] {in_bounds = [true]} : vector<8xf64>, memref<64x24xf64>
   }
   return
 }
