@@ -4,7 +4,8 @@
 // dimension first, so that the result is written block after block; where
 // an input is as large, they keep the order of the dimensions. Extents
 // prime or one-off (13, 11, 17, 5), the result transposed against the
-// iteration order (d2, d1, d0, d4).
+// iteration order (d2, d1, d0, d4). The rows are A's last dimension (d1,
+// 11 = 6 + 5 rows), which a register tile reads a line per depth step.
 // RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tl-opt %s --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8}))" | FileCheck %s
 
@@ -12,14 +13,15 @@
 #b = affine_map<(d0, d1, d2, d3, d4) -> (d3, d2, d4)>
 #c = affine_map<(d0, d1, d2, d3, d4) -> (d2, d1, d0, d4)>
 
-// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[0,0,0,0,0] register=[6,1,1,1,24] cache-order=[d2,d1,d4,d3,d0] register-order=[d2,d1,d0,d4,d3] split=none
+// REMARK: remark: tiling plan: rows=d1 columns=d4 depth=d3 cache=[0,0,0,0,0] register=[1,6,1,1,24] cache-order=[d2,d0,d4,d3,d1] register-order=[d2,d0,d1,d4,d3] split=none
 // CHECK-LABEL: func.func @result_dominates
 // CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
-// CHECK-DAG: %[[C11:.*]] = arith.constant 11 : index
+// CHECK-DAG: %[[C13:.*]] = arith.constant 13 : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[C17]]
-// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[C11]]
-// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c6
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[C13]]
+// CHECK: -> (tensor<1x6x1x24xf64>)
 // CHECK: vector.contract
+// CHECK: -> (tensor<1x5x1x24xf64>)
 func.func @result_dominates(%a: tensor<5x13x11xf64>, %b: tensor<5x17x24xf64>) -> tensor<17x11x13x24xf64> {
   %zero = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<17x11x13x24xf64>
@@ -34,13 +36,13 @@ func.func @result_dominates(%a: tensor<5x13x11xf64>, %b: tensor<5x17x24xf64>) ->
   return %r : tensor<17x11x13x24xf64>
 }
 
-// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[0,0,0,0,0] register=[6,1,1,1,24] cache-order=[d1,d2,d4,d3,d0] register-order=[d1,d2,d0,d4,d3] split=none
+// REMARK: remark: tiling plan: rows=d1 columns=d4 depth=d3 cache=[0,0,0,0,0] register=[1,6,1,1,24] cache-order=[d0,d2,d4,d3,d1] register-order=[d0,d2,d1,d4,d3] split=none
 // CHECK-LABEL: func.func @input_as_large
 // CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
-// CHECK-DAG: %[[C11:.*]] = arith.constant 11 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C11]]
+// CHECK-DAG: %[[C13:.*]] = arith.constant 13 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C13]]
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[C17]]
-// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c6
+// CHECK: -> (tensor<1x6x1x24xf64>)
 // CHECK: vector.contract
 func.func @input_as_large(%a: tensor<400x13x11xf64>, %b: tensor<400x17x24xf64>) -> tensor<17x11x13x24xf64> {
   %zero = arith.constant 0.0 : f64
