@@ -369,11 +369,9 @@ public:
   /// where the own layout reads it across its rows (TCCG abc-bda-dc: each
   /// register tile of the own layout walks 312 lines 2.5 KB apart). The
   /// transposition after it stays, from `relaid`. Says why not in `whyNot`.
-  virtual bool
-  shouldRelayoutTransposedContraction(const ContractionShape &contraction,
-                                      const ContractionShape &relaid,
-                                      unsigned largest,
-                                      std::string *whyNot = nullptr) const;
+  virtual bool shouldRelayoutTransposedContraction(
+      const ContractionShape &contraction, const ContractionShape &relaid,
+      unsigned largest, std::string *whyNot = nullptr) const;
 
   /// What shouldFoldTransposition weighs, as the plans of both layouts
   /// give it: the inputs each copies whole for its columns. A sized

@@ -98,8 +98,7 @@ static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
       (extent * elementBytes) % kLineBytes != 0)
     return std::nullopt;
   Value index = write.getIndices().back();
-  bool wholeLine =
-      vectorBytes == kLineBytes && isMultipleOf(index, lanes);
+  bool wholeLine = vectorBytes == kLineBytes && isMultipleOf(index, lanes);
   if (!wholeLine && !stepsThroughWholeRows(index, lanes, extent))
     return std::nullopt;
   return vectorBytes;

@@ -310,8 +310,8 @@ tensorlang::relayoutTransposedContraction(RewriterBase &rewriter,
   Type elementType = getElementTypeOrSelf(contraction->getResult(0).getType());
   Value empty =
       tensor::EmptyOp::create(rewriter, loc, relaidShape, elementType);
-  auto init = linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs(),
-                                     empty);
+  auto init =
+      linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs(), empty);
   SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
   maps.back() = relaidMap;
   auto relaidOp = linalg::GenericOp::create(
@@ -319,8 +319,8 @@ tensorlang::relayoutTransposedContraction(RewriterBase &rewriter,
       init->getResults(), maps, contraction.getIteratorTypesArray());
   IRMapping mapping;
   contraction.getRegion().cloneInto(&relaidOp.getRegion(), mapping);
-  AffineMap relaidCopyInput = AffineMap::get(copyInput.getNumDims(), 0,
-                                             copyInputResults, context);
+  AffineMap relaidCopyInput =
+      AffineMap::get(copyInput.getNumDims(), 0, copyInputResults, context);
   rewriter.modifyOpInPlace(copy, [&] {
     copy.getDpsInputOperand(0)->set(relaidOp->getResult(0));
     copy.setIndexingMapsAttr(
