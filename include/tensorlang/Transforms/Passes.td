@@ -587,8 +587,9 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     line, at an index that is a multiple of its width (a constant, or an
     induction variable that starts and steps by multiples of it): the
     register tiles of a contraction that sums all of its terms in
-    registers write the result once, a line per store. The arguments are assumed not to alias one another, as in
-    every function the lowering produces.
+    registers write the result once, a line per store. The arguments are
+    assumed not to alias one another, as in every function the lowering
+    produces.
 
     Non-temporal stores need aligned addresses; the caller's buffers may
     not be. The nest is therefore versioned: when every streamed argument

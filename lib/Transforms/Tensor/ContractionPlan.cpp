@@ -826,9 +826,10 @@ planTwoLevelTiles(const ContractionShape &contraction,
   // are its last dimension share a line per step, where rows of another
   // dimension each read a line of their own, far apart (TCCG ccsd_t: 96
   // lines per register tile, its 1.2 MB operand beside the columns' copy
-  // in a 2 MiB L2). A register tile's rows are whole lines of the result
-  // wherever they go in it. Else the rows are the innermost candidate in
-  // the result, so that the tiles write it in order.
+  // in a 2 MiB L2). A register tile writes the same runs of the result's
+  // last dimension wherever its rows go in it. Else the rows are the
+  // innermost candidate in the result, so that the tiles write it in
+  // order.
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
     if (map.isFunctionOfDim(plan.columnDim) || map.getNumResults() == 0)
@@ -1225,8 +1226,6 @@ bool ContractionPlanner::shouldRelayoutTransposedContraction(
       *whyNot = reason.str();
     return false;
   };
-  if (contraction.hasSizedExtents())
-    return refuse("the contraction is sized");
   FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
   FailureOr<ContractionTilingPlan> relaidPlan = plan(relaid);
   if (failed(ownPlan) || failed(relaidPlan))

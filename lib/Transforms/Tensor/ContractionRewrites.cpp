@@ -65,6 +65,15 @@ linalg::GenericOp tensorlang::getTransposedContraction(linalg::GenericOp copy) {
   return contraction;
 }
 
+/// The result map of the contraction that `copy` transposes, computed
+/// straight into `copy`'s layout: result index of the contraction ->
+/// iteration of the copy -> index of the copy's result.
+static AffineMap foldedResultMap(linalg::GenericOp copy, AffineMap resultMap) {
+  AffineMap copyInput = copy.getIndexingMapsArray()[0];
+  AffineMap copyOutput = copy.getIndexingMapsArray()[1];
+  return copyOutput.compose(inversePermutation(copyInput).compose(resultMap));
+}
+
 /// The elements of tensor `value`, at run time.
 static Value elementsAtRunTime(OpBuilder &builder, Location loc, Value value) {
   Value count = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -203,13 +212,8 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     return rewriter.notifyMatchFailure(copy, "the contraction has no filled "
                                              "accumulator");
 
-  // Result index of the contraction -> iteration of the copy -> index of
-  // the copy's result.
   SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
-  AffineMap copyInput = copy.getIndexingMapsArray()[0];
-  AffineMap copyOutput = copy.getIndexingMapsArray()[1];
-  maps.back() =
-      copyOutput.compose(inversePermutation(copyInput).compose(maps.back()));
+  maps.back() = foldedResultMap(copy, maps.back());
   ContractionShape own = ContractionShape::get(contraction);
   ContractionShape folded = own.withResultMap(
       maps.back(), cast<ShapedType>(copy->getResult(0).getType()).getShape());
@@ -275,15 +279,13 @@ tensorlang::relayoutTransposedContraction(RewriterBase &rewriter,
         copy, "the largest input's last dimension is not a result dimension "
               "before the last");
   // The transposition's layout with it last is folding's choice.
-  AffineMap copyInput = copy.getIndexingMapsArray()[0];
-  AffineMap copyOutput = copy.getIndexingMapsArray()[1];
-  AffineMap foldedMap =
-      copyOutput.compose(inversePermutation(copyInput).compose(resultMap));
-  if (foldedMap.getDimPosition(rank - 1) == last)
+  if (foldedResultMap(copy, resultMap).getDimPosition(rank - 1) == last)
     return rewriter.notifyMatchFailure(
         copy, "the transposition's layout has that dimension last already");
 
   // The positions of the own layout, in the relaid order.
+  AffineMap copyInput = copy.getIndexingMapsArray()[0];
+  AffineMap copyOutput = copy.getIndexingMapsArray()[1];
   SmallVector<unsigned> order;
   for (unsigned i = 0; i < rank; ++i)
     if (i != *position)

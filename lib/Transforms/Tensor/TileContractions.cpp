@@ -190,14 +190,11 @@ public:
       bool atRunTime = false;
       bool folded = succeeded(foldTranspositionIntoContraction(
           foldRewriter, copy, *planner, &atRunTime));
-      std::string relayoutWhyNot;
-      bool relaid = false;
-      if (!folded && !atRunTime) {
-        ReasonRecorder relayoutRecorder(relayoutWhyNot);
-        IRRewriter relayoutRewriter(function.getContext(), &relayoutRecorder);
-        relaid = succeeded(
-            relayoutTransposedContraction(relayoutRewriter, copy, *planner));
-      }
+      // A rewriter of its own: its reasons must not replace the fold's.
+      IRRewriter relayoutRewriter(function.getContext());
+      bool relaid = !folded && !atRunTime &&
+                    succeeded(relayoutTransposedContraction(relayoutRewriter,
+                                                            copy, *planner));
       if (!emitRemarks)
         continue;
       if (relaid)
