@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -95,16 +96,21 @@ static SmallVector<Value> applyIndexingMap(OpBuilder &builder, Location loc,
 }
 
 /// Emits `op`'s region at `indices` (all its loops), with its outputs'
-/// current values `accumulators`; returns the values it yields.
+/// current values `accumulators`; returns the values it yields. The inputs
+/// that `preloaded` has a value for (by input number) are not loaded.
 static SmallVector<Value> emitBody(OpBuilder &builder, linalg::GenericOp op,
                                    ArrayRef<Value> indices,
-                                   ValueRange accumulators) {
+                                   ValueRange accumulators,
+                                   ArrayRef<Value> preloaded = {}) {
   Location loc = op.getLoc();
   Block &body = op.getRegion().front();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value value = input->get();
-    if (isa<MemRefType>(value.getType()))
+    if (input->getOperandNumber() < preloaded.size() &&
+        preloaded[input->getOperandNumber()])
+      value = preloaded[input->getOperandNumber()];
+    else if (isa<MemRefType>(value.getType()))
       value = memref::LoadOp::create(
           builder, loc, value,
           applyIndexingMap(builder, loc, op.getMatchingIndexingMap(input),
@@ -167,6 +173,102 @@ static std::optional<unsigned> chooseRegisterTile(linalg::GenericOp op) {
   return best;
 }
 
+/// The bytes of the vectors a register tile loads its elements of a
+/// uniformly read input in (ld.shared.v2.f64, v4.f32).
+static constexpr int64_t kTileVectorBytes = 16;
+
+/// Per input number of a statement: its staged copy, the register tile's
+/// dimension last and padded to whole vectors, as a buffer of vectors
+/// along that dimension.
+using TileVectorInputs = llvm::SmallDenseMap<unsigned, Value>;
+
+/// Most elements of a statement without reductions that one thread loads
+/// before it stores any.
+static constexpr int64_t kMaxElementsLoadedAhead = 16;
+
+/// How many elements each thread of `threads` computes of `op`, where it
+/// loads them all before it stores any: a statement without reductions of
+/// static extents that gives every thread 2 to kMaxElementsLoadedAhead.
+/// Else none: one element after the other. K5's staging copy (1331
+/// elements, 256 threads) had each thread wait for one load at a time.
+static std::optional<int64_t> getRoundsLoadedAhead(linalg::GenericOp op,
+                                                   Value threads,
+                                                   std::optional<unsigned> tiled) {
+  std::optional<int64_t> threadCount = getConstantIntValue(threads);
+  if (tiled || op.getNumReductionLoops() != 0 || !threadCount ||
+      *threadCount < 1)
+    return std::nullopt;
+  int64_t count = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+    count *= range;
+  }
+  int64_t rounds = llvm::divideCeil(count, *threadCount);
+  if (rounds < 2 || rounds > kMaxElementsLoadedAhead)
+    return std::nullopt;
+  return rounds;
+}
+
+/// Emits thread `thread`'s `rounds` elements of `op` (no reductions): the
+/// elements thread + r * threads, every value each needs loaded and
+/// computed first, then every result stored, so that the loads are in
+/// flight together. Where a round has no element for the thread (past
+/// the end), it computes its first element again, and stores nothing.
+static void emitElementsLoadedAhead(
+    OpBuilder &builder, linalg::GenericOp op, Value thread, Value threads,
+    int64_t rounds, ArrayRef<Value> initialValues,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Value)> delinearize) {
+  Location loc = op.getLoc();
+  int64_t threadCount = *getConstantIntValue(threads);
+  int64_t count = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    count *= range;
+  Value total = arith::ConstantIndexOp::create(builder, loc, count);
+  SmallVector<Value> valid;
+  SmallVector<SmallVector<Value>> indices, results;
+  for (int64_t round = 0; round < rounds; ++round) {
+    Value element = arith::AddIOp::create(
+        builder, loc, thread,
+        arith::ConstantIndexOp::create(builder, loc, round * threadCount));
+    Value inRange;
+    if ((round + 1) * threadCount > count) {
+      inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                      element, total);
+      element = arith::SelectOp::create(builder, loc, inRange, element, thread);
+    }
+    valid.push_back(inRange);
+    indices.push_back(delinearize(builder, element));
+    SmallVector<Value> accumulators;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value initial =
+          initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
+      accumulators.push_back(
+          initial ? initial
+                  : memref::LoadOp::create(
+                        builder, loc, init.get(),
+                        applyIndexingMap(builder, loc,
+                                         op.getMatchingIndexingMap(&init),
+                                         indices.back())));
+    }
+    results.push_back(emitBody(builder, op, indices.back(), accumulators));
+  }
+  for (int64_t round = 0; round < rounds; ++round) {
+    OpBuilder::InsertionGuard guard(builder);
+    if (valid[round]) {
+      auto inRange = scf::IfOp::create(builder, loc, valid[round]);
+      builder.setInsertionPointToStart(inRange.thenBlock());
+    }
+    for (OpOperand &init : op.getDpsInitsMutable())
+      memref::StoreOp::create(
+          builder, loc,
+          results[round][init.getOperandNumber() - op.getNumDpsInputs()],
+          init.get(),
+          applyIndexingMap(builder, loc, op.getMatchingIndexingMap(&init),
+                           indices[round]));
+  }
+}
+
 /// Emits the share of `op` (a generic on buffers, its parallel loops
 /// first) that thread `thread` of `threads` computes: the elements i =
 /// thread, thread + threads, ... of its parallel loops collapsed row-major,
@@ -177,7 +279,8 @@ static std::optional<unsigned> chooseRegisterTile(linalg::GenericOp op) {
 /// side.
 static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
                       Value threads, ArrayRef<Value> initialValues,
-                      std::optional<unsigned> tiled) {
+                      std::optional<unsigned> tiled,
+                      const TileVectorInputs &vectorInputs) {
   Location loc = op.getLoc();
   SmallVector<Range, 4> ranges =
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(builder, loc);
@@ -194,18 +297,28 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
     count = arith::MulIOp::create(builder, loc, count, extent);
     basis.push_back(ranges[loop].size);
   }
+  // The parallel indices (but the tiled loop's) of element `element`.
+  auto delinearize = [&](OpBuilder &nested, Value element) {
+    SmallVector<Value> collapsed;
+    if (basis.size() == 1) {
+      collapsed.push_back(element);
+    } else if (basis.size() > 1) {
+      auto delinearized = affine::AffineDelinearizeIndexOp::create(
+          nested, loc, element, basis, /*hasOuterBound=*/true);
+      llvm::append_range(collapsed, delinearized.getResults());
+    }
+    return collapsed;
+  };
+  if (std::optional<int64_t> rounds =
+          getRoundsLoadedAhead(op, threads, tiled)) {
+    emitElementsLoadedAhead(builder, op, thread, threads, *rounds,
+                            initialValues, delinearize);
+    return;
+  }
   auto elements = scf::ForOp::create(builder, loc, thread, count, threads);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(elements.getBody());
-  SmallVector<Value> collapsed;
-  if (basis.size() == 1) {
-    collapsed.push_back(elements.getInductionVar());
-  } else if (basis.size() > 1) {
-    auto delinearized = affine::AffineDelinearizeIndexOp::create(
-        builder, loc, elements.getInductionVar(), basis,
-        /*hasOuterBound=*/true);
-    llvm::append_range(collapsed, delinearized.getResults());
-  }
+  SmallVector<Value> collapsed = delinearize(builder, elements.getInductionVar());
   // The parallel indices of each element of the tile.
   SmallVector<SmallVector<Value>> tileIndices;
   for (int64_t position = 0; position < tile; ++position) {
@@ -236,17 +349,40 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
                                          op.getMatchingIndexingMap(&init),
                                          pointIndices(indices))));
     }
-  // Every element of the tile at the reduction indices `reduction`.
+  // Every element of the tile at the reduction indices `reduction`; the
+  // inputs of `vectorInputs` loaded a vector of the tile's elements at a
+  // time from their padded buffers.
   auto emitTile = [&](OpBuilder &nested, ArrayRef<Value> reduction,
                       ValueRange current) {
-    SmallVector<Value> results;
-    for (auto [position, indices] : llvm::enumerate(tileIndices)) {
-      SmallVector<Value> all(indices);
-      llvm::append_range(all, reduction);
-      llvm::append_range(results,
-                         emitBody(nested, op, all,
-                                  current.slice(position * outputs, outputs)));
+    SmallVector<SmallVector<Value>> all;
+    for (ArrayRef<Value> indices : tileIndices) {
+      all.emplace_back(indices);
+      llvm::append_range(all.back(), reduction);
     }
+    SmallVector<SmallVector<Value>> preloaded(
+        tile, SmallVector<Value>(op.getNumDpsInputs()));
+    for (auto [number, vectors] : vectorInputs) {
+      int64_t lanes = cast<VectorType>(
+                          cast<MemRefType>(vectors.getType()).getElementType())
+                          .getNumElements();
+      AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(number));
+      for (int64_t first = 0; first < tile; first += lanes) {
+        SmallVector<Value> indices =
+            applyIndexingMap(nested, loc, map, all[first]);
+        indices.back() =
+            arith::ConstantIndexOp::create(nested, loc, first / lanes);
+        Value vector = memref::LoadOp::create(nested, loc, vectors, indices);
+        for (int64_t lane = 0; lane < lanes && first + lane < tile; ++lane)
+          preloaded[first + lane][number] =
+              vector::ExtractOp::create(nested, loc, vector, lane);
+      }
+    }
+    SmallVector<Value> results;
+    for (int64_t position = 0; position < tile; ++position)
+      llvm::append_range(results,
+                         emitBody(nested, op, all[position],
+                                  current.slice(position * outputs, outputs),
+                                  preloaded[position]));
     return results;
   };
   SmallVector<Value> results;
@@ -901,6 +1037,169 @@ struct GPUMapLoopsPass
     return stagedBytes;
   }
 
+  /// Copies each input that a register-tiled statement of a batch kernel
+  /// reads at the same element in all its threads (its indices only the
+  /// tile's loop and reductions: K5's A) into a buffer of the block's
+  /// with the tile's dimension last, padded to whole vectors
+  /// (kTileVectorBytes), at most `budget` bytes in all, by a first phase of
+  /// its own; the statement then loads the tile's elements of it a vector
+  /// at a time (`vectorInputs`, per statement). A broadcast load costs the
+  /// same cycle of shared memory whatever its width: K5's contractions
+  /// loaded 11 elements of A for each of u's. Returns the bytes.
+  int64_t stageUniformTileInputs(
+      RewriterBase &rewriter, scf::ParallelOp blockLoop, Phases &phases,
+      SmallVectorImpl<std::optional<unsigned>> &tiles, int64_t budget,
+      SmallVectorImpl<Value> &staged,
+      SmallVectorImpl<TileVectorInputs> &vectorInputs) {
+    MLIRContext *context = blockLoop.getContext();
+    vectorInputs.assign(phases.statements.size(), TileVectorInputs());
+    int64_t stagedBytes = 0;
+    // Each input staged, with the position of the tile's dimension in it,
+    // its padded buffer and the view the statements read.
+    struct StagedInput {
+      Value source;
+      unsigned tilePosition;
+      Value padded, view;
+      AffineMap order;
+    };
+    SmallVector<StagedInput> order;
+    auto writtenInKernel = [&](Value buffer) {
+      return llvm::any_of(phases.statements, [&](linalg::GenericOp statement) {
+        return llvm::is_contained(statement.getDpsInits(), buffer);
+      });
+    };
+    for (auto [index, statement, tiled] :
+         llvm::enumerate(phases.statements, tiles)) {
+      if (!tiled)
+        continue;
+      for (OpOperand *input : statement.getDpsInputOperands()) {
+        auto type = dyn_cast<MemRefType>(input->get().getType());
+        AffineMap map = statement.getMatchingIndexingMap(input);
+        if (!type || !type.hasStaticShape() ||
+            !(type.getElementType().isF32() || type.getElementType().isF64()) ||
+            !map.isProjectedPermutation() || writtenInKernel(input->get()))
+          continue;
+        std::optional<unsigned> position =
+            map.getResultPosition(getAffineDimExpr(*tiled, context));
+        bool uniform = position.has_value();
+        for (unsigned loop = 0; loop < statement.getNumParallelLoops(); ++loop)
+          if (loop != *tiled && map.isFunctionOfDim(loop))
+            uniform = false;
+        if (!uniform)
+          continue;
+        auto found = llvm::find_if(order, [&](const StagedInput &other) {
+          return other.source == input->get() &&
+                 other.tilePosition == *position;
+        });
+        if (found == order.end()) {
+          unsigned rank = type.getRank();
+          // The staged dimensions: the source's in order, the tile's last.
+          SmallVector<unsigned> permutation;
+          for (unsigned dim = 0; dim < rank; ++dim)
+            if (dim != *position)
+              permutation.push_back(dim);
+          permutation.push_back(*position);
+          SmallVector<int64_t> shape;
+          for (unsigned dim : permutation)
+            shape.push_back(type.getDimSize(dim));
+          int64_t lanes =
+              kTileVectorBytes * 8 / type.getElementTypeBitWidth();
+          SmallVector<int64_t> paddedShape(shape);
+          paddedShape.back() = llvm::alignTo(shape.back(), lanes);
+          int64_t bytes = ShapedType::getNumElements(paddedShape) *
+                          type.getElementTypeBitWidth() / 8;
+          if (bytes < kMinStagedBytes || bytes > budget - stagedBytes)
+            continue;
+          stagedBytes += bytes;
+          rewriter.setInsertionPointToStart(blockLoop.getBody());
+          Attribute space =
+              barriers ? gpu::AddressSpaceAttr::get(
+                             context, gpu::AddressSpace::Workgroup)
+                       : Attribute();
+          Location loc = input->get().getLoc();
+          // Bytes, viewed as elements (the copy writes them, the
+          // statements read them) and as vectors (the tiles load them):
+          // the NVVM lowering converts memref.load's address spaces, not
+          // vector.load's.
+          Value buffer = memref::AllocOp::create(
+              rewriter, loc,
+              MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
+                              space),
+              ValueRange{}, rewriter.getI64IntegerAttr(kTileVectorBytes));
+          Value start = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          Value elements = memref::ViewOp::create(
+              rewriter, loc,
+              MemRefType::get(paddedShape, type.getElementType(), AffineMap(),
+                              space),
+              buffer, start, ValueRange{});
+          SmallVector<int64_t> vectorShape(paddedShape);
+          vectorShape.back() /= lanes;
+          Value vectors = memref::ViewOp::create(
+              rewriter, loc,
+              MemRefType::get(
+                  vectorShape,
+                  VectorType::get({lanes}, type.getElementType()),
+                  AffineMap(), space),
+              buffer, start, ValueRange{});
+          // (A cast, not a subview: the kernels' memref lowering has no
+          // expand-strided-metadata before it.)
+          SmallVector<int64_t> paddedStrides(rank, 1);
+          for (unsigned dim = rank - 1; dim-- > 0;)
+            paddedStrides[dim] = paddedStrides[dim + 1] * paddedShape[dim + 1];
+          Value view = memref::ReinterpretCastOp::create(
+              rewriter, loc,
+              MemRefType::get(shape, type.getElementType(),
+                              StridedLayoutAttr::get(context, 0, paddedStrides),
+                              space),
+              elements, 0, shape, paddedStrides);
+          staged.push_back(buffer);
+          order.push_back({input->get(), *position, vectors, view,
+                           AffineMap::getPermutationMap(permutation, context)});
+          found = std::prev(order.end());
+        }
+        // The statement reads the view: its map's results permuted alike.
+        SmallVector<AffineExpr> results;
+        for (AffineExpr dim : found->order.getResults())
+          results.push_back(
+              map.getResult(cast<AffineDimExpr>(dim).getPosition()));
+        SmallVector<AffineMap> maps = statement.getIndexingMapsArray();
+        maps[input->getOperandNumber()] =
+            AffineMap::get(map.getNumDims(), 0, results, context);
+        linalg::GenericOp reader = statement;
+        rewriter.modifyOpInPlace(reader, [&] {
+          input->set(found->view);
+          reader.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+        });
+        vectorInputs[index][input->getOperandNumber()] = found->padded;
+      }
+    }
+    if (order.empty())
+      return 0;
+    // The copies first, each a phase of its own.
+    SmallVector<linalg::GenericOp> copyPhases;
+    for (const StagedInput &input : order) {
+      rewriter.setInsertionPoint(phases.statements.front());
+      unsigned rank = input.order.getNumResults();
+      AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+      copyPhases.push_back(linalg::GenericOp::create(
+          rewriter, input.source.getLoc(), ValueRange{input.source},
+          ValueRange{input.view}, ArrayRef<AffineMap>{identity, input.order},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &builder, Location loc, ValueRange args) {
+            linalg::YieldOp::create(builder, loc, args[0]);
+          }));
+    }
+    phases.statements.insert(phases.statements.begin(), copyPhases.begin(),
+                             copyPhases.end());
+    phases.initialValues.insert(phases.initialValues.begin(), copyPhases.size(),
+                                SmallVector<Value>{Value()});
+    tiles.insert(tiles.begin(), copyPhases.size(), std::nullopt);
+    vectorInputs.insert(vectorInputs.begin(), copyPhases.size(),
+                        TileVectorInputs());
+    return stagedBytes;
+  }
+
   /// Runs the batch loop `loop` (tl-fuse-batches, one batch index per
   /// iteration) as one kernel: a block per iteration, whose threads run
   /// each of its statements in turn (barrier-delimited phases), with the
@@ -1044,18 +1343,38 @@ struct GPUMapLoopsPass
     SmallVector<Value> staged;
     int64_t stagedBytes = stageStridedInputs(rewriter, blockLoop, phases, tiles,
                                              stagingBudget, staged);
+    SmallVector<TileVectorInputs> vectorInputs;
+    int64_t uniformBytes = stageUniformTileInputs(
+        rewriter, blockLoop, phases, tiles, stagingBudget - stagedBytes,
+        staged, vectorInputs);
     // Enough threads (whole warps) for the largest statement's points,
-    // at most threads-per-block.
+    // at most threads-per-block. Where statements sum, the others need
+    // only a thread per kMaxElementsLoadedAhead points: copies and
+    // element-wise statements are passes over memory, which each thread
+    // runs many loads of at once, while the threads a block has beyond
+    // its sums' points hold registers and do nothing (K5: 121 points of
+    // 11 sums each, a copy of 1331 elements).
+    bool sums = llvm::any_of(statements, [](linalg::GenericOp statement) {
+      return statement.getNumReductionLoops() > 0;
+    });
     int64_t threads = 32;
     for (auto [statement, tiled] : llvm::zip(statements, tiles)) {
       int64_t points = 1;
+      bool known = true;
       for (auto [loop, range] :
            llvm::enumerate(statement.getStaticLoopRanges()))
-        if (loop < statement.getNumParallelLoops() && loop != tiled)
-          points = ShapedType::isDynamic(range)
-                       ? threadsPerBlock
-                       : std::min<int64_t>(points * range, threadsPerBlock);
-      threads = std::max<int64_t>(threads, llvm::alignTo(points, 32));
+        if (loop < statement.getNumParallelLoops() && loop != tiled) {
+          known = known && !ShapedType::isDynamic(range);
+          if (known)
+            points = std::min<int64_t>(points * range,
+                                       std::numeric_limits<int32_t>::max());
+        }
+      if (!known)
+        points = threadsPerBlock;
+      else if (sums && statement.getNumReductionLoops() == 0)
+        points = llvm::divideCeil(points, kMaxElementsLoadedAhead);
+      threads = std::max<int64_t>(
+          threads, llvm::alignTo(std::min<int64_t>(points, threadsPerBlock), 32));
     }
     threads = std::min<int64_t>(threads, threadsPerBlock);
     rewriter.setInsertionPoint(blockBody->getTerminator());
@@ -1077,7 +1396,8 @@ struct GPUMapLoopsPass
       }
       rewriter.setInsertionPoint(threadLoop.getBody()->getTerminator());
       emitPhase(rewriter, statement, threadLoop.getInductionVars()[0],
-                threadCount, phases.initialValues[index], tiles[index]);
+                threadCount, phases.initialValues[index], tiles[index],
+                vectorInputs[index]);
       rewriter.setInsertionPointAfter(threadLoop);
     }
     if (emitRemarks) {
@@ -1097,6 +1417,10 @@ struct GPUMapLoopsPass
       if (stagedBytes)
         remark << ", " << stagedBytes
                << " B of inputs staged there (read across their rows)";
+      if (uniformBytes)
+        remark << ", " << uniformBytes
+               << " B of inputs every thread reads alike staged there "
+                  "(tiles loaded in vectors)";
     }
     for (linalg::GenericOp statement : statements)
       rewriter.eraseOp(statement);

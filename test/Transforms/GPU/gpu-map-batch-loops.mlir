@@ -1,6 +1,7 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{register-tiles=false}))" --verify-diagnostics | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{register-tiles=false shared-memory-bytes=0 barriers=false}))" --verify-diagnostics | FileCheck %s --check-prefix=SCRATCH
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops))" --verify-diagnostics | FileCheck %s --check-prefix=TILES
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{shared-memory-bytes=0 barriers=false}))" --verify-diagnostics | FileCheck %s --check-prefix=CPU-TILES
 
 // A batch loop of tl-fuse-batches (two steps of a CFD kernel on 7 elements
 // of 4 x 4) becomes one kernel: a block per element, whose 32 threads run
@@ -179,8 +180,10 @@ func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4x
 // A step reads its slice of u along j while u's stride-1 index is k (the
 // contraction's, as K5's first step): with register tiles along i, the
 // consecutive threads step along j, 128 bytes apart. The slice (2 KiB) is
-// first copied into shared memory by a phase of its own, along k; the
-// step then reads the copy.
+// first copied into shared memory by a phase of its own, along k (32
+// threads, 8 elements each, all loaded before any is stored); the step
+// then reads the copy (m, which every thread reads alike, is staged too:
+// @uniform_input).
 #u = affine_map<(e, i, j, k) -> (e, j, k)>
 #m = affine_map<(e, i, j, k) -> (i, k)>
 #v = affine_map<(e, i, j, k) -> (e, i, j)>
@@ -189,9 +192,8 @@ func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4x
 // TILES:   %[[STAGED:.*]] = memref.alloc() : memref<1x16x16xf64, #gpu.address_space<workgroup>>
 // TILES:   %[[SLICE:.*]] = memref.subview %{{.*}}[%[[BLOCK]], 0, 0] [1, 16, 16]
 // TILES:   scf.parallel
-// TILES:     scf.for
-// TILES:       %[[X:.*]] = memref.load %[[SLICE]][
-// TILES:       memref.store %[[X]], %[[STAGED]]
+// TILES:     %[[X:.*]] = memref.load %[[SLICE]][
+// TILES:     memref.store %[[X]], %[[STAGED]]
 // TILES:     gpu.barrier
 // TILES:     scf.for
 // TILES-NOT:   memref.load %[[SLICE]][
@@ -220,6 +222,69 @@ func.func @strided_input(%u: memref<7x16x16xf64>, %m: memref<16x16xf64>, %out: m
     %os = memref.subview %out[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
     linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
         ins(%us, %m : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>, memref<16x16xf64>) outs(%os : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+  } {tl.batch_loop}
+  return
+}
+
+// -----
+
+// As K5's steps, on 11 x 11 slices: with register tiles along i, m[i, k]
+// is read at the same element by every thread (only the tile's loop and
+// the reduction index it), 11 loads per element of u. It is copied into
+// shared memory with i last, rows padded to 12 (whole vectors of 16
+// bytes), and each step of the reduction loads the tile's 11 elements as
+// 6 vectors of 2. u's slice is staged too (read across its rows). Each
+// copy has 121 elements for 32 threads: every thread loads its 4 before
+// it stores any, the last (elements 96 to 120) stored only where it is
+// one.
+#u = affine_map<(e, i, j, k) -> (e, j, k)>
+#m = affine_map<(e, i, j, k) -> (i, k)>
+#v = affine_map<(e, i, j, k) -> (e, i, j)>
+// TILES-LABEL: func.func @uniform_input
+// TILES: scf.parallel (%[[BLOCK:.*]]) =
+// TILES:   %[[BYTES:.*]] = memref.alloc() {alignment = 16 : i64} : memref<1056xi8, #gpu.address_space<workgroup>>
+// TILES:   %[[ELEMENTS:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<11x12xf64, #gpu.address_space<workgroup>>
+// TILES:   %[[VECTORS:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<11x6xvector<2xf64>, #gpu.address_space<workgroup>>
+// TILES:   %[[MT:.*]] = memref.reinterpret_cast %[[ELEMENTS]] to offset: [0], sizes: [11, 11], strides: [12, 1]
+// TILES:   %[[USTAGED:.*]] = memref.alloc() : memref<1x11x11xf64, #gpu.address_space<workgroup>>
+// TILES:   scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%c32{{.*}}) step
+// TILES-NOT: scf.for
+// TILES-COUNT-4: memref.load %arg1
+// TILES-NOT: scf.if
+// TILES-COUNT-3: memref.store %{{.*}}, %[[MT]]
+// TILES:     scf.if %{{.*}} {
+// TILES-NEXT:  memref.store %{{.*}}, %[[MT]]
+// TILES:     gpu.barrier
+// TILES-COUNT-4: memref.load %{{.*}} : memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>
+// TILES:     gpu.barrier
+// TILES:     scf.for
+// TILES:       scf.for %[[K:[a-z0-9_]+]] = {{.*}} -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
+// TILES-COUNT-6: memref.load %[[VECTORS]][%[[K]], %{{.*}}] : memref<11x6xvector<2xf64>, #gpu.address_space<workgroup>>
+// TILES-NOT:     memref.load %[[MT]]
+// TILES:         memref.load %[[USTAGED]]
+// TILES-COUNT-11: arith.mulf
+// TILES: return
+// On the CPU, the same copies into buffers of the block's own.
+// CPU-TILES-LABEL: func.func @uniform_input
+// CPU-TILES: scf.parallel
+// CPU-TILES:   %[[BYTES:.*]] = memref.alloc() {alignment = 16 : i64} : memref<1056xi8>
+// CPU-TILES:   memref.view %[[BYTES]][%{{.*}}][] : memref<1056xi8> to memref<11x6xvector<2xf64>>
+// CPU-TILES-NOT: gpu.barrier
+// CPU-TILES:   memref.dealloc %[[BYTES]]
+func.func @uniform_input(%u: memref<7x11x11xf64>, %m: memref<11x11xf64>, %out: memref<7x11x11xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 11, 11] [1, 1, 1] : memref<7x11x11xf64> to memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>
+    %os = memref.subview %out[%e, 0, 0] [1, 11, 11] [1, 1, 1] : memref<7x11x11xf64> to memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#u, #m, #v], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%us, %m : memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>, memref<11x11xf64>) outs(%os : memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>) {
     ^bb0(%x: f64, %y: f64, %acc: f64):
       %p = arith.mulf %x, %y : f64
       %s = arith.addf %acc, %p : f64
