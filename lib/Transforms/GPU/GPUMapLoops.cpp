@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -968,7 +969,13 @@ struct GPUMapLoopsPass
     MLIRContext *context = blockLoop.getContext();
     int64_t stagedBytes = 0;
     // Each staged view and its copy, in the order found.
-    SmallVector<std::pair<Value, Value>> order;
+    // Where the view is contiguous, the copy runs along one dimension
+    // (`flat`, a view of the copy's bytes): each thread's loads are then
+    // one address apart by constants, not an index delinearized each.
+    struct StagedView {
+      Value view, copy, flat;
+    };
+    SmallVector<StagedView> order;
     for (auto [statement, tiled] : llvm::zip(phases.statements, tiles)) {
       // The loop consecutive threads step along: the last parallel one
       // that is not register-tiled.
@@ -983,7 +990,9 @@ struct GPUMapLoopsPass
         auto type = dyn_cast<MemRefType>(input->get().getType());
         if (!view || view->getBlock() != blockBody || !type ||
             !type.hasStaticShape() ||
-            llvm::is_contained(llvm::make_first_range(order), view.getResult()))
+            llvm::any_of(order, [&](const StagedView &staged) {
+              return staged.view == view.getResult();
+            }))
           continue;
         AffineMap map = statement.getMatchingIndexingMap(input);
         std::optional<unsigned> innermost = tensorlang::getInnermostLoop(map);
@@ -1006,26 +1015,53 @@ struct GPUMapLoopsPass
                                    : Attribute();
         // (tl-gpu-device-memory makes it a shared-memory global; on the
         // CPU a buffer per block, which the caller frees at its end.)
-        Value copy = memref::AllocOp::create(
+        MemRefType copyType = MemRefType::get(
+            type.getShape(), type.getElementType(), AffineMap(), space);
+        if (!memref::isStaticShapeAndContiguousRowMajor(type)) {
+          Value copy = memref::AllocOp::create(rewriter, view.getLoc(), copyType);
+          staged.push_back(copy);
+          order.push_back({view.getResult(), copy, Value()});
+          continue;
+        }
+        Value buffer = memref::AllocOp::create(
             rewriter, view.getLoc(),
-            MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
-                            space));
-        staged.push_back(copy);
-        order.emplace_back(view.getResult(), copy);
+            MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(), space),
+            ValueRange{}, rewriter.getI64IntegerAttr(kTileVectorBytes));
+        Value start = arith::ConstantIndexOp::create(rewriter, view.getLoc(), 0);
+        Value copy = memref::ViewOp::create(rewriter, view.getLoc(), copyType,
+                                            buffer, start, ValueRange{});
+        Value flat = memref::ViewOp::create(
+            rewriter, view.getLoc(),
+            MemRefType::get({type.getNumElements()}, type.getElementType(),
+                            AffineMap(), space),
+            buffer, start, ValueRange{});
+        staged.push_back(buffer);
+        order.push_back({view.getResult(), copy, flat});
       }
     }
     if (order.empty())
       return 0;
     // The copies first, each a phase of its own.
     SmallVector<linalg::GenericOp> copyPhases;
-    for (auto [view, copy] : order) {
+    for (auto [view, copy, flat] : order) {
       rewriter.setInsertionPoint(phases.statements.front());
-      auto copyOp = linalg::CopyOp::create(rewriter, view.getLoc(), view, copy);
+      Value source = view, target = copy;
+      if (flat) {
+        auto type = cast<MemRefType>(view.getType());
+        ReassociationIndices all(type.getRank());
+        std::iota(all.begin(), all.end(), 0);
+        source = memref::CollapseShapeOp::create(rewriter, view.getLoc(), view,
+                                                 ArrayRef{all});
+        target = flat;
+      }
+      auto copyOp =
+          linalg::CopyOp::create(rewriter, view.getLoc(), source, target);
       FailureOr<linalg::GenericOp> generic =
           linalg::generalizeNamedOp(rewriter, copyOp);
       copyPhases.push_back(*generic);
       rewriter.replaceUsesWithIf(view, copy, [&](OpOperand &use) {
-        return use.getOwner() != generic->getOperation();
+        return use.getOwner() != generic->getOperation() &&
+               use.getOwner() != source.getDefiningOp();
       });
     }
     phases.statements.insert(phases.statements.begin(), copyPhases.begin(),

@@ -187,13 +187,17 @@ func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4x
 #u = affine_map<(e, i, j, k) -> (e, j, k)>
 #m = affine_map<(e, i, j, k) -> (i, k)>
 #v = affine_map<(e, i, j, k) -> (e, i, j)>
+// The slice is contiguous: the copy runs along one dimension, the
+// statement reads the same bytes as 1 x 16 x 16.
 // TILES-LABEL: func.func @strided_input
 // TILES: scf.parallel (%[[BLOCK:.*]]) =
-// TILES:   %[[STAGED:.*]] = memref.alloc() : memref<1x16x16xf64, #gpu.address_space<workgroup>>
+// TILES:   %[[STAGED:.*]] = memref.view %{{.*}} to memref<1x16x16xf64, #gpu.address_space<workgroup>>
+// TILES:   %[[FLAT:.*]] = memref.view %{{.*}} to memref<256xf64, #gpu.address_space<workgroup>>
 // TILES:   %[[SLICE:.*]] = memref.subview %{{.*}}[%[[BLOCK]], 0, 0] [1, 16, 16]
+// TILES:   %[[ALONG:.*]] = memref.collapse_shape %[[SLICE]] {{\[}}[0, 1, 2]]
 // TILES:   scf.parallel
-// TILES:     %[[X:.*]] = memref.load %[[SLICE]][
-// TILES:     memref.store %[[X]], %[[STAGED]]
+// TILES-COUNT-8: memref.load %[[ALONG]][
+// TILES-COUNT-8: memref.store %{{.*}}, %[[FLAT]][
 // TILES:     gpu.barrier
 // TILES:     scf.for
 // TILES-NOT:   memref.load %[[SLICE]][
@@ -203,16 +207,18 @@ func.func @fills(%u: memref<7x4x4xf64>, %m: memref<4x4xf64>, %out: memref<7x4x4x
 // of the block's own.
 // SCRATCH-LABEL: func.func @strided_input
 // SCRATCH: scf.parallel
-// SCRATCH:   %[[STAGED:.*]] = memref.alloc() : memref<1x16x16xf64>
+// SCRATCH:   %[[BYTES:.*]] = memref.alloc() {alignment = 16 : i64} : memref<2048xi8>
+// SCRATCH:   %[[STAGED:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<2048xi8> to memref<1x16x16xf64>
+// SCRATCH:   %[[FLAT:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<2048xi8> to memref<256xf64>
 // SCRATCH:   scf.parallel
-// SCRATCH:     memref.store %{{.*}}, %[[STAGED]]
+// SCRATCH:     memref.store %{{.*}}, %[[FLAT]]
 // SCRATCH-NOT: gpu.barrier
 // SCRATCH:   scf.parallel
 // SCRATCH:     memref.load %[[STAGED]]
-// SCRATCH:   memref.dealloc %[[STAGED]]
+// SCRATCH:   memref.dealloc %[[BYTES]]
 // CHECK-LABEL: func.func @strided_input
 // CHECK-NOT: workgroup>>
-// CHECK: memref.alloc() : memref<1x16x16xf64, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() {alignment = 16 : i64} : memref<2048xi8, #gpu.address_space<workgroup>>
 func.func @strided_input(%u: memref<7x16x16xf64>, %m: memref<16x16xf64>, %out: memref<7x16x16xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -251,7 +257,7 @@ func.func @strided_input(%u: memref<7x16x16xf64>, %m: memref<16x16xf64>, %out: m
 // TILES:   %[[ELEMENTS:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<11x12xf64, #gpu.address_space<workgroup>>
 // TILES:   %[[VECTORS:.*]] = memref.view %[[BYTES]][%{{.*}}][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<11x6xvector<2xf64>, #gpu.address_space<workgroup>>
 // TILES:   %[[MT:.*]] = memref.reinterpret_cast %[[ELEMENTS]] to offset: [0], sizes: [11, 11], strides: [12, 1]
-// TILES:   %[[USTAGED:.*]] = memref.alloc() : memref<1x11x11xf64, #gpu.address_space<workgroup>>
+// TILES:   %[[USTAGED:.*]] = memref.view %{{.*}} to memref<1x11x11xf64, #gpu.address_space<workgroup>>
 // TILES:   scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%c32{{.*}}) step
 // TILES-NOT: scf.for
 // TILES-COUNT-4: memref.load %arg1
@@ -260,7 +266,7 @@ func.func @strided_input(%u: memref<7x16x16xf64>, %m: memref<16x16xf64>, %out: m
 // TILES:     scf.if %{{.*}} {
 // TILES-NEXT:  memref.store %{{.*}}, %[[MT]]
 // TILES:     gpu.barrier
-// TILES-COUNT-4: memref.load %{{.*}} : memref<1x11x11xf64, strided<[121, 11, 1], offset: ?>>
+// TILES-COUNT-4: memref.load %{{.*}} : memref<121xf64, strided<[1], offset: ?>>
 // TILES:     gpu.barrier
 // TILES:     scf.for
 // TILES:       scf.for %[[K:[a-z0-9_]+]] = {{.*}} -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) {
