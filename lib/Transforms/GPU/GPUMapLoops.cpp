@@ -185,7 +185,7 @@ using TileVectorInputs = llvm::SmallDenseMap<unsigned, Value>;
 
 /// Most elements of a statement without reductions that one thread loads
 /// before it stores any.
-static constexpr int64_t kMaxElementsLoadedAhead = 16;
+static constexpr int64_t kMaxElementsLoadedAhead = 8;
 
 /// How many elements each thread of `threads` computes of `op`, where it
 /// loads them all before it stores any: a statement without reductions of
