@@ -144,7 +144,6 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
     mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
-    mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
     mapping.f64Mma = getF64Mma(options);
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
@@ -228,8 +227,9 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
   // Constants sunk into the kernels (canonicalization hoists them out of
   // the launches): loop bounds stay known there, and loops unroll.
   addPipeline(pm, "convert-parallel-loops-to-gpu,canonicalize,"
-                  "gpu-launch-sink-index-computations,"
-                  "gpu-kernel-outlining,func.func(gpu-async-region)");
+                  "gpu-launch-sink-index-computations");
+  pm.addPass(createGPUDynamicSharedMemory());
+  addPipeline(pm, "gpu-kernel-outlining,func.func(gpu-async-region)");
   pm.addPass(createGPUDropHostSharedMemory());
   pm.addPass(createGPUTensorCoreOccupancy());
   pm.addNestedPass<func::FuncOp>(createStripAnnotations());

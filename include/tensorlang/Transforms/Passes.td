@@ -854,6 +854,24 @@ def GPUDeviceMemory : Pass<"tl-gpu-device-memory", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUDynamicSharedMemory
+    : Pass<"tl-gpu-dynamic-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Give the kernels whose shared memory exceeds 48 KiB "
+                "dynamic shared memory";
+  let description = [{
+    After `convert-parallel-loops-to-gpu`, before outlining: a
+    `gpu.launch` whose body uses more than 48 KiB of tl-gpu-device-memory's
+    shared-memory globals, which a kernel cannot declare statically, takes
+    them from `gpu.dynamic_shared_memory` instead, each a `memref.view` at
+    its offset (16-byte aligned), the launch asking for the total
+    (`dynamic_shared_memory_size`; the runtime opts the kernel in to more
+    than 48 KiB). Other launches keep their globals.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GPUDropHostSharedMemory
     : Pass<"tl-gpu-drop-host-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Remove the shared-memory globals from the host module once "

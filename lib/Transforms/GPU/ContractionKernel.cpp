@@ -61,7 +61,8 @@ std::string GPUContractionPlan::describe() const {
     llvm::interleave(dims, os, [&](unsigned dim) { os << "d" << dim; }, ",");
   };
   os << "block tile " << blockRows() << "x" << blockColumns() << ", depth "
-     << depth << " per step, " << threads() << " threads";
+     << depth << " per step" << (doubleBuffered ? " (double-buffered)" : "")
+     << ", " << threads() << " threads";
   if (depthSplits > 1)
     os << ", depth split in " << depthSplits << " parts of " << depthPerSplit
        << " (partial sums, added in order)";
@@ -307,6 +308,8 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
       blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor
       : plan.registerRows * plan.registerColumns > kSumsForTwoBlocks ? 1
                                                                      : 2;
+  plan.doubleBuffered = plan.tensorCores && plan.mmaRows == 16 &&
+                        plan.blocksPerMultiprocessor == 1;
 
   // Too few tiles for the GPU's multiprocessors, and a long depth: split
   // it, each part at least kMinimumStepsPerSplit steps.
@@ -762,16 +765,25 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     return MemRefType::get({plan.depth, stride}, elementType, AffineMap(),
                            space);
   };
-  Value tiles[2];
+  // Double-buffered, two of each: a step's tiles multiplied while the
+  // next step's are stored into the others.
+  Value tiles[2], otherTiles[2];
   unsigned rowSlot = plan.rowInput, columnSlot = plan.columnInput;
+  bool doubleBuffered = barriers && plan.doubleBuffered;
   if (barriers) {
-    // tl-gpu-device-memory makes these shared-memory globals.
+    // tl-gpu-device-memory makes these shared-memory globals (and
+    // tl-gpu-dynamic-shared-memory views of dynamic shared memory, beyond
+    // 48 KiB).
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    tiles[rowSlot] =
-        memref::AllocOp::create(b, loc, tileType(rowStride, workgroup));
-    tiles[columnSlot] =
-        memref::AllocOp::create(b, loc, tileType(columnStride, workgroup));
+    for (Value *buffers : {tiles, otherTiles}) {
+      if (buffers == otherTiles && !doubleBuffered)
+        break;
+      buffers[rowSlot] =
+          memref::AllocOp::create(b, loc, tileType(rowStride, workgroup));
+      buffers[columnSlot] =
+          memref::AllocOp::create(b, loc, tileType(columnStride, workgroup));
+    }
   }
 
   auto threadLoop = scf::ParallelOp::create(b, loc, ValueRange{zero},
@@ -865,13 +877,29 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   // each step's loads are issued before the previous step's tiles are
   // multiplied (their latency hidden behind the multiplications), carried
   // in registers and stored into the tiles at the next step; past the
-  // depth they are clamped, and not used.
+  // depth they are clamped, and not used. Double-buffered, each step
+  // multiplies one pair of tiles, stores the next step's loads into the
+  // other pair, and after one barrier issues the loads of the step after
+  // (every thread is past the previous step's barrier, and so done with
+  // the pair it stores into, when it stores).
   unsigned rowInput = plan.rowInput, columnInput = plan.columnInput;
   int64_t rowSlots = getSlots(rowInput), columnSlots = getSlots(columnInput);
   SmallVector<Value> carried(initial);
-  if (barriers) {
+  if (barriers && !doubleBuffered) {
     llvm::append_range(carried, loadSlots(rowInput, thread, depthBegin));
     llvm::append_range(carried, loadSlots(columnInput, thread, depthBegin));
+  }
+  if (doubleBuffered) {
+    storeSlots(rowInput, thread, loadSlots(rowInput, thread, depthBegin),
+               tiles[rowSlot]);
+    storeSlots(columnInput, thread,
+               loadSlots(columnInput, thread, depthBegin), tiles[columnSlot]);
+    gpu::BarrierOp::create(b, loc);
+    Value secondBase = add(depthBegin, index(plan.depth));
+    llvm::append_range(carried, loadSlots(rowInput, thread, secondBase));
+    llvm::append_range(carried, loadSlots(columnInput, thread, secondBase));
+    // Whether the step multiplies otherTiles.
+    carried.push_back(arith::ConstantIntOp::create(b, loc, 0, 1));
   }
   int64_t sumCount = initial.size();
   auto steps = scf::ForOp::create(
@@ -880,6 +908,39 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(nested.getInsertionBlock());
         ValueRange sums = values.take_front(sumCount);
+        if (doubleBuffered) {
+          Value odd = values.back();
+          Value current[2], following[2];
+          for (unsigned slot : {rowSlot, columnSlot}) {
+            current[slot] = arith::SelectOp::create(b, loc, odd,
+                                                    otherTiles[slot],
+                                                    tiles[slot]);
+            following[slot] = arith::SelectOp::create(
+                b, loc, odd, tiles[slot], otherTiles[slot]);
+          }
+          SmallVector<Value> results =
+              plan.tensorCores
+                  ? multiplyTilesOnTensorCores(group, inGroup, warpRow,
+                                               warpColumn, current[rowSlot],
+                                               current[columnSlot], sums)
+                  : multiplyTiles(rowsInTile, columnsInTile,
+                                  current[rowSlot], current[columnSlot],
+                                  sums);
+          storeSlots(rowInput, thread, values.slice(sumCount, rowSlots),
+                     following[rowSlot]);
+          storeSlots(columnInput, thread,
+                     values.slice(sumCount + rowSlots, columnSlots),
+                     following[columnSlot]);
+          gpu::BarrierOp::create(b, loc);
+          Value afterNext = add(depthBase, index(2 * plan.depth));
+          llvm::append_range(results, loadSlots(rowInput, thread, afterNext));
+          llvm::append_range(results,
+                             loadSlots(columnInput, thread, afterNext));
+          results.push_back(arith::XOrIOp::create(
+              b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1)));
+          scf::YieldOp::create(b, loc, results);
+          return;
+        }
         SmallVector<Value> next;
         if (barriers) {
           // (Every thread is done with the previous step's tiles.)

@@ -58,6 +58,13 @@ struct GPUContractionPlan {
   /// GPU (a few tiles, each with a long depth). The parts are whole steps.
   int64_t depthSplits = 1;
   int64_t depthPerSplit = 0;
+  /// Whether the staged tiles are double-buffered: one pair multiplied
+  /// while the next step's are stored into the other, one barrier per
+  /// step instead of two. For kernels sized for one block per
+  /// multiprocessor (no other block's steps fill the barriers' waits;
+  /// the registers hold the second pair's addresses, which at 128
+  /// registers spilled); beyond 48 KiB of tiles, in dynamic shared memory.
+  bool doubleBuffered = false;
   /// Blocks per multiprocessor ptxas sizes the kernel's registers for,
   /// where it multiplies in inline PTX (sm_90's shapes): each thread's
   /// sums must fit beside the staged loads.

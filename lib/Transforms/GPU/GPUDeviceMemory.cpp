@@ -16,10 +16,12 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/MapVector.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_GPUDROPHOSTSHAREDMEMORY
+#define GEN_PASS_DEF_GPUDYNAMICSHAREDMEMORY
 #define GEN_PASS_DEF_GPUDEVICEMEMORY
 #include "tensorlang/Transforms/Passes.h.inc"
 } // namespace tensorlang
@@ -162,6 +164,10 @@ static bool isWritten(Value buffer, SymbolTable &symbols,
   }
   return false;
 }
+
+/// The alignment of each buffer in a kernel's dynamic shared memory: that
+/// of the shared-memory globals (vector loads of 16 bytes).
+static constexpr int64_t kDynamicSharedMemoryAlignment = 16;
 
 static bool isWorkgroupMemory(MemRefType type) {
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
@@ -367,6 +373,59 @@ struct GPUDeviceMemoryPass
 } // namespace
 
 namespace {
+struct GPUDynamicSharedMemoryPass
+    : public tensorlang::impl::GPUDynamicSharedMemoryBase<
+          GPUDynamicSharedMemoryPass> {
+  void runOnOperation() override {
+    SymbolTable symbols(getOperation());
+    getOperation().walk([&](gpu::LaunchOp launch) {
+      if (launch.getDynamicSharedMemorySize())
+        return;
+      // The globals the launch uses, in the order first used, and where.
+      llvm::MapVector<memref::GlobalOp, SmallVector<memref::GetGlobalOp>>
+          globals;
+      launch.getBody().walk([&](memref::GetGlobalOp use) {
+        auto global = symbols.lookup<memref::GlobalOp>(use.getName());
+        if (global && isWorkgroupMemory(global.getType()))
+          globals[global].push_back(use);
+      });
+      SmallVector<int64_t> offsets;
+      int64_t bytes = 0;
+      for (auto &[global, uses] : globals) {
+        MemRefType type = global.getType();
+        bytes = llvm::alignTo(bytes, kDynamicSharedMemoryAlignment);
+        offsets.push_back(bytes);
+        bytes += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      }
+      if (bytes <= tensorlang::kGPUSharedMemoryBytes)
+        return;
+      MLIRContext *context = &getContext();
+      OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());
+      Location loc = launch.getLoc();
+      auto workgroup =
+          gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+      Value dynamic = gpu::DynamicSharedMemoryOp::create(
+          builder, loc,
+          MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                          AffineMap(), workgroup));
+      for (auto [entry, offset] : llvm::zip(globals, offsets)) {
+        for (memref::GetGlobalOp use : entry.second) {
+          builder.setInsertionPoint(use);
+          Value start = arith::ConstantIndexOp::create(builder, loc, offset);
+          Value view = memref::ViewOp::create(builder, use.getLoc(),
+                                              use.getType(), dynamic, start,
+                                              ValueRange{});
+          use.replaceAllUsesWith(view);
+          use.erase();
+        }
+      }
+      builder.setInsertionPoint(launch);
+      Value size = arith::ConstantIntOp::create(builder, loc, bytes, 32);
+      launch.getDynamicSharedMemorySizeMutable().assign(size);
+    });
+  }
+};
+
 struct GPUDropHostSharedMemoryPass
     : public tensorlang::impl::GPUDropHostSharedMemoryBase<
           GPUDropHostSharedMemoryPass> {
