@@ -239,6 +239,15 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuBlocksPerSM = blocks;
        return llvm::Error::success();
      }},
+    {"gpu-double-buffer", OptionKind::Flag, OptionScope::All, "",
+     "With target cuda: double-buffer the staged tiles of contraction "
+     "kernels on sm_90's f64 tensor-core shapes sized for one block per "
+     "multiprocessor (one barrier per step; measured slower on an H100)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setFlag(options.compile.gpuDoubleBuffer, "gpu-double-buffer",
+                      value);
+     }},
     {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",
      "With target cuda: the f64 tensor-core product of contraction kernels: "
      "m8n8k4 (sm_80's), or sm_90's m16n8k4 (its default), m16n8k8 or "

@@ -60,6 +60,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.gpuRegisterTile = options.gpuRegisterTile;
   lowering.gpuDepthStep = options.gpuDepthStep;
   lowering.gpuBlocksPerSM = options.gpuBlocksPerSM;
+  lowering.gpuDoubleBuffer = options.gpuDoubleBuffer;
   lowering.gpuF64Mma = options.gpuF64Mma;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.

@@ -144,6 +144,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
     mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
+    mapping.contractionDoubleBuffer = options.gpuDoubleBuffer;
     mapping.f64Mma = getF64Mma(options);
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
@@ -213,6 +214,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.contractionRegisterTile = options.gpuRegisterTile;
   mapping.contractionDepthStep = options.gpuDepthStep;
   mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
+  mapping.contractionDoubleBuffer = options.gpuDoubleBuffer;
   mapping.f64Mma = getF64Mma(options);
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());

@@ -393,6 +393,29 @@ def test_blocks_per_multiprocessor(tmp_path, source, flags, blocks, tile):
         assemble_without_spills(tmp_path, kernels)
 
 
+# --gpu-double-buffer: the 128 x 128 kernel's two pairs of tiles (67.6 KB)
+# exceed the 48 KiB a kernel declares: it takes them from dynamic shared
+# memory (an extern array, no static one of that size), and assembles
+# without spills; without the flag, one pair of static tiles.
+@pytest.mark.parametrize("flags, double", [([], False),
+                                           (["--gpu-double-buffer"], True)])
+def test_double_buffered_tiles(tmp_path, flags, double):
+    diagnostics = compile_for_gpu(tmp_path, LONG_PRODUCT, *flags)
+    assert "block tile 128x128, depth 16 per step%s," % (
+        " (double-buffered)" if double else "") in diagnostics, diagnostics
+    kernels = [ptx for ptx in cudabuild.ptx_of(tmp_path / "k.o")
+               if "mma.sync" in ptx]
+    assert len(kernels) == 1
+    assert ("__dynamic_shmem" in kernels[0]) == double
+    if PTXAS:
+        assemble_without_spills(tmp_path, kernels)
+        assembled = subprocess.run(
+            [PTXAS, "-arch=sm_90", "-v", "k0.ptx", "-o", "/dev/null"],
+            cwd=tmp_path, capture_output=True, text=True)
+        shared = int(re.search(r"(\d+) bytes smem", assembled.stderr).group(1))
+        assert (shared <= 16) == double, assembled.stderr
+
+
 # The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
 # PTX, and .minnctapersm 2: tl-gpu-tensor-core-occupancy), m8n8k4 on
 # sm_80 (MLIR lowers it), the others by --gpu-f64-mma; each assembles for

@@ -67,6 +67,9 @@ struct CompileOptions {
   /// GPU contraction kernels on the tensor cores: blocks per
   /// multiprocessor ptxas sizes their registers for (0: the plan's).
   unsigned gpuBlocksPerSM = 0;
+  /// GPU contraction kernels sized for one block per multiprocessor:
+  /// double-buffered staged tiles.
+  bool gpuDoubleBuffer = false;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

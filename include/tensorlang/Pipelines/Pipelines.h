@@ -125,6 +125,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "per multiprocessor their registers are sized for "
                      "(0: the plan's)"),
       llvm::cl::init(0)};
+  Option<bool> gpuDoubleBuffer{
+      *this, "gpu-double-buffer",
+      llvm::cl::desc("GPU contraction kernels on the tensor cores sized for "
+                     "one block per multiprocessor: double-buffered tiles"),
+      llvm::cl::init(false)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

@@ -168,7 +168,8 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
 
 std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
     linalg::GenericOp op, int64_t maxRegisterTile, int64_t depthStep,
-    bool tensorCores, StringRef mmaShape, int64_t blocksPerMultiprocessor) {
+    bool tensorCores, StringRef mmaShape, int64_t blocksPerMultiprocessor,
+    bool doubleBuffer) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -308,7 +309,8 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
       blocksPerMultiprocessor > 0 ? blocksPerMultiprocessor
       : plan.registerRows * plan.registerColumns > kSumsForTwoBlocks ? 1
                                                                      : 2;
-  plan.doubleBuffered = plan.tensorCores && plan.mmaRows == 16 &&
+  plan.doubleBuffered = doubleBuffer && plan.tensorCores &&
+                        plan.mmaRows == 16 &&
                         plan.blocksPerMultiprocessor == 1;
 
   // Too few tiles for the GPU's multiprocessors, and a long depth: split

@@ -60,10 +60,9 @@ struct GPUContractionPlan {
   int64_t depthPerSplit = 0;
   /// Whether the staged tiles are double-buffered: one pair multiplied
   /// while the next step's are stored into the other, one barrier per
-  /// step instead of two. For kernels sized for one block per
-  /// multiprocessor (no other block's steps fill the barriers' waits;
-  /// the registers hold the second pair's addresses, which at 128
-  /// registers spilled); beyond 48 KiB of tiles, in dynamic shared memory.
+  /// step instead of two (on request, for kernels sized for one block per
+  /// multiprocessor: at 128 registers the second pair's addresses
+  /// spilled); beyond 48 KiB of tiles, in dynamic shared memory.
   bool doubleBuffered = false;
   /// Blocks per multiprocessor ptxas sizes the kernel's registers for,
   /// where it multiplies in inline PTX (sm_90's shapes): each thread's
@@ -128,12 +127,14 @@ inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
 /// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
 /// runs on the tensor cores; `blocksPerMultiprocessor` (0: the plan's)
-/// sizes the registers of those on sm_90's shapes.
+/// sizes the registers of those on sm_90's shapes; `doubleBuffer`
+/// double-buffers the tiles of those sized for one block.
 std::optional<GPUContractionPlan>
 planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
                    int64_t depthStep, bool tensorCores,
                    llvm::StringRef mmaShape = "m8n8k4",
-                   int64_t blocksPerMultiprocessor = 0);
+                   int64_t blocksPerMultiprocessor = 0,
+                   bool doubleBuffer = false);
 
 /// The attribute of a kernel's inline `mma.sync` that says how many blocks
 /// per multiprocessor its registers are sized for

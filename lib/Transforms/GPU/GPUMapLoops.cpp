@@ -865,7 +865,8 @@ struct GPUMapLoopsPass
     auto plan = [&](linalg::GenericOp op) {
       return tensorlang::planGPUContraction(op, contractionRegisterTile,
                                             contractionDepthStep, tensorCores,
-                                            f64Mma, contractionBlocksPerSM);
+                                            f64Mma, contractionBlocksPerSM,
+                                            contractionDoubleBuffer);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;

@@ -4,7 +4,7 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-kernels=false}))" | FileCheck %s --check-prefix=PLAIN
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=SM90
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-blocks-per-sm=1}))" | FileCheck %s --check-prefix=DOUBLE
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-blocks-per-sm=1 contraction-double-buffer}))" | FileCheck %s --check-prefix=DOUBLE
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
@@ -32,11 +32,11 @@
 // CHECK:       memref.store %{{.*}} : memref<67x73xf64>
 // CHECK:   } {mapping = [#gpu.loop_dim_map<processor = thread_x
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
-// With sm_90's shapes and registers for one block per multiprocessor (the
-// 128 x 128 kernels'), the tiles are double-buffered: the first step's
-// stored before the loop, then each step multiplies one pair (chosen by
-// the step's parity), stores the next step's loads into the other, and
-// after one barrier loads the step after.
+// On request (contraction-double-buffer), with sm_90's shapes and registers
+// for one block per multiprocessor (the 128 x 128 kernels'), the tiles are
+// double-buffered: the first step's stored before the loop, then each step
+// multiplies one pair (chosen by the step's parity), stores the next
+// step's loads into the other, and after one barrier loads the step after.
 // DOUBLE-LABEL: func.func @product
 // DOUBLE-NOT: linalg.fill
 // DOUBLE: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
@@ -282,7 +282,7 @@ func.func @split_in_one_wave(%x: memref<317x25600xf64>, %y: memref<25600x311xf64
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
-// SM90: remark: GPU contraction kernel: block tile 128x128, depth 16 per step (double-buffered), 256 threads, f64 tensor cores (mma.sync m16n8k4), 2x4 warps of 64x32, registers for 1 block per multiprocessor (rows=d0 columns=d1 depth=d2 batch=-)
+// SM90: remark: GPU contraction kernel: block tile 128x128, depth 16 per step, 256 threads, f64 tensor cores (mma.sync m16n8k4), 2x4 warps of 64x32, registers for 1 block per multiprocessor (rows=d0 columns=d1 depth=d2 batch=-)
 // SM90-LABEL: func.func @long_product
 // SM90-COUNT-64: llvm.inline_asm {tl.blocks_per_multiprocessor = 1 : i32} "mma.sync.aligned.m16n8k4
 // SM90: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<1601x1710xf64> -> index
