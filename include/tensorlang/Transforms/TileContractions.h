@@ -80,6 +80,15 @@ relayoutTransposedContraction(mlir::RewriterBase &rewriter,
 /// copy and its only user; null otherwise.
 mlir::linalg::GenericOp getTransposedContraction(mlir::linalg::GenericOp copy);
 
+/// Makes contraction `copy`'s producer compute straight into the layout of
+/// `copy` (a transposition that is its only use), whatever it costs on a
+/// CPU: for the GPU target, where the folded contraction is one batch
+/// index's statement (tl-fuse-batches{for-gpu}). Returns the folded
+/// contraction that replaces `copy`; changes nothing where it fails.
+mlir::FailureOr<mlir::linalg::GenericOp>
+foldTranspositionIntoContractionAlways(mlir::RewriterBase &rewriter,
+                                       mlir::linalg::GenericOp copy);
+
 /// Collapses the consecutive reductions of a contraction whose operands
 /// each are used many times per element into one, after copying the
 /// operands so that the reductions are adjacent. Returns the contraction

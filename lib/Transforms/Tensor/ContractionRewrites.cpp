@@ -163,6 +163,24 @@ static linalg::GenericOp buildFolded(OpBuilder &builder,
   return folded;
 }
 
+/// Replaces `copy` with `contraction` computed into its layout
+/// (buildFolded), and erases what that leaves unused.
+static linalg::GenericOp replaceWithFolded(RewriterBase &rewriter,
+                                           linalg::GenericOp contraction,
+                                           linalg::GenericOp copy,
+                                           linalg::FillOp fill,
+                                           ArrayRef<AffineMap> maps) {
+  rewriter.setInsertionPoint(copy);
+  linalg::GenericOp folded =
+      buildFolded(rewriter, contraction, copy, fill, maps);
+  rewriter.replaceOp(copy, folded->getResults());
+  rewriter.eraseOp(contraction);
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+  LLVM_DEBUG(llvm::dbgs() << "folded a transposition: " << folded << "\n");
+  return folded;
+}
+
 // Over sizes, which layout pays depends on the extents: both are
 // compiled, and the extents choose at run time (`scf.if`), each version
 // planned and tiled as it would be alone.
@@ -234,16 +252,23 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   std::string whyNot;
   if (!planner.shouldFoldTransposition(own, folded, &whyNot))
     return rewriter.notifyMatchFailure(copy, whyNot);
+  return replaceWithFolded(rewriter, contraction, copy, fill, maps);
+}
 
-  rewriter.setInsertionPoint(copy);
-  linalg::GenericOp foldedOp =
-      buildFolded(rewriter, contraction, copy, fill, maps);
-  rewriter.replaceOp(copy, foldedOp->getResults());
-  rewriter.eraseOp(contraction);
-  if (fill->use_empty())
-    rewriter.eraseOp(fill);
-  LLVM_DEBUG(llvm::dbgs() << "folded a transposition: " << foldedOp << "\n");
-  return foldedOp;
+FailureOr<linalg::GenericOp>
+tensorlang::foldTranspositionIntoContractionAlways(RewriterBase &rewriter,
+                                                   linalg::GenericOp copy) {
+  linalg::GenericOp contraction = getTransposedContraction(copy);
+  if (!contraction)
+    return rewriter.notifyMatchFailure(
+        copy, "not a transposition of a contraction used only there");
+  auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return rewriter.notifyMatchFailure(copy, "the contraction has no filled "
+                                             "accumulator");
+  SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
+  maps.back() = foldedResultMap(copy, maps.back());
+  return replaceWithFolded(rewriter, contraction, copy, fill, maps);
 }
 
 FailureOr<linalg::GenericOp>

@@ -20,6 +20,7 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/ContractionPlan.h"
 #include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TileContractions.h"
 
 #include "ContractionUtils.h"
 
@@ -64,6 +65,45 @@ static std::optional<unsigned> batchDim(linalg::GenericOp op) {
 /// Whether the batch loop of `op` has a range known only at run time.
 static bool hasSizedBatch(linalg::GenericOp op) {
   return ShapedType::isDynamic(op.getStaticLoopRanges()[*batchDim(op)]);
+}
+
+/// The bytes of one index of `type`'s dimension of run-time extent (all of
+/// it where it has none); none where more than one is dynamic.
+static std::optional<int64_t> getBytesPerBatchIndex(ShapedType type) {
+  int64_t elements = 1;
+  int dynamic = 0;
+  for (int64_t extent : type.getShape()) {
+    if (ShapedType::isDynamic(extent))
+      ++dynamic;
+    else
+      elements *= extent;
+  }
+  if (dynamic > 1)
+    return std::nullopt;
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
+/// Whether `copy`, a transposition of a contraction, writes a batch of
+/// run-time extent (its result's leading dimension, its only dynamic one)
+/// of which one index's slice, and each of the contraction's inputs', fit
+/// a GPU block's shared memory: the CFD gradient's `D # u . [2 4] ^ [1
+/// 2]`, whose contraction puts D's index first and the batch second.
+/// Computed in the transposition's layout, the contraction is one batch
+/// index's statement (a batch kernel), not a contraction kernel over all
+/// the batches and a transposition after it, each a pass over memory.
+static bool transposesPerBatchContraction(linalg::GenericOp copy) {
+  linalg::GenericOp contraction = tensorlang::getTransposedContraction(copy);
+  auto type = cast<ShapedType>(copy->getResult(0).getType());
+  if (!contraction || type.getRank() < 2 || !type.isDynamicDim(0))
+    return false;
+  auto fits = [](ShapedType shaped) {
+    std::optional<int64_t> bytes = getBytesPerBatchIndex(shaped);
+    return bytes && *bytes <= tensorlang::kGPUSharedMemoryBytes;
+  };
+  return fits(type) && llvm::all_of(contraction.getDpsInputs(), [&](Value in) {
+           auto shaped = dyn_cast<ShapedType>(in.getType());
+           return shaped && fits(shaped);
+         });
 }
 
 /// The loop of `op` whose range is known only at run time, if it has
@@ -158,6 +198,17 @@ struct FuseBatchesPass
       batchTileBytes = int64_t(1) << llvm::Log2_64(uint64_t(
                            tensorlang::tl::getTargetDescription(getOperation())
                                .l1CacheBytes));
+    IRRewriter rewriter(&getContext());
+    if (forGPU) {
+      SmallVector<linalg::GenericOp> copies;
+      getOperation().walk([&](linalg::GenericOp op) {
+        if (transposesPerBatchContraction(op))
+          copies.push_back(op);
+      });
+      for (linalg::GenericOp copy : copies)
+        (void)tensorlang::foldTranspositionIntoContractionAlways(rewriter,
+                                                                 copy);
+    }
     // Roots: generics that are not themselves fused into a consumer. Chains
     // are disjoint (every fused producer has one use), so each is tiled
     // once, from its last statement.
@@ -173,7 +224,6 @@ struct FuseBatchesPass
         work.emplace_back(op, std::move(chain));
     });
 
-    IRRewriter rewriter(&getContext());
     for (auto &[root, chain] : work)
       fuseChain(rewriter, root, chain);
     SmallVector<linalg::GenericOp> inner;

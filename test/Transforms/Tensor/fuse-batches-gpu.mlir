@@ -56,3 +56,81 @@ func.func @alone(%u: tensor<8x4xf64>) -> tensor<8x4xf64> {
   } -> tensor<8x4xf64>
   return %r : tensor<8x4xf64>
 }
+
+// -----
+
+// The CFD gradient's first component, `D # u . [2 4] ^ [1 2]` over a size
+// E: the contraction puts D's index first and the batch second, and a
+// transposition copies it into the result with the batch first. One batch
+// index's slices fit a block's shared memory: the contraction is computed
+// straight into the transposition's layout (no temporary over all the
+// batches), and then, its batch a size, tiled by one batch index.
+#d = affine_map<(i, e, j, k, l) -> (i, l)>
+#u = affine_map<(i, e, j, k, l) -> (e, l, j, k)>
+#t = affine_map<(i, e, j, k, l) -> (i, e, j, k)>
+#in = affine_map<(i, e, j, k) -> (i, e, j, k)>
+#out = affine_map<(i, e, j, k) -> (e, i, j, k)>
+// CHECK: #[[FOLDED:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d2, d3)>
+// CHECK-LABEL: func.func @transposed_per_batch
+// CHECK-NOT: tensor<11x?x11x11xf64>
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   linalg.fill {{.*}} -> tensor<1x11x11x11xf64>
+// CHECK:   linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[FOLDED]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<11x11xf64>, tensor<1x11x11x11xf64>) outs(%{{.*}} : tensor<1x11x11x11xf64>)
+// CHECK-NOT: linalg.generic
+// CHECK: } {tl.batch_loop}
+func.func @transposed_per_batch(%d: tensor<11x11xf64>, %u: tensor<?x11x11x11xf64>, %g: tensor<?x11x11x11xf64>) -> tensor<?x11x11x11xf64> {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %u, %c0 : tensor<?x11x11x11xf64>
+  %e0 = tensor.empty(%n) : tensor<11x?x11x11xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<11x?x11x11xf64>) -> tensor<11x?x11x11xf64>
+  %t = linalg.generic {indexing_maps = [#d, #u, #t], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%d, %u : tensor<11x11xf64>, tensor<?x11x11x11xf64>) outs(%a0 : tensor<11x?x11x11xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<11x?x11x11xf64>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<11x?x11x11xf64>) outs(%g : tensor<?x11x11x11xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x11x11x11xf64>
+  return %r : tensor<?x11x11x11xf64>
+}
+
+// -----
+
+// The same at 40 x 40 x 40 per batch index (512 KB): no block holds one
+// index's slice, the contraction is left to its kernel over all the
+// batches (its transposition, a statement of sized batch, is tiled alone).
+#d = affine_map<(i, e, j, k, l) -> (i, l)>
+#u = affine_map<(i, e, j, k, l) -> (e, l, j, k)>
+#t = affine_map<(i, e, j, k, l) -> (i, e, j, k)>
+#in = affine_map<(i, e, j, k) -> (i, e, j, k)>
+#out = affine_map<(i, e, j, k) -> (e, i, j, k)>
+// CHECK-LABEL: func.func @transposed_large
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<40x?x40x40xf64>)
+// CHECK: scf.for
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<40x1x40x40xf64>)
+// CHECK: } {tl.batch_loop}
+func.func @transposed_large(%d: tensor<40x40xf64>, %u: tensor<?x40x40x40xf64>, %g: tensor<?x40x40x40xf64>) -> tensor<?x40x40x40xf64> {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %u, %c0 : tensor<?x40x40x40xf64>
+  %e0 = tensor.empty(%n) : tensor<40x?x40x40xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<40x?x40x40xf64>) -> tensor<40x?x40x40xf64>
+  %t = linalg.generic {indexing_maps = [#d, #u, #t], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%d, %u : tensor<40x40xf64>, tensor<?x40x40x40xf64>) outs(%a0 : tensor<40x?x40x40xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<40x?x40x40xf64>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<40x?x40x40xf64>) outs(%g : tensor<?x40x40x40xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x40x40x40xf64>
+  return %r : tensor<?x40x40x40xf64>
+}
