@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_GPUMAPLOOPS
@@ -708,6 +709,158 @@ static bool isMappableBatchBody(scf::ForOp loop) {
   return true;
 }
 
+/// The buffer `value` is a view of (through view-like ops).
+static Value getViewedBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether `a` and `b`, subviews of one buffer, take disjoint ranges of
+/// some dimension (static offsets and sizes): the CFD gradient's
+/// components, g[0] and g[1].
+static bool areDisjointSubviews(Value a, Value b) {
+  auto first = a.getDefiningOp<memref::SubViewOp>();
+  auto second = b.getDefiningOp<memref::SubViewOp>();
+  if (!first || !second || first.getSource() != second.getSource())
+    return false;
+  for (auto [firstOffset, firstSize, secondOffset, secondSize] :
+       llvm::zip(first.getMixedOffsets(), first.getMixedSizes(),
+                 second.getMixedOffsets(), second.getMixedSizes())) {
+    std::optional<int64_t> o1 = getConstantIntValue(firstOffset),
+                           s1 = getConstantIntValue(firstSize),
+                           o2 = getConstantIntValue(secondOffset),
+                           s2 = getConstantIntValue(secondSize);
+    if (o1 && s1 && o2 && s2 && (*o1 + *s1 <= *o2 || *o2 + *s2 <= *o1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether iteration i of batch loop `first` and iteration j != i of
+/// `second` (same bounds) never touch the same element of the buffers
+/// `a` (used in `first`) and `b` (in `second`): distinct buffers (the
+/// program's variables and allocations are distinct), or batch slices at
+/// the iteration of one view, or of disjoint views of one buffer.
+static bool touchOnlyTheirOwnBatch(Value a, scf::ForOp first, Value b,
+                                   scf::ForOp second) {
+  if (getViewedBuffer(a) != getViewedBuffer(b))
+    return true;
+  auto sliceA = a.getDefiningOp<memref::SubViewOp>();
+  auto sliceB = b.getDefiningOp<memref::SubViewOp>();
+  if (!sliceA || !sliceB ||
+      !isBatchSlice(sliceA, first.getInductionVar()) ||
+      !isBatchSlice(sliceB, second.getInductionVar()))
+    return false;
+  if (sliceA.getSource() == sliceB.getSource())
+    return llvm::equal(sliceA.getMixedOffsets(), sliceB.getMixedOffsets(),
+                       [&](OpFoldResult x, OpFoldResult y) {
+                         auto vx = dyn_cast<Value>(x), vy = dyn_cast<Value>(y);
+                         if (vx == first.getInductionVar())
+                           return vy == second.getInductionVar();
+                         return x == y;
+                       });
+  return areDisjointSubviews(sliceA.getSource(), sliceB.getSource());
+}
+
+/// The buffers the linalg ops of `loop` read and write.
+static void getAccessedBuffers(scf::ForOp loop, SmallVectorImpl<Value> &reads,
+                               SmallVectorImpl<Value> &writes) {
+  loop.walk([&](linalg::LinalgOp op) {
+    for (Value input : op.getDpsInputs())
+      if (isa<MemRefType>(input.getType()))
+        reads.push_back(input);
+    for (Value init : op.getDpsInits()) {
+      reads.push_back(init);
+      writes.push_back(init);
+    }
+  });
+  loop.walk([&](memref::CopyOp copy) {
+    reads.push_back(copy.getSource());
+    writes.push_back(copy.getTarget());
+  });
+}
+
+/// Merges each batch loop into the one before it where they have the
+/// same bounds, only pure ops lie between them, and no element one writes
+/// is touched by the other in another iteration: one kernel instead of
+/// several, each reading the batch's inputs again (the CFD gradient's
+/// three components read the same element of u). The second loop's body
+/// runs after the first's in each iteration.
+static void mergeSiblingBatchLoops(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(tensorlang::kBatchLoopAttrName) &&
+        isMappableBatchBody(loop))
+      loops.push_back(loop);
+  });
+  bool merged = false;
+  for (unsigned index = 1; index < loops.size(); ++index) {
+    scf::ForOp first = loops[index - 1], second = loops[index];
+    if (first->getBlock() != second->getBlock() ||
+        first.getLowerBound() != second.getLowerBound() ||
+        first.getUpperBound() != second.getUpperBound() ||
+        first.getStep() != second.getStep() || first.getNumResults() != 0 ||
+        second.getNumResults() != 0)
+      continue;
+    SmallVector<Operation *> between;
+    bool pure = true;
+    for (Operation *op = first->getNextNode(); op && op != second;
+         op = op->getNextNode()) {
+      if (op == first->getBlock()->getTerminator() || !isPure(op))
+        pure = false;
+      between.push_back(op);
+    }
+    if (!pure || !second->isBeforeInBlock(first->getBlock()->getTerminator()))
+      continue;
+    SmallVector<Value> firstReads, firstWrites, secondReads, secondWrites;
+    getAccessedBuffers(first, firstReads, firstWrites);
+    getAccessedBuffers(second, secondReads, secondWrites);
+    auto independent = [&](ArrayRef<Value> ofFirst, ArrayRef<Value> ofSecond) {
+      return llvm::all_of(ofFirst, [&](Value a) {
+        return llvm::all_of(ofSecond, [&](Value b) {
+          return touchOnlyTheirOwnBatch(a, first, b, second);
+        });
+      });
+    };
+    if (!independent(firstWrites, secondReads) ||
+        !independent(firstReads, secondWrites))
+      continue;
+    // The ops between (views of the second's buffers) go before the first.
+    for (Operation *op : between)
+      rewriter.moveOpBefore(op, first);
+    Block *body = second.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    Operation *firstStatement = nullptr;
+    for (Operation &op : first.getBody()->without_terminator())
+      if (!isPure(&op)) {
+        firstStatement = &op;
+        break;
+      }
+    SmallVector<Operation *> views;
+    for (Operation &op : body->getOperations())
+      if (isPure(&op))
+        views.push_back(&op);
+    rewriter.inlineBlockBefore(body, first.getBody()->getTerminator(),
+                               ValueRange{first.getInductionVar()});
+    // The second's views before every statement, as in one loop of
+    // tl-fuse-batches: the kernel's staging phases come first and read
+    // them.
+    if (firstStatement)
+      for (Operation *view : views)
+        rewriter.moveOpBefore(view, firstStatement);
+    rewriter.eraseOp(second);
+    loops[index] = first;
+    merged = true;
+  }
+  // The loops' views of one batch slice become one (the kernel stages a
+  // view once, for every statement that reads it).
+  if (merged) {
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, func);
+  }
+}
+
 namespace {
 struct GPUMapLoopsPass
     : public tensorlang::impl::GPUMapLoopsBase<GPUMapLoopsPass> {
@@ -738,6 +891,7 @@ struct GPUMapLoopsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    mergeSiblingBatchLoops(rewriter, func);
     SmallVector<scf::ForOp> batchLoops;
     func.walk([&](scf::ForOp loop) {
       if (loop->hasAttr(tensorlang::kBatchLoopAttrName))

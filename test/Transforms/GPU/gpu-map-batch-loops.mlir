@@ -299,3 +299,80 @@ func.func @uniform_input(%u: memref<7x11x11xf64>, %m: memref<11x11xf64>, %out: m
   } {tl.batch_loop}
   return
 }
+
+// -----
+
+// Two batch loops over the same elements, each writing its own component
+// of g (disjoint views, g[0] and g[1]) from the same element of u (the CFD
+// gradient's): merged into one kernel, the second's statement after the
+// first's in each block, their views of u's element one (CSE). A third
+// loop reads g[0] at another element than it writes: not merged.
+#d = affine_map<(e, i, j, l) -> (i, l)>
+#u0 = affine_map<(e, i, j, l) -> (e, l, j)>
+#u1 = affine_map<(e, i, j, l) -> (e, i, l)>
+#g = affine_map<(e, i, j, l) -> (e, i, j)>
+#all = affine_map<(e, i, j) -> (e, i, j)>
+// TILES-LABEL: func.func @siblings
+// TILES: %[[G0:.*]] = memref.subview %arg2[0, 0, 0, 0] [1, 7, 16, 16]
+// TILES: %[[G1:.*]] = memref.subview %arg2[1, 0, 0, 0] [1, 7, 16, 16]
+// TILES: scf.parallel (%[[E:.*]]) = (%{{.*}}) to (%{{.*}}) step
+// TILES:   memref.subview %arg0[%[[E]], 0, 0]
+// TILES-NOT: memref.subview %arg0
+// TILES:   %[[MINE0:.*]] = memref.subview %[[G0]][%[[E]], 0, 0]
+// TILES:   %[[MINE1:.*]] = memref.subview %[[G1]][%[[E]], 0, 0]
+// TILES:   scf.parallel
+// TILES:     gpu.barrier
+// TILES:     memref.store %{{.*}}, %[[MINE0]][
+// TILES:     gpu.barrier
+// TILES:     memref.store %{{.*}}, %[[MINE1]][
+// TILES:   } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// TILES: } {mapping = [#gpu.loop_dim_map<processor = block_x
+// TILES: memref.subview %arg2[2, 0, 0, 0]
+// TILES: scf.parallel
+// TILES: } {mapping = [#gpu.loop_dim_map<processor = block_x
+// TILES-NEXT: return
+func.func @siblings(%u: memref<7x16x16xf64>, %d: memref<16x16xf64>, %g: memref<3x7x16x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f64
+  %g0 = memref.subview %g[0, 0, 0, 0] [1, 7, 16, 16] [1, 1, 1, 1] : memref<3x7x16x16xf64> to memref<7x16x16xf64, strided<[256, 16, 1]>>
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    %gs = memref.subview %g0[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64, strided<[256, 16, 1]>> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f64) outs(%gs : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [#d, #u0, #g], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%d, %us : memref<16x16xf64>, memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) outs(%gs : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+  } {tl.batch_loop}
+  %g1 = memref.subview %g[1, 0, 0, 0] [1, 7, 16, 16] [1, 1, 1, 1] : memref<3x7x16x16xf64> to memref<7x16x16xf64, strided<[256, 16, 1], offset: 1792>>
+  scf.for %e = %c0 to %c7 step %c1 {
+    %us = memref.subview %u[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    %gs = memref.subview %g1[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64, strided<[256, 16, 1], offset: 1792>> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f64) outs(%gs : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [#d, #u1, #g], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%d, %us : memref<16x16xf64>, memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) outs(%gs : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %p = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %p : f64
+      linalg.yield %s : f64
+    }
+  } {tl.batch_loop}
+  %g2 = memref.subview %g[2, 0, 0, 0] [1, 7, 16, 16] [1, 1, 1, 1] : memref<3x7x16x16xf64> to memref<7x16x16xf64, strided<[256, 16, 1], offset: 3584>>
+  scf.for %e = %c0 to %c7 step %c1 {
+    %prev = arith.subi %c7, %e : index
+    %last = arith.subi %prev, %c1 : index
+    %other = memref.subview %g0[%last, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64, strided<[256, 16, 1]>> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    %gs = memref.subview %g2[%e, 0, 0] [1, 16, 16] [1, 1, 1] : memref<7x16x16xf64, strided<[256, 16, 1], offset: 3584>> to memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#all, #all], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%other : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) outs(%gs : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>) {
+    ^bb0(%x: f64, %o: f64):
+      linalg.yield %x : f64
+    }
+  } {tl.batch_loop}
+  return
+}
