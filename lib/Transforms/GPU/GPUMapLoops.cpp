@@ -500,6 +500,13 @@ static Value addPartialSums(RewriterBase &rewriter, linalg::GenericOp op,
   return partialSums;
 }
 
+/// The buffer `value` is a view of (through view-like ops).
+static Value getViewedBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
 /// Whether `op` (a generalized linalg.copy) copies its one input whole.
 static bool isWholeCopy(linalg::GenericOp op) {
   return tensorlang::isElementCopy(op) &&
@@ -521,12 +528,9 @@ struct Phases {
   /// Buffers are taken to alias where they are views of one buffer (an
   /// allocation or an argument: the program's variables are distinct).
   void foldFills(RewriterBase &rewriter) {
-    auto root = [](Value buffer) {
-      while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-        buffer = view.getViewSource();
-      return buffer;
+    auto mayAlias = [](Value a, Value b) {
+      return getViewedBuffer(a) == getViewedBuffer(b);
     };
-    auto mayAlias = [&](Value a, Value b) { return root(a) == root(b); };
     auto touches = [&](linalg::GenericOp op, Value buffer) {
       return llvm::any_of(op->getOperands(), [&](Value operand) {
         return isa<MemRefType>(operand.getType()) && mayAlias(operand, buffer);
@@ -707,13 +711,6 @@ static bool isMappableBatchBody(scf::ForOp loop) {
     return false;
   }
   return true;
-}
-
-/// The buffer `value` is a view of (through view-like ops).
-static Value getViewedBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// Whether `a` and `b`, subviews of one buffer, take disjoint ranges of
@@ -1254,9 +1251,13 @@ struct GPUMapLoopsPass
       AffineMap order;
     };
     SmallVector<StagedInput> order;
+    // (Through any view of the same buffer: a copy taken before a phase
+    // writes it would be stale.)
     auto writtenInKernel = [&](Value buffer) {
       return llvm::any_of(phases.statements, [&](linalg::GenericOp statement) {
-        return llvm::is_contained(statement.getDpsInits(), buffer);
+        return llvm::any_of(statement.getDpsInits(), [&](Value init) {
+          return getViewedBuffer(init) == getViewedBuffer(buffer);
+        });
       });
     };
     for (auto [index, statement, tiled] :
