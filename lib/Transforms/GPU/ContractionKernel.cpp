@@ -310,8 +310,7 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
       : plan.registerRows * plan.registerColumns > kSumsForTwoBlocks ? 1
                                                                      : 2;
   plan.doubleBuffered = doubleBuffer && plan.tensorCores &&
-                        plan.mmaRows == 16 &&
-                        plan.blocksPerMultiprocessor == 1;
+                        plan.mmaRows == 16 && plan.blocksPerMultiprocessor == 1;
 
   // Too few tiles for the GPU's multiprocessors, and a long depth: split
   // it, each part at least kMinimumStepsPerSplit steps.
@@ -894,8 +893,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   if (doubleBuffered) {
     storeSlots(rowInput, thread, loadSlots(rowInput, thread, depthBegin),
                tiles[rowSlot]);
-    storeSlots(columnInput, thread,
-               loadSlots(columnInput, thread, depthBegin), tiles[columnSlot]);
+    storeSlots(columnInput, thread, loadSlots(columnInput, thread, depthBegin),
+               tiles[columnSlot]);
     gpu::BarrierOp::create(b, loc);
     Value secondBase = add(depthBegin, index(plan.depth));
     llvm::append_range(carried, loadSlots(rowInput, thread, secondBase));
@@ -914,20 +913,18 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
           Value odd = values.back();
           Value current[2], following[2];
           for (unsigned slot : {rowSlot, columnSlot}) {
-            current[slot] = arith::SelectOp::create(b, loc, odd,
-                                                    otherTiles[slot],
-                                                    tiles[slot]);
-            following[slot] = arith::SelectOp::create(
-                b, loc, odd, tiles[slot], otherTiles[slot]);
+            current[slot] = arith::SelectOp::create(
+                b, loc, odd, otherTiles[slot], tiles[slot]);
+            following[slot] = arith::SelectOp::create(b, loc, odd, tiles[slot],
+                                                      otherTiles[slot]);
           }
           SmallVector<Value> results =
               plan.tensorCores
                   ? multiplyTilesOnTensorCores(group, inGroup, warpRow,
                                                warpColumn, current[rowSlot],
                                                current[columnSlot], sums)
-                  : multiplyTiles(rowsInTile, columnsInTile,
-                                  current[rowSlot], current[columnSlot],
-                                  sums);
+                  : multiplyTiles(rowsInTile, columnsInTile, current[rowSlot],
+                                  current[columnSlot], sums);
           storeSlots(rowInput, thread, values.slice(sumCount, rowSlots),
                      following[rowSlot]);
           storeSlots(columnInput, thread,

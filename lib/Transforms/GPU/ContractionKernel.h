@@ -129,12 +129,10 @@ inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
 /// runs on the tensor cores; `blocksPerMultiprocessor` (0: the plan's)
 /// sizes the registers of those on sm_90's shapes; `doubleBuffer`
 /// double-buffers the tiles of those sized for one block.
-std::optional<GPUContractionPlan>
-planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
-                   int64_t depthStep, bool tensorCores,
-                   llvm::StringRef mmaShape = "m8n8k4",
-                   int64_t blocksPerMultiprocessor = 0,
-                   bool doubleBuffer = false);
+std::optional<GPUContractionPlan> planGPUContraction(
+    mlir::linalg::GenericOp op, int64_t maxRegisterTile, int64_t depthStep,
+    bool tensorCores, llvm::StringRef mmaShape = "m8n8k4",
+    int64_t blocksPerMultiprocessor = 0, bool doubleBuffer = false);
 
 /// The attribute of a kernel's inline `mma.sync` that says how many blocks
 /// per multiprocessor its registers are sized for

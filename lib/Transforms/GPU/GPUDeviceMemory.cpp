@@ -16,8 +16,8 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "llvm/ADT/MapVector.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_GPUDROPHOSTSHAREDMEMORY
@@ -412,9 +412,9 @@ struct GPUDynamicSharedMemoryPass
         for (memref::GetGlobalOp use : entry.second) {
           builder.setInsertionPoint(use);
           Value start = arith::ConstantIndexOp::create(builder, loc, offset);
-          Value view = memref::ViewOp::create(builder, use.getLoc(),
-                                              use.getType(), dynamic, start,
-                                              ValueRange{});
+          Value view =
+              memref::ViewOp::create(builder, use.getLoc(), use.getType(),
+                                     dynamic, start, ValueRange{});
           use.replaceAllUsesWith(view);
           use.erase();
         }

@@ -24,8 +24,8 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -193,9 +193,9 @@ static constexpr int64_t kMaxElementsLoadedAhead = 8;
 /// static extents that gives every thread 2 to kMaxElementsLoadedAhead.
 /// Else none: one element after the other. K5's staging copy (1331
 /// elements, 256 threads) had each thread wait for one load at a time.
-static std::optional<int64_t> getRoundsLoadedAhead(linalg::GenericOp op,
-                                                   Value threads,
-                                                   std::optional<unsigned> tiled) {
+static std::optional<int64_t>
+getRoundsLoadedAhead(linalg::GenericOp op, Value threads,
+                     std::optional<unsigned> tiled) {
   std::optional<int64_t> threadCount = getConstantIntValue(threads);
   if (tiled || op.getNumReductionLoops() != 0 || !threadCount ||
       *threadCount < 1)
@@ -320,7 +320,8 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
   auto elements = scf::ForOp::create(builder, loc, thread, count, threads);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(elements.getBody());
-  SmallVector<Value> collapsed = delinearize(builder, elements.getInductionVar());
+  SmallVector<Value> collapsed =
+      delinearize(builder, elements.getInductionVar());
   // The parallel indices of each element of the tile.
   SmallVector<SmallVector<Value>> tileIndices;
   for (int64_t position = 0; position < tile; ++position) {
@@ -364,9 +365,9 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
     SmallVector<SmallVector<Value>> preloaded(
         tile, SmallVector<Value>(op.getNumDpsInputs()));
     for (auto [number, vectors] : vectorInputs) {
-      int64_t lanes = cast<VectorType>(
-                          cast<MemRefType>(vectors.getType()).getElementType())
-                          .getNumElements();
+      int64_t lanes =
+          cast<VectorType>(cast<MemRefType>(vectors.getType()).getElementType())
+              .getNumElements();
       AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(number));
       for (int64_t first = 0; first < tile; first += lanes) {
         SmallVector<Value> indices =
@@ -745,8 +746,7 @@ static bool touchOnlyTheirOwnBatch(Value a, scf::ForOp first, Value b,
     return true;
   auto sliceA = a.getDefiningOp<memref::SubViewOp>();
   auto sliceB = b.getDefiningOp<memref::SubViewOp>();
-  if (!sliceA || !sliceB ||
-      !isBatchSlice(sliceA, first.getInductionVar()) ||
+  if (!sliceA || !sliceB || !isBatchSlice(sliceA, first.getInductionVar()) ||
       !isBatchSlice(sliceB, second.getInductionVar()))
     return false;
   if (sliceA.getSource() == sliceB.getSource())
@@ -1014,10 +1014,9 @@ struct GPUMapLoopsPass
   /// element once).
   LogicalResult mapContractions(RewriterBase &rewriter, func::FuncOp func) {
     auto plan = [&](linalg::GenericOp op) {
-      return tensorlang::planGPUContraction(op, contractionRegisterTile,
-                                            contractionDepthStep, tensorCores,
-                                            f64Mma, contractionBlocksPerSM,
-                                            contractionDoubleBuffer);
+      return tensorlang::planGPUContraction(
+          op, contractionRegisterTile, contractionDepthStep, tensorCores,
+          f64Mma, contractionBlocksPerSM, contractionDoubleBuffer);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;
@@ -1170,7 +1169,8 @@ struct GPUMapLoopsPass
         MemRefType copyType = MemRefType::get(
             type.getShape(), type.getElementType(), AffineMap(), space);
         if (!memref::isStaticShapeAndContiguousRowMajor(type)) {
-          Value copy = memref::AllocOp::create(rewriter, view.getLoc(), copyType);
+          Value copy =
+              memref::AllocOp::create(rewriter, view.getLoc(), copyType);
           staged.push_back(copy);
           order.push_back({view.getResult(), copy, Value()});
           continue;
@@ -1179,7 +1179,8 @@ struct GPUMapLoopsPass
             rewriter, view.getLoc(),
             MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(), space),
             ValueRange{}, rewriter.getI64IntegerAttr(kTileVectorBytes));
-        Value start = arith::ConstantIndexOp::create(rewriter, view.getLoc(), 0);
+        Value start =
+            arith::ConstantIndexOp::create(rewriter, view.getLoc(), 0);
         Value copy = memref::ViewOp::create(rewriter, view.getLoc(), copyType,
                                             buffer, start, ValueRange{});
         Value flat = memref::ViewOp::create(
@@ -1234,11 +1235,12 @@ struct GPUMapLoopsPass
   /// at a time (`vectorInputs`, per statement). A broadcast load costs the
   /// same cycle of shared memory whatever its width: K5's contractions
   /// loaded 11 elements of A for each of u's. Returns the bytes.
-  int64_t stageUniformTileInputs(
-      RewriterBase &rewriter, scf::ParallelOp blockLoop, Phases &phases,
-      SmallVectorImpl<std::optional<unsigned>> &tiles, int64_t budget,
-      SmallVectorImpl<Value> &staged,
-      SmallVectorImpl<TileVectorInputs> &vectorInputs) {
+  int64_t
+  stageUniformTileInputs(RewriterBase &rewriter, scf::ParallelOp blockLoop,
+                         Phases &phases,
+                         SmallVectorImpl<std::optional<unsigned>> &tiles,
+                         int64_t budget, SmallVectorImpl<Value> &staged,
+                         SmallVectorImpl<TileVectorInputs> &vectorInputs) {
     MLIRContext *context = blockLoop.getContext();
     vectorInputs.assign(phases.statements.size(), TileVectorInputs());
     int64_t stagedBytes = 0;
@@ -1294,8 +1296,7 @@ struct GPUMapLoopsPass
           SmallVector<int64_t> shape;
           for (unsigned dim : permutation)
             shape.push_back(type.getDimSize(dim));
-          int64_t lanes =
-              kTileVectorBytes * 8 / type.getElementTypeBitWidth();
+          int64_t lanes = kTileVectorBytes * 8 / type.getElementTypeBitWidth();
           SmallVector<int64_t> paddedShape(shape);
           paddedShape.back() = llvm::alignTo(shape.back(), lanes);
           int64_t bytes = ShapedType::getNumElements(paddedShape) *
@@ -1304,10 +1305,10 @@ struct GPUMapLoopsPass
             continue;
           stagedBytes += bytes;
           rewriter.setInsertionPointToStart(blockLoop.getBody());
-          Attribute space =
-              barriers ? gpu::AddressSpaceAttr::get(
-                             context, gpu::AddressSpace::Workgroup)
-                       : Attribute();
+          Attribute space = barriers
+                                ? gpu::AddressSpaceAttr::get(
+                                      context, gpu::AddressSpace::Workgroup)
+                                : Attribute();
           Location loc = input->get().getLoc();
           // Bytes, viewed as elements (the copy writes them, the
           // statements read them) and as vectors (the tiles load them):
@@ -1328,10 +1329,9 @@ struct GPUMapLoopsPass
           vectorShape.back() /= lanes;
           Value vectors = memref::ViewOp::create(
               rewriter, loc,
-              MemRefType::get(
-                  vectorShape,
-                  VectorType::get({lanes}, type.getElementType()),
-                  AffineMap(), space),
+              MemRefType::get(vectorShape,
+                              VectorType::get({lanes}, type.getElementType()),
+                              AffineMap(), space),
               buffer, start, ValueRange{});
           // (A cast, not a subview: the kernels' memref lowering has no
           // expand-strided-metadata before it.)
@@ -1376,8 +1376,7 @@ struct GPUMapLoopsPass
       copyPhases.push_back(linalg::GenericOp::create(
           rewriter, input.source.getLoc(), ValueRange{input.source},
           ValueRange{input.view}, ArrayRef<AffineMap>{identity, input.order},
-          SmallVector<utils::IteratorType>(rank,
-                                           utils::IteratorType::parallel),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [](OpBuilder &builder, Location loc, ValueRange args) {
             linalg::YieldOp::create(builder, loc, args[0]);
           }));
@@ -1537,8 +1536,8 @@ struct GPUMapLoopsPass
                                              stagingBudget, staged);
     SmallVector<TileVectorInputs> vectorInputs;
     int64_t uniformBytes = stageUniformTileInputs(
-        rewriter, blockLoop, phases, tiles, stagingBudget - stagedBytes,
-        staged, vectorInputs);
+        rewriter, blockLoop, phases, tiles, stagingBudget - stagedBytes, staged,
+        vectorInputs);
     // Enough threads (whole warps) for the largest statement's points,
     // at most threads-per-block. Where statements sum, the others need
     // only a thread per kMaxElementsLoadedAhead points: copies and
@@ -1566,7 +1565,8 @@ struct GPUMapLoopsPass
       else if (sums && statement.getNumReductionLoops() == 0)
         points = llvm::divideCeil(points, kMaxElementsLoadedAhead);
       threads = std::max<int64_t>(
-          threads, llvm::alignTo(std::min<int64_t>(points, threadsPerBlock), 32));
+          threads,
+          llvm::alignTo(std::min<int64_t>(points, threadsPerBlock), 32));
     }
     threads = std::min<int64_t>(threads, threadsPerBlock);
     rewriter.setInsertionPoint(blockBody->getTerminator());
