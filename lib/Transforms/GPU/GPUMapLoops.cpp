@@ -1281,7 +1281,7 @@ struct GPUMapLoopsPass
             uniform = false;
         if (!uniform)
           continue;
-        auto found = llvm::find_if(order, [&](const StagedInput &other) {
+        auto *found = llvm::find_if(order, [&](const StagedInput &other) {
           return other.source == input->get() &&
                  other.tilePosition == *position;
         });
