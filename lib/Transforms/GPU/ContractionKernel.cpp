@@ -885,20 +885,34 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   // the pair it stores into, when it stores).
   unsigned rowInput = plan.rowInput, columnInput = plan.columnInput;
   int64_t rowSlots = getSlots(rowInput), columnSlots = getSlots(columnInput);
+  // This thread's share of both tiles of the step at `base`, and those
+  // values stored into a pair of tiles.
+  auto loadStep = [&](Value base) {
+    SmallVector<Value> values = loadSlots(rowInput, thread, base);
+    llvm::append_range(values, loadSlots(columnInput, thread, base));
+    return values;
+  };
+  auto storeStep = [&](ValueRange values, Value rowTile, Value columnTile) {
+    storeSlots(rowInput, thread, values.take_front(rowSlots), rowTile);
+    storeSlots(columnInput, thread, values.drop_front(rowSlots), columnTile);
+  };
+  // (On the CPU each thread computes its elements itself, which tests
+  // where the fragments put them.)
+  auto multiply = [&](Value rowTile, Value columnTile, ValueRange sums) {
+    return plan.tensorCores && barriers ? multiplyTilesOnTensorCores(
+                                  group, inGroup, warpRow, warpColumn,
+                                  rowTile, columnTile, sums)
+                            : multiplyTiles(rowsInTile, columnsInTile,
+                                            rowTile, columnTile, sums);
+  };
   SmallVector<Value> carried(initial);
-  if (barriers && !doubleBuffered) {
-    llvm::append_range(carried, loadSlots(rowInput, thread, depthBegin));
-    llvm::append_range(carried, loadSlots(columnInput, thread, depthBegin));
-  }
+  if (barriers && !doubleBuffered)
+    llvm::append_range(carried, loadStep(depthBegin));
   if (doubleBuffered) {
-    storeSlots(rowInput, thread, loadSlots(rowInput, thread, depthBegin),
-               tiles[rowSlot]);
-    storeSlots(columnInput, thread, loadSlots(columnInput, thread, depthBegin),
-               tiles[columnSlot]);
+    storeStep(loadStep(depthBegin), tiles[rowSlot], tiles[columnSlot]);
     gpu::BarrierOp::create(b, loc);
-    Value secondBase = add(depthBegin, index(plan.depth));
-    llvm::append_range(carried, loadSlots(rowInput, thread, secondBase));
-    llvm::append_range(carried, loadSlots(columnInput, thread, secondBase));
+    llvm::append_range(carried,
+                       loadStep(add(depthBegin, index(plan.depth))));
     // Whether the step multiplies otherTiles.
     carried.push_back(arith::ConstantIntOp::create(b, loc, 0, 1));
   }
@@ -919,22 +933,12 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
                                                       otherTiles[slot]);
           }
           SmallVector<Value> results =
-              plan.tensorCores
-                  ? multiplyTilesOnTensorCores(group, inGroup, warpRow,
-                                               warpColumn, current[rowSlot],
-                                               current[columnSlot], sums)
-                  : multiplyTiles(rowsInTile, columnsInTile, current[rowSlot],
-                                  current[columnSlot], sums);
-          storeSlots(rowInput, thread, values.slice(sumCount, rowSlots),
-                     following[rowSlot]);
-          storeSlots(columnInput, thread,
-                     values.slice(sumCount + rowSlots, columnSlots),
-                     following[columnSlot]);
+              multiply(current[rowSlot], current[columnSlot], sums);
+          storeStep(values.slice(sumCount, rowSlots + columnSlots),
+                    following[rowSlot], following[columnSlot]);
           gpu::BarrierOp::create(b, loc);
-          Value afterNext = add(depthBase, index(2 * plan.depth));
-          llvm::append_range(results, loadSlots(rowInput, thread, afterNext));
           llvm::append_range(results,
-                             loadSlots(columnInput, thread, afterNext));
+                             loadStep(add(depthBase, index(2 * plan.depth))));
           results.push_back(arith::XOrIOp::create(
               b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1)));
           scf::YieldOp::create(b, loc, results);
@@ -944,15 +948,10 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
         if (barriers) {
           // (Every thread is done with the previous step's tiles.)
           gpu::BarrierOp::create(b, loc);
-          storeSlots(rowInput, thread, values.slice(sumCount, rowSlots),
-                     tiles[rowSlot]);
-          storeSlots(columnInput, thread,
-                     values.slice(sumCount + rowSlots, columnSlots),
-                     tiles[columnSlot]);
+          storeStep(values.slice(sumCount, rowSlots + columnSlots),
+                    tiles[rowSlot], tiles[columnSlot]);
           gpu::BarrierOp::create(b, loc);
-          Value nextBase = add(depthBase, index(plan.depth));
-          llvm::append_range(next, loadSlots(rowInput, thread, nextBase));
-          llvm::append_range(next, loadSlots(columnInput, thread, nextBase));
+          next = loadStep(add(depthBase, index(plan.depth)));
         } else {
           auto everyThread =
               scf::ForOp::create(b, loc, zero, index(plan.threads()), one);
@@ -965,15 +964,8 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
                      tiles[columnSlot]);
           b.setInsertionPointAfter(everyThread);
         }
-        // (On the CPU each thread computes its elements itself, which
-        // tests where the fragments put them.)
         SmallVector<Value> results =
-            plan.tensorCores && barriers
-                ? multiplyTilesOnTensorCores(group, inGroup, warpRow,
-                                             warpColumn, tiles[rowSlot],
-                                             tiles[columnSlot], sums)
-                : multiplyTiles(rowsInTile, columnsInTile, tiles[rowSlot],
-                                tiles[columnSlot], sums);
+            multiply(tiles[rowSlot], tiles[columnSlot], sums);
         llvm::append_range(results, next);
         scf::YieldOp::create(b, loc, results);
       });

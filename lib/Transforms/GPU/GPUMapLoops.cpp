@@ -184,6 +184,26 @@ static constexpr int64_t kTileVectorBytes = 16;
 /// along that dimension.
 using TileVectorInputs = llvm::SmallDenseMap<unsigned, Value>;
 
+/// The values of `op`'s outputs at `indices` (its loops; the reductions'
+/// are any): loaded, or where `initialValues` has one, that.
+static SmallVector<Value> loadOutputs(OpBuilder &builder, linalg::GenericOp op,
+                                      ArrayRef<Value> initialValues,
+                                      ArrayRef<Value> indices) {
+  SmallVector<Value> values;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value initial =
+        initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
+    values.push_back(initial ? initial
+                             : memref::LoadOp::create(
+                                   builder, op.getLoc(), init.get(),
+                                   applyIndexingMap(
+                                       builder, op.getLoc(),
+                                       op.getMatchingIndexingMap(&init),
+                                       indices)));
+  }
+  return values;
+}
+
 /// Most elements of a statement without reductions that one thread loads
 /// before it stores any.
 static constexpr int64_t kMaxElementsLoadedAhead = 8;
@@ -241,19 +261,9 @@ static void emitElementsLoadedAhead(
     }
     valid.push_back(inRange);
     indices.push_back(delinearize(builder, element));
-    SmallVector<Value> accumulators;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      Value initial =
-          initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
-      accumulators.push_back(
-          initial ? initial
-                  : memref::LoadOp::create(
-                        builder, loc, init.get(),
-                        applyIndexingMap(builder, loc,
-                                         op.getMatchingIndexingMap(&init),
-                                         indices.back())));
-    }
-    results.push_back(emitBody(builder, op, indices.back(), accumulators));
+    results.push_back(emitBody(
+        builder, op, indices.back(),
+        loadOutputs(builder, op, initialValues, indices.back())));
   }
   for (int64_t round = 0; round < rounds; ++round) {
     OpBuilder::InsertionGuard guard(builder);
@@ -278,7 +288,9 @@ static void emitElementsLoadedAhead(
 /// outputs loaded once (or, where `initialValues` has one, starting from
 /// it) and stored once. With a register tile (`tiled`, a parallel loop),
 /// each i stands for all the elements along that loop, summed side by
-/// side.
+/// side, and the inputs of `vectorInputs` are loaded a vector of them at a
+/// time. Without reductions, a thread's few elements are loaded ahead
+/// (emitElementsLoadedAhead).
 static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
                       Value threads, ArrayRef<Value> initialValues,
                       std::optional<unsigned> tiled,
@@ -341,17 +353,8 @@ static void emitPhase(OpBuilder &builder, linalg::GenericOp op, Value thread,
   unsigned outputs = op.getNumDpsInits();
   SmallVector<Value> accumulators;
   for (ArrayRef<Value> indices : tileIndices)
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      Value initial =
-          initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
-      accumulators.push_back(
-          initial ? initial
-                  : memref::LoadOp::create(
-                        builder, loc, init.get(),
-                        applyIndexingMap(builder, loc,
-                                         op.getMatchingIndexingMap(&init),
-                                         pointIndices(indices))));
-    }
+    llvm::append_range(accumulators, loadOutputs(builder, op, initialValues,
+                                                 pointIndices(indices)));
   // Every element of the tile at the reduction indices `reduction`; the
   // inputs of `vectorInputs` loaded a vector of the tile's elements at a
   // time from their padded buffers.
@@ -715,21 +718,25 @@ static bool isMappableBatchBody(scf::ForOp loop) {
 }
 
 /// Whether `a` and `b`, subviews of one buffer, take disjoint ranges of
-/// some dimension (static offsets and sizes): the CFD gradient's
-/// components, g[0] and g[1].
+/// some dimension (static offsets and sizes, unit strides): the CFD
+/// gradient's components, g[0] and g[1].
 static bool areDisjointSubviews(Value a, Value b) {
   auto first = a.getDefiningOp<memref::SubViewOp>();
   auto second = b.getDefiningOp<memref::SubViewOp>();
   if (!first || !second || first.getSource() != second.getSource())
     return false;
-  for (auto [firstOffset, firstSize, secondOffset, secondSize] :
+  for (auto [firstOffset, firstSize, firstStride, secondOffset, secondSize,
+             secondStride] :
        llvm::zip(first.getMixedOffsets(), first.getMixedSizes(),
-                 second.getMixedOffsets(), second.getMixedSizes())) {
+                 first.getMixedStrides(), second.getMixedOffsets(),
+                 second.getMixedSizes(), second.getMixedStrides())) {
     std::optional<int64_t> o1 = getConstantIntValue(firstOffset),
                            s1 = getConstantIntValue(firstSize),
                            o2 = getConstantIntValue(secondOffset),
                            s2 = getConstantIntValue(secondSize);
-    if (o1 && s1 && o2 && s2 && (*o1 + *s1 <= *o2 || *o2 + *s2 <= *o1))
+    if (isConstantIntValue(firstStride, 1) &&
+        isConstantIntValue(secondStride, 1) && o1 && s1 && o2 && s2 &&
+        (*o1 + *s1 <= *o2 || *o2 + *s2 <= *o1))
       return true;
   }
   return false;

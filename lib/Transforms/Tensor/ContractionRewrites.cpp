@@ -216,11 +216,17 @@ foldAtRunTime(RewriterBase &rewriter, linalg::GenericOp contraction,
   return folded;
 }
 
-FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
-    RewriterBase &rewriter, linalg::GenericOp copy,
-    const ContractionPlanner &planner, bool *atRunTime) {
-  if (atRunTime)
-    *atRunTime = false;
+/// What folding transposition `copy` into its contraction takes: the
+/// contraction, the fill of its accumulator, and its indexing maps with
+/// the result's folded.
+struct TranspositionFold {
+  linalg::GenericOp contraction;
+  linalg::FillOp fill;
+  SmallVector<AffineMap> maps;
+};
+
+static FailureOr<TranspositionFold>
+matchTranspositionFold(RewriterBase &rewriter, linalg::GenericOp copy) {
   linalg::GenericOp contraction = getTransposedContraction(copy);
   if (!contraction)
     return rewriter.notifyMatchFailure(
@@ -229,9 +235,20 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   if (!fill)
     return rewriter.notifyMatchFailure(copy, "the contraction has no filled "
                                              "accumulator");
-
   SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
   maps.back() = foldedResultMap(copy, maps.back());
+  return TranspositionFold{contraction, fill, std::move(maps)};
+}
+
+FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
+    RewriterBase &rewriter, linalg::GenericOp copy,
+    const ContractionPlanner &planner, bool *atRunTime) {
+  if (atRunTime)
+    *atRunTime = false;
+  FailureOr<TranspositionFold> match = matchTranspositionFold(rewriter, copy);
+  if (failed(match))
+    return failure();
+  auto &[contraction, fill, maps] = *match;
   ContractionShape own = ContractionShape::get(contraction);
   ContractionShape folded = own.withResultMap(
       maps.back(), cast<ShapedType>(copy->getResult(0).getType()).getShape());
@@ -258,17 +275,11 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
 FailureOr<linalg::GenericOp>
 tensorlang::foldTranspositionIntoContractionAlways(RewriterBase &rewriter,
                                                    linalg::GenericOp copy) {
-  linalg::GenericOp contraction = getTransposedContraction(copy);
-  if (!contraction)
-    return rewriter.notifyMatchFailure(
-        copy, "not a transposition of a contraction used only there");
-  auto fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return rewriter.notifyMatchFailure(copy, "the contraction has no filled "
-                                             "accumulator");
-  SmallVector<AffineMap> maps = contraction.getIndexingMapsArray();
-  maps.back() = foldedResultMap(copy, maps.back());
-  return replaceWithFolded(rewriter, contraction, copy, fill, maps);
+  FailureOr<TranspositionFold> match = matchTranspositionFold(rewriter, copy);
+  if (failed(match))
+    return failure();
+  return replaceWithFolded(rewriter, match->contraction, copy, match->fill,
+                           match->maps);
 }
 
 FailureOr<linalg::GenericOp>
