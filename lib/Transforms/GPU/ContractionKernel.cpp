@@ -899,11 +899,11 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   // (On the CPU each thread computes its elements itself, which tests
   // where the fragments put them.)
   auto multiply = [&](Value rowTile, Value columnTile, ValueRange sums) {
-    return plan.tensorCores && barriers ? multiplyTilesOnTensorCores(
-                                  group, inGroup, warpRow, warpColumn,
-                                  rowTile, columnTile, sums)
-                            : multiplyTiles(rowsInTile, columnsInTile,
-                                            rowTile, columnTile, sums);
+    return plan.tensorCores && barriers
+               ? multiplyTilesOnTensorCores(group, inGroup, warpRow, warpColumn,
+                                            rowTile, columnTile, sums)
+               : multiplyTiles(rowsInTile, columnsInTile, rowTile, columnTile,
+                               sums);
   };
   SmallVector<Value> carried(initial);
   if (barriers && !doubleBuffered)
@@ -911,8 +911,7 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   if (doubleBuffered) {
     storeStep(loadStep(depthBegin), tiles[rowSlot], tiles[columnSlot]);
     gpu::BarrierOp::create(b, loc);
-    llvm::append_range(carried,
-                       loadStep(add(depthBegin, index(plan.depth))));
+    llvm::append_range(carried, loadStep(add(depthBegin, index(plan.depth))));
     // Whether the step multiplies otherTiles.
     carried.push_back(arith::ConstantIntOp::create(b, loc, 0, 1));
   }

@@ -193,13 +193,13 @@ static SmallVector<Value> loadOutputs(OpBuilder &builder, linalg::GenericOp op,
   for (OpOperand &init : op.getDpsInitsMutable()) {
     Value initial =
         initialValues[init.getOperandNumber() - op.getNumDpsInputs()];
-    values.push_back(initial ? initial
-                             : memref::LoadOp::create(
-                                   builder, op.getLoc(), init.get(),
-                                   applyIndexingMap(
-                                       builder, op.getLoc(),
-                                       op.getMatchingIndexingMap(&init),
-                                       indices)));
+    values.push_back(
+        initial
+            ? initial
+            : memref::LoadOp::create(
+                  builder, op.getLoc(), init.get(),
+                  applyIndexingMap(builder, op.getLoc(),
+                                   op.getMatchingIndexingMap(&init), indices)));
   }
   return values;
 }
@@ -261,9 +261,9 @@ static void emitElementsLoadedAhead(
     }
     valid.push_back(inRange);
     indices.push_back(delinearize(builder, element));
-    results.push_back(emitBody(
-        builder, op, indices.back(),
-        loadOutputs(builder, op, initialValues, indices.back())));
+    results.push_back(
+        emitBody(builder, op, indices.back(),
+                 loadOutputs(builder, op, initialValues, indices.back())));
   }
   for (int64_t round = 0; round < rounds; ++round) {
     OpBuilder::InsertionGuard guard(builder);
