@@ -23,11 +23,11 @@ share of the measured device-to-device copy rate; and the ratio best peer /
 TensorLang (above 1: TensorLang faster). Results: bench/README.md, per GPU
 model.
 
-The cases: the CFD interpolation K5 (f64 and f32) and the inverse
-Helmholtz operator K5H at E = 100 000 and p = 11, K5 at a prime E (99 991),
-the CFD gradient G1, and TCCG contractions at TCCG's sizes (bench/tccg.py):
-ab-ac-cb, ccsd6 abcd-aebf-fdec, intensli abj-bka-kj and ccsd_t
-abcdef-gdab-efgc."""
+The cases: the CFD interpolation K5 (f64 and f32), the inverse
+Helmholtz operator K5H and the CFD gradient G1, at E = 100 000 and p = 11
+and each also at a prime E (99 991), and TCCG contractions at TCCG's sizes
+(bench/tccg.py): ab-ac-cb, ccsd6 abcd-aebf-fdec, intensli abj-bka-kj and
+ccsd_t abcdef-gdab-efgc."""
 
 import argparse
 import json
@@ -66,34 +66,37 @@ def cfd_cases():
     """(id, source, dtype, shapes, peer, flops, sizes)."""
     cell = (P, P, P)
     cases = []
-    for ident, dtype, e in (("K5", "float64", E), ("K5-prime-E", "float64",
-                                                   E_PRIME),
-                            ("K5F", "float32", E)):
+    for ident, dtype, e in (("K5", "float64", E),
+                            ("K5-prime-E", "float64", E_PRIME),
+                            ("K5F", "float32", E),
+                            ("K5F-prime-E", "float32", E_PRIME)):
         cases.append({
             "id": ident, "source": K5, "dtype": dtype,
             "description": "CFD interpolation E=%d p=%d" % (e, P),
             "inputs": {"u": (e,) + cell, "A": (P, P)}, "output": "v",
             "peer": [["elmn,il,jm,kn->eijk", ["u", "A", "A", "A"]]],
             "flops": 6.0 * e * P ** 4, "sizes": {"E": e}})
-    cases.append({
-        "id": "K5H", "source": K5H, "dtype": "float64",
-        "description": "inverse Helmholtz E=%d p=%d" % (E, P),
-        "inputs": {"S": (P, P), "D": (E,) + cell, "u": (E,) + cell},
-        "output": "v",
-        "peer": [["eabc,ai,bj,ck->eijk", ["u", "S", "S", "S"], "t"],
-                 ["*", ["D", "t"], "r"],
-                 ["eabc,ia,jb,kc->eijk", ["r", "S", "S", "S"]]],
-        "flops": 12.0 * E * P ** 4 + E * P ** 3, "sizes": {"E": E}})
-    cases.append({
-        "id": "G1", "source": G1, "dtype": "float64",
-        "description": "CFD gradient, a stack of 3 derivatives E=%d p=%d"
-                       % (E, P),
-        "inputs": {"u": (E,) + cell, "D": (P, P)}, "output": "g",
-        "peer": [["ai,eijk->eajk", ["D", "u"], "g0"],
-                 ["aj,eijk->eiak", ["D", "u"], "g1"],
-                 ["ak,eijk->eija", ["D", "u"], "g2"],
-                 ["stack", ["g0", "g1", "g2"]]],
-        "flops": 6.0 * E * P ** 4, "sizes": {"E": E}})
+    for ident, e in (("K5H", E), ("K5H-prime-E", E_PRIME)):
+        cases.append({
+            "id": ident, "source": K5H, "dtype": "float64",
+            "description": "inverse Helmholtz E=%d p=%d" % (e, P),
+            "inputs": {"S": (P, P), "D": (e,) + cell, "u": (e,) + cell},
+            "output": "v",
+            "peer": [["eabc,ai,bj,ck->eijk", ["u", "S", "S", "S"], "t"],
+                     ["*", ["D", "t"], "r"],
+                     ["eabc,ia,jb,kc->eijk", ["r", "S", "S", "S"]]],
+            "flops": 12.0 * e * P ** 4 + e * P ** 3, "sizes": {"E": e}})
+    for ident, e in (("G1", E), ("G1-prime-E", E_PRIME)):
+        cases.append({
+            "id": ident, "source": G1, "dtype": "float64",
+            "description": "CFD gradient, a stack of 3 derivatives E=%d p=%d"
+                           % (e, P),
+            "inputs": {"u": (e,) + cell, "D": (P, P)}, "output": "g",
+            "peer": [["ai,eijk->eajk", ["D", "u"], "g0"],
+                     ["aj,eijk->eiak", ["D", "u"], "g1"],
+                     ["ak,eijk->eija", ["D", "u"], "g2"],
+                     ["stack", ["g0", "g1", "g2"]]],
+            "flops": 6.0 * e * P ** 4, "sizes": {"E": e}})
     return cases
 
 

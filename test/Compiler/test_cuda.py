@@ -109,12 +109,14 @@ def bench_cases():
 
 
 BENCH_CASES = bench_cases()
-BENCH_CASES_CFD = {"K5", "K5-prime-E", "K5F", "K5H", "G1"}
+BENCH_CASES_CFD = {"K5", "K5-prime-E", "K5F", "K5F-prime-E", "K5H",
+                   "K5H-prime-E", "G1", "G1-prime-E"}
 # The CFD kernels whose statements run as one fused kernel each.
 # (G1: the gradient's three components, each a contraction computed in
 # its transposition's layout by tl-fuse-batches{for-gpu}, in one kernel:
 # tl-gpu-map-loops merges their batch loops.)
-FUSED_KERNELS = {"K5": 1, "K5-prime-E": 1, "K5F": 1, "K5H": 2, "G1": 1}
+FUSED_KERNELS = {"K5": 1, "K5-prime-E": 1, "K5F": 1, "K5F-prime-E": 1,
+                 "K5H": 2, "K5H-prime-E": 2, "G1": 1, "G1-prime-E": 1}
 
 
 # The benchmark's kernels as they are timed on a GPU (bench/gpu.py): each
