@@ -165,9 +165,10 @@ static bool isWritten(Value buffer, SymbolTable &symbols,
   return false;
 }
 
-/// The alignment of each buffer in a kernel's dynamic shared memory: that
-/// of the shared-memory globals (vector loads of 16 bytes).
-static constexpr int64_t kDynamicSharedMemoryAlignment = 16;
+/// The alignment of each buffer in a kernel's shared memory, a global of
+/// its own or in dynamic shared memory (tl-gpu-map-loops' staged tiles
+/// load 16-byte vectors).
+static constexpr int64_t kSharedMemoryAlignment = 16;
 
 static bool isWorkgroupMemory(MemRefType type) {
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
@@ -212,7 +213,8 @@ struct GPUDeviceMemoryPass
       auto global = memref::GlobalOp::create(
           builder, alloc.getLoc(), "__tl_shared",
           builder.getStringAttr("private"), alloc.getType(), Attribute(),
-          /*constant=*/false, builder.getI64IntegerAttr(16));
+          /*constant=*/false,
+          builder.getI64IntegerAttr(kSharedMemoryAlignment));
       symbols.insert(global);
       rewriter.setInsertionPoint(alloc);
       rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(alloc, alloc.getType(),
@@ -393,7 +395,7 @@ struct GPUDynamicSharedMemoryPass
       int64_t bytes = 0;
       for (auto &[global, uses] : globals) {
         MemRefType type = global.getType();
-        bytes = llvm::alignTo(bytes, kDynamicSharedMemoryAlignment);
+        bytes = llvm::alignTo(bytes, kSharedMemoryAlignment);
         offsets.push_back(bytes);
         bytes += type.getNumElements() * type.getElementTypeBitWidth() / 8;
       }

@@ -504,6 +504,27 @@ static Value addPartialSums(RewriterBase &rewriter, linalg::GenericOp op,
   return partialSums;
 }
 
+/// A block's staging buffer of `bytes` bytes in memory space `space`,
+/// aligned for 16-byte vectors, and `views` views of it from its start
+/// (typed memrefs of identity layout): one buffer seen as the copy writes
+/// it and as the statements read it. (Views of bytes, since the NVVM
+/// lowering converts memref.load's address spaces but not vector.load's,
+/// and has no expand-strided-metadata for subviews of shared memory.)
+static Value createStagingBuffer(OpBuilder &builder, Location loc,
+                                 int64_t bytes, Attribute space,
+                                 ArrayRef<MemRefType> viewTypes,
+                                 SmallVectorImpl<Value> &views) {
+  Value buffer = memref::AllocOp::create(
+      builder, loc,
+      MemRefType::get({bytes}, builder.getI8Type(), AffineMap(), space),
+      ValueRange{}, builder.getI64IntegerAttr(kTileVectorBytes));
+  Value start = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (MemRefType type : viewTypes)
+    views.push_back(
+        memref::ViewOp::create(builder, loc, type, buffer, start, ValueRange{}));
+  return buffer;
+}
+
 /// The buffer `value` is a view of (through view-like ops).
 static Value getViewedBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -528,6 +549,17 @@ struct Phases {
   /// Per statement, per output: the value it starts from instead of
   /// loading it (a folded fill's), or null.
   SmallVector<SmallVector<Value>> initialValues;
+
+  /// Puts `copies` (staging copies, each a phase of its own) before the
+  /// statements, with no initial value (one output each, which a copy
+  /// never loads) and no register tile in `tiles` (per statement).
+  void prependCopies(ArrayRef<linalg::GenericOp> copies,
+                     SmallVectorImpl<std::optional<unsigned>> &tiles) {
+    statements.insert(statements.begin(), copies.begin(), copies.end());
+    initialValues.insert(initialValues.begin(), copies.size(),
+                         SmallVector<Value>{Value()});
+    tiles.insert(tiles.begin(), copies.size(), std::nullopt);
+  }
 
   /// Buffers are taken to alias where they are views of one buffer (an
   /// allocation or an argument: the program's variables are distinct).
@@ -1182,21 +1214,14 @@ struct GPUMapLoopsPass
           order.push_back({view.getResult(), copy, Value()});
           continue;
         }
-        Value buffer = memref::AllocOp::create(
-            rewriter, view.getLoc(),
-            MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(), space),
-            ValueRange{}, rewriter.getI64IntegerAttr(kTileVectorBytes));
-        Value start =
-            arith::ConstantIndexOp::create(rewriter, view.getLoc(), 0);
-        Value copy = memref::ViewOp::create(rewriter, view.getLoc(), copyType,
-                                            buffer, start, ValueRange{});
-        Value flat = memref::ViewOp::create(
-            rewriter, view.getLoc(),
-            MemRefType::get({type.getNumElements()}, type.getElementType(),
-                            AffineMap(), space),
-            buffer, start, ValueRange{});
-        staged.push_back(buffer);
-        order.push_back({view.getResult(), copy, flat});
+        SmallVector<Value> views;
+        staged.push_back(createStagingBuffer(
+            rewriter, view.getLoc(), bytes, space,
+            {copyType, MemRefType::get({type.getNumElements()},
+                                       type.getElementType(), AffineMap(),
+                                       space)},
+            views));
+        order.push_back({view.getResult(), views[0], views[1]});
       }
     }
     if (order.empty())
@@ -1224,12 +1249,7 @@ struct GPUMapLoopsPass
                use.getOwner() != source.getDefiningOp();
       });
     }
-    phases.statements.insert(phases.statements.begin(), copyPhases.begin(),
-                             copyPhases.end());
-    // (One output each, which a copy never loads: no initial value.)
-    phases.initialValues.insert(phases.initialValues.begin(), copyPhases.size(),
-                                SmallVector<Value>{Value()});
-    tiles.insert(tiles.begin(), copyPhases.size(), std::nullopt);
+    phases.prependCopies(copyPhases, tiles);
     return stagedBytes;
   }
 
@@ -1318,28 +1338,19 @@ struct GPUMapLoopsPass
                                 : Attribute();
           Location loc = input->get().getLoc();
           // Bytes, viewed as elements (the copy writes them, the
-          // statements read them) and as vectors (the tiles load them):
-          // the NVVM lowering converts memref.load's address spaces, not
-          // vector.load's.
-          Value buffer = memref::AllocOp::create(
-              rewriter, loc,
-              MemRefType::get({bytes}, rewriter.getI8Type(), AffineMap(),
-                              space),
-              ValueRange{}, rewriter.getI64IntegerAttr(kTileVectorBytes));
-          Value start = arith::ConstantIndexOp::create(rewriter, loc, 0);
-          Value elements = memref::ViewOp::create(
-              rewriter, loc,
-              MemRefType::get(paddedShape, type.getElementType(), AffineMap(),
-                              space),
-              buffer, start, ValueRange{});
+          // statements read them) and as vectors (the tiles load them).
           SmallVector<int64_t> vectorShape(paddedShape);
           vectorShape.back() /= lanes;
-          Value vectors = memref::ViewOp::create(
-              rewriter, loc,
-              MemRefType::get(vectorShape,
-                              VectorType::get({lanes}, type.getElementType()),
-                              AffineMap(), space),
-              buffer, start, ValueRange{});
+          SmallVector<Value> views;
+          Value buffer = createStagingBuffer(
+              rewriter, loc, bytes, space,
+              {MemRefType::get(paddedShape, type.getElementType(), AffineMap(),
+                               space),
+               MemRefType::get(vectorShape,
+                               VectorType::get({lanes}, type.getElementType()),
+                               AffineMap(), space)},
+              views);
+          Value elements = views[0], vectors = views[1];
           // (A cast, not a subview: the kernels' memref lowering has no
           // expand-strided-metadata before it.)
           SmallVector<int64_t> paddedStrides(rank, 1);
@@ -1388,11 +1399,7 @@ struct GPUMapLoopsPass
             linalg::YieldOp::create(builder, loc, args[0]);
           }));
     }
-    phases.statements.insert(phases.statements.begin(), copyPhases.begin(),
-                             copyPhases.end());
-    phases.initialValues.insert(phases.initialValues.begin(), copyPhases.size(),
-                                SmallVector<Value>{Value()});
-    tiles.insert(tiles.begin(), copyPhases.size(), std::nullopt);
+    phases.prependCopies(copyPhases, tiles);
     vectorInputs.insert(vectorInputs.begin(), copyPhases.size(),
                         TileVectorInputs());
     return stagedBytes;
