@@ -520,8 +520,8 @@ static Value createStagingBuffer(OpBuilder &builder, Location loc,
       ValueRange{}, builder.getI64IntegerAttr(kTileVectorBytes));
   Value start = arith::ConstantIndexOp::create(builder, loc, 0);
   for (MemRefType type : viewTypes)
-    views.push_back(
-        memref::ViewOp::create(builder, loc, type, buffer, start, ValueRange{}));
+    views.push_back(memref::ViewOp::create(builder, loc, type, buffer, start,
+                                           ValueRange{}));
   return buffer;
 }
 
@@ -1217,9 +1217,9 @@ struct GPUMapLoopsPass
         SmallVector<Value> views;
         staged.push_back(createStagingBuffer(
             rewriter, view.getLoc(), bytes, space,
-            {copyType, MemRefType::get({type.getNumElements()},
-                                       type.getElementType(), AffineMap(),
-                                       space)},
+            {copyType,
+             MemRefType::get({type.getNumElements()}, type.getElementType(),
+                             AffineMap(), space)},
             views));
         order.push_back({view.getResult(), views[0], views[1]});
       }
