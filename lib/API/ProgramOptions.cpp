@@ -337,6 +337,14 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.streamingMinBytes, "stream-min-bytes",
                        "a number of bytes", value);
      }},
+    {"prefetch-min-bytes", OptionKind::Value, OptionScope::All, "N",
+     "Prefetch the next slice of a batch, while one is computed, where a "
+     "slice has at least N bytes (tl-prefetch-batch-slices)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setBytes(options.compile.prefetchMinSliceBytes,
+                       "prefetch-min-bytes", "a number of bytes", value);
+     }},
     {"remarks", OptionKind::Flag, OptionScope::All, "",
      "Print each contraction's tiling plan (or why it is not tiled), and "
      "whether a transposition of it is folded into it, as remarks on stderr",

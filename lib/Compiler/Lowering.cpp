@@ -54,6 +54,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.tileContractions = options.tileContractions;
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
+  lowering.prefetchMinSliceBytes = options.prefetchMinSliceBytes;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;
   lowering.distribute = options.distribute;

@@ -172,6 +172,12 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
   StreamingStoresOptions streaming;
   streaming.minBytes = options.streamingMinBytes;
   pm.addNestedPass<func::FuncOp>(createStreamingStores(streaming));
+  // After streaming: the lines of a streamed result stay out of the caches.
+  if (!options.gpuMappingOnCPU) {
+    PrefetchBatchSlicesOptions prefetch;
+    prefetch.minSliceBytes = options.prefetchMinSliceBytes;
+    pm.addNestedPass<func::FuncOp>(createPrefetchBatchSlices(prefetch));
+  }
   pm.addPass(createVectorMathLibrary());
   // Last on buffers: every pass before sees the temporaries as allocations.
   pm.addPass(createWorkspace());

@@ -97,6 +97,9 @@ struct CompileOptions {
   /// bytes write it with non-temporal stores when it is 64-byte aligned
   /// (tl-streaming-stores): no read for ownership, no cache pollution.
   int64_t streamingMinBytes = kStreamingMinBytes;
+  /// Batch loops that compute prefetch the next iteration's slices of at
+  /// least this many bytes (tl-prefetch-batch-slices).
+  int64_t prefetchMinSliceBytes = kPrefetchMinSliceBytes;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

@@ -73,6 +73,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "loop nest writes whole rows of with non-temporal "
                      "stores (tl-streaming-stores)"),
       llvm::cl::init(kStreamingMinBytes)};
+  Option<int64_t> prefetchMinSliceBytes{
+      *this, "prefetch-min-slice-bytes",
+      llvm::cl::desc("Batch loops that compute prefetch the next "
+                     "iteration's slices of at least this many bytes "
+                     "(tl-prefetch-batch-slices)"),
+      llvm::cl::init(kPrefetchMinSliceBytes)};
   Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Report each contraction's tiling plan, or why it is "

@@ -44,6 +44,10 @@ inline constexpr int64_t kWholeDepthPanelBytes = int64_t(256) << 10;
 /// any last-level cache share of one core) are written with non-temporal
 /// stores.
 inline constexpr int64_t kStreamingMinBytes = int64_t(32) << 20;
+/// Batch slices of at least this many bytes are prefetched a slice ahead
+/// (tl-prefetch-batch-slices); smaller ones are a few lines the
+/// prefetchers fetch in time.
+inline constexpr int64_t kPrefetchMinSliceBytes = 1024;
 /// tl-huge-page-temporaries: temporaries of at least two 2 MiB huge pages
 /// are advised to use transparent huge pages.
 inline constexpr int64_t kHugePageTemporaryBytes = int64_t(4) << 20;

@@ -621,6 +621,46 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def PrefetchBatchSlices
+    : Pass<"tl-prefetch-batch-slices", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the next slice of a batch while one is computed";
+  let description = [{
+    A batch loop (tl-fuse-batches) computes on one slice of its buffers per
+    iteration: K5's interpolation reads an element's 10.6 KB of `u` and
+    writes as much of `v`, computing for microseconds in between. The
+    hardware prefetchers follow the addresses the code touches, so each
+    slice arrives when its first statement already waits for it, and the
+    time to fetch and to compute adds up. This pass fetches the next
+    iteration's slices while the current one is computed.
+
+    A loop (`scf.for` or `affine.for`, constant bounds, step 1, at least
+    two iterations) is a batch loop here when its body holds vector FMAs
+    and loops, and every access it makes to some buffer defined outside it
+    (static shape, identity layout) indexes the buffer's first dimension
+    with the loop's induction variable, without moving along it (loads,
+    stores and transfers of `memref` and `vector`). Each such buffer whose
+    slice has at least `min-slice-bytes` bytes is prefetched, for writing
+    where the loop writes it, unless its stores are non-temporal
+    (tl-streaming-stores, which runs before). The lines of the next slice
+    are spread evenly over the iterations of the loops at the top of the
+    body, which run one after the other, so that few misses are in flight
+    at once. The last iteration prefetches its own slice again rather than
+    past the buffer's end. Nested batch loops are left to the outermost.
+
+    The target's caches (`#tl.target`) decide where to: into L1 when the
+    next slices take at most half of it, else into L2; none when they take
+    more than a quarter of L2, since they would evict the slice being
+    computed on and long slices are streams the prefetchers follow.
+  }];
+  let options = [
+    Option<"minSliceBytes", "min-slice-bytes", "int64_t",
+           "::tensorlang::kPrefetchMinSliceBytes",
+           "Prefetch only slices of at least this many bytes">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def VectorMathLibrary
     : Pass<"tl-vector-math-library", "::mlir::ModuleOp"> {
   let summary = "Call glibc's vector math library (libmvec) for vector exp "

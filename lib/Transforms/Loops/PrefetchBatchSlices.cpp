@@ -1,0 +1,298 @@
+//===- PrefetchBatchSlices.cpp - Prefetch the next slice of a batch -------===//
+//
+// Part of the TensorLang project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A batch loop whose body computes on one slice of its buffers per
+// iteration prefetches the next iteration's slices, a few lines at a time
+// in each iteration of the body's loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
+#include "tensorlang/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tensorlang {
+#define GEN_PASS_DEF_PREFETCHBATCHSLICES
+#include "tensorlang/Transforms/Passes.h.inc"
+} // namespace tensorlang
+
+using namespace mlir;
+
+namespace {
+/// A buffer that a batch loop reads (or writes) one slice of per iteration:
+/// every access indexes its first dimension with the loop's induction
+/// variable.
+struct BatchSlice {
+  Value buffer;
+  bool written = false;
+  int64_t sliceElements = 0;
+  int64_t elementBytes = 0;
+};
+
+/// A loop of the batch body that the prefetches are spread over.
+struct PrefetchHost {
+  Operation *loop;
+  Value inductionVar;
+  int64_t lowerBound;
+  int64_t step;
+  int64_t trips;
+};
+} // namespace
+
+/// The constant lower bound, step and trip count of an `scf.for` or
+/// `affine.for`.
+static std::optional<PrefetchHost> getHost(Operation *op) {
+  if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+    std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+    if (!trips || !loop.hasConstantLowerBound())
+      return std::nullopt;
+    return PrefetchHost{op, loop.getInductionVar(),
+                        loop.getConstantLowerBound(), loop.getStepAsInt(),
+                        int64_t(*trips)};
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !upper || !step || *step <= 0)
+      return std::nullopt;
+    int64_t trips = *upper > *lower ? llvm::divideCeil(*upper - *lower, *step)
+                                    : 0;
+    return PrefetchHost{op, loop.getInductionVar(), *lower, *step, trips};
+  }
+  return std::nullopt;
+}
+
+/// Whether `indices` of an access to a buffer of rank `rank`, moving a
+/// vector over its last `vectorRank` dimensions, stay in the slice of `iv`.
+static bool staysInSlice(ValueRange indices, Value iv, int64_t rank,
+                         int64_t vectorRank) {
+  return !indices.empty() && indices.front() == iv && vectorRank < rank;
+}
+
+/// The slice of `buffer` that each iteration of the loop of `iv` touches,
+/// if every access of the loop to it indexes its first dimension with `iv`
+/// and never moves along that dimension.
+static std::optional<BatchSlice> getBatchSlice(Value buffer, Value iv,
+                                               Operation *loop) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() < 2 || !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  int64_t rank = type.getRank();
+  BatchSlice slice{buffer};
+  for (Operation *user : buffer.getUsers()) {
+    if (!loop->isAncestor(user))
+      continue;
+    bool inSlice =
+        TypeSwitch<Operation *, bool>(user)
+            .Case([&](vector::TransferReadOp read) {
+              AffineMap map = read.getPermutationMap();
+              return !map.isFunctionOfDim(0) &&
+                     staysInSlice(read.getIndices(), iv, rank, 0);
+            })
+            .Case([&](vector::TransferWriteOp write) {
+              slice.written = true;
+              AffineMap map = write.getPermutationMap();
+              return !map.isFunctionOfDim(0) &&
+                     staysInSlice(write.getIndices(), iv, rank, 0);
+            })
+            .Case([&](vector::LoadOp load) {
+              return staysInSlice(load.getIndices(), iv, rank,
+                                  load.getVectorType().getRank());
+            })
+            .Case([&](vector::StoreOp store) {
+              slice.written = true;
+              return staysInSlice(store.getIndices(), iv, rank,
+                                  store.getVectorType().getRank());
+            })
+            .Case([&](memref::LoadOp load) {
+              return staysInSlice(load.getIndices(), iv, rank, 0);
+            })
+            .Case([&](memref::StoreOp store) {
+              slice.written = true;
+              return staysInSlice(store.getIndices(), iv, rank, 0);
+            })
+            .Case([&](memref::SubViewOp view) {
+              // A view of one batch index's slice, whatever is done
+              // through it.
+              slice.written |= llvm::any_of(
+                  view->getUsers(), [](Operation *viewUser) {
+                    return !isa<vector::TransferReadOp, vector::LoadOp,
+                                memref::LoadOp>(viewUser);
+                  });
+              return dyn_cast_if_present<Value>(
+                         view.getMixedOffsets().front()) == iv &&
+                     isConstantIntValue(view.getMixedSizes().front(), 1);
+            })
+            .Default([](Operation *) { return false; });
+    if (!inSlice)
+      return std::nullopt;
+  }
+  slice.sliceElements = type.getNumElements() / type.getDimSize(0);
+  slice.elementBytes = type.getElementTypeBitWidth() / 8;
+  return slice;
+}
+
+/// Whether a write of `slice` was made non-temporal (tl-streaming-stores):
+/// a prefetch would bring into the caches the lines it keeps out of them.
+static bool isStreamed(const BatchSlice &slice, Operation *loop) {
+  return llvm::any_of(slice.buffer.getUsers(), [&](Operation *user) {
+    auto store = dyn_cast<vector::StoreOp>(user);
+    return store && store.getNontemporal() && loop->isAncestor(user);
+  });
+}
+
+/// Inserts the prefetches of `slices`' next slices into the loops of
+/// `hosts`, whose iterations run in order one after the other in each
+/// iteration of the batch loop (induction variable `iv`, trip count
+/// `batchTrips`).
+static void insertPrefetches(ArrayRef<BatchSlice> slices,
+                             ArrayRef<PrefetchHost> hosts, Value iv,
+                             int64_t batchLower, int64_t batchTrips,
+                             int64_t lineBytes, int64_t locality) {
+  Operation *batchLoop = iv.getParentBlock()->getParentOp();
+  MLIRContext *context = batchLoop->getContext();
+  Location loc = batchLoop->getLoc();
+  // Flat views of the buffers, and the next iteration (the last one
+  // prefetches its own slice again rather than past the buffer's end).
+  OpBuilder builder(batchLoop);
+  SmallVector<Value> flatViews;
+  for (const BatchSlice &slice : slices) {
+    auto type = cast<MemRefType>(slice.buffer.getType());
+    ReassociationIndices all =
+        llvm::to_vector<2>(llvm::seq<int64_t>(0, type.getRank()));
+    flatViews.push_back(memref::CollapseShapeOp::create(
+        builder, loc, slice.buffer, ArrayRef<ReassociationIndices>{all}));
+  }
+  builder.setInsertionPointToStart(iv.getParentBlock());
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  Value next = affine::AffineMinOp::create(
+      builder, loc,
+      AffineMap::get(1, 0, {d0 + 1, getAffineConstantExpr(
+                                        batchLower + batchTrips - 1, context)},
+                     context),
+      ValueRange{iv});
+
+  int64_t totalTrips = 0;
+  for (const PrefetchHost &host : hosts)
+    totalTrips += host.trips;
+  int64_t hostsBefore = 0;
+  for (const PrefetchHost &host : hosts) {
+    OpBuilder hostBuilder = OpBuilder::atBlockBegin(
+        &host.loop->getRegion(0).front());
+    // The iteration's position among all the hosts' iterations.
+    AffineExpr position =
+        (d0 - host.lowerBound).floorDiv(host.step) + hostsBefore;
+    for (auto [slice, flat] : llvm::zip_equal(slices, flatViews)) {
+      int64_t sliceBytes = slice.sliceElements * slice.elementBytes;
+      // Slices need not start on a line: one line more covers the last.
+      int64_t lines = llvm::divideCeil(sliceBytes, lineBytes) +
+                      (sliceBytes % lineBytes != 0 ? 1 : 0);
+      int64_t perIteration = llvm::divideCeil(lines, totalTrips);
+      int64_t lineElements = lineBytes / slice.elementBytes;
+      AffineExpr batch = getAffineDimExpr(1, context);
+      for (int64_t line = 0; line < perIteration; ++line) {
+        AffineExpr offset = (position * perIteration + line) * lineElements;
+        AffineMap map = AffineMap::get(
+            2, 0,
+            {batch * slice.sliceElements + offset,
+             batch * slice.sliceElements + (slice.sliceElements - 1)},
+            context);
+        Value index = affine::AffineMinOp::create(
+            hostBuilder, loc, map, ValueRange{host.inductionVar, next});
+        memref::PrefetchOp::create(hostBuilder, loc, flat, ValueRange{index},
+                                   /*isWrite=*/slice.written, locality,
+                                   /*isDataCache=*/true);
+      }
+    }
+    hostsBefore += host.trips;
+  }
+}
+
+namespace {
+struct PrefetchBatchSlicesPass
+    : public tensorlang::impl::PrefetchBatchSlicesBase<
+          PrefetchBatchSlicesPass> {
+  using PrefetchBatchSlicesBase::PrefetchBatchSlicesBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    tensorlang::TargetDescription target =
+        tensorlang::tl::getTargetDescription(func);
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<affine::AffineForOp, scf::ForOp>(op) && prefetch(op, target))
+        return WalkResult::skip();
+      return WalkResult::advance();
+    });
+  }
+
+  /// Prefetches the next slices of `loop`'s batch, if it is a batch loop
+  /// that computes; returns whether it did.
+  bool prefetch(Operation *loop, const tensorlang::TargetDescription &target) {
+    std::optional<PrefetchHost> batch = getHost(loop);
+    if (!batch || batch->step != 1 || batch->trips < 2)
+      return false;
+    Block &body = loop->getRegion(0).front();
+    // Only a body that computes leaves time to fetch the next slices in.
+    bool computes = body.walk([](vector::FMAOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+    if (!computes)
+      return false;
+    SmallVector<PrefetchHost> hosts;
+    for (Operation &op : body)
+      if (std::optional<PrefetchHost> host = getHost(&op))
+        if (host->trips > 0)
+          hosts.push_back(*host);
+    if (hosts.empty())
+      return false;
+
+    llvm::SetVector<Value> buffers;
+    body.walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            !loop->isAncestor(operand.getParentBlock()->getParentOp()))
+          buffers.insert(operand);
+    });
+    SmallVector<BatchSlice> slices;
+    int64_t bytes = 0;
+    for (Value buffer : buffers) {
+      std::optional<BatchSlice> slice =
+          getBatchSlice(buffer, batch->inductionVar, loop);
+      if (!slice || slice->sliceElements * slice->elementBytes < minSliceBytes ||
+          isStreamed(*slice, loop))
+        continue;
+      slices.push_back(*slice);
+      bytes += slice->sliceElements * slice->elementBytes;
+    }
+    // Slices that fill a good part of the L2 cache would evict the one
+    // being computed on; the prefetchers see long streams in them anyway.
+    if (slices.empty() || bytes > target.l2CacheBytes / 4)
+      return false;
+    // Into L1 where the next slices leave at least half of it to the
+    // current one.
+    int64_t locality = bytes <= target.l1CacheBytes / 2 ? 3 : 2;
+    insertPrefetches(slices, hosts, batch->inductionVar, batch->lowerBound,
+                     batch->trips, target.cacheLineBytes, locality);
+    return true;
+  }
+};
+} // namespace
