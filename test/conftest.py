@@ -48,3 +48,29 @@ class TlRun:
 @pytest.fixture
 def tl_run(tmp_path):
     return TlRun(tmp_path)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--shard", default=None, metavar="K/N",
+        help="Run only every N-th test, starting at the K-th (0-based), of "
+             "those collected: ctest runs a long file as N tests side by "
+             "side (test/CMakeLists.txt)")
+
+
+def pytest_collection_modifyitems(config, items):
+    shard = config.getoption("--shard")
+    if not shard:
+        return
+    try:
+        index, count = (int(part) for part in shard.split("/"))
+    except ValueError:
+        raise pytest.UsageError("--shard must be K/N, got %r" % shard)
+    if count < 1 or not 0 <= index < count:
+        raise pytest.UsageError("--shard must be K/N with 0 <= K < N, got %r"
+                                % shard)
+    kept = [item for position, item in enumerate(items)
+            if position % count == index]
+    config.hook.pytest_deselected(
+        items=[item for item in items if item not in kept])
+    items[:] = kept

@@ -633,19 +633,26 @@ def PrefetchBatchSlices
     time to fetch and to compute adds up. This pass fetches the next
     iteration's slices while the current one is computed.
 
-    A loop (`scf.for` or `affine.for`, constant bounds, step 1, at least
-    two iterations) is a batch loop here when its body holds vector FMAs
+    A loop outside any other (`scf.for` or `affine.for`, constant bounds,
+    step 1, at least two iterations) is a batch loop here when its body
+    holds vector FMAs
     and loops, and every access it makes to some buffer defined outside it
     (static shape, identity layout) indexes the buffer's first dimension
-    with the loop's induction variable, without moving along it (loads,
-    stores and transfers of `memref` and `vector`). Each such buffer whose
+    with the iteration's batch index, without moving along it (loads,
+    stores and transfers of `memref` and `vector`, or a view of one batch
+    index). The batch index is the loop's induction variable, or its sum
+    with values defined outside the loop (a thread's first index, where
+    `scf.forall` shares the batch among threads: loops that share work
+    among threads are looked into, not counted as outer loops). Each such buffer whose
     slice has at least `min-slice-bytes` bytes is prefetched, for writing
     where the loop writes it, unless its stores are non-temporal
     (tl-streaming-stores, which runs before). The lines of the next slice
     are spread evenly over the iterations of the loops at the top of the
     body, which run one after the other, so that few misses are in flight
     at once. The last iteration prefetches its own slice again rather than
-    past the buffer's end. Nested batch loops are left to the outermost.
+    past the buffer's end. Loops inside others are left alone: the slices
+    of a cache tile's loops, or of a packed block's, are mostly in the
+    caches already from the loops around them.
 
     The target's caches (`#tl.target`) decide where to: into L1 when the
     next slices take at most half of it, else into L2; none when they take

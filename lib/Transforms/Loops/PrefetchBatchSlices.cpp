@@ -34,11 +34,13 @@ using namespace mlir;
 
 namespace {
 /// A buffer that a batch loop reads (or writes) one slice of per iteration:
-/// every access indexes its first dimension with the loop's induction
-/// variable.
+/// every access indexes its first dimension with the iteration's batch
+/// index.
 struct BatchSlice {
   Value buffer;
+  Value batchIndex;
   bool written = false;
+  int64_t batchExtent = 0;
   int64_t sliceElements = 0;
   int64_t elementBytes = 0;
 };
@@ -77,17 +79,64 @@ static std::optional<PrefetchHost> getHost(Operation *op) {
   return std::nullopt;
 }
 
-/// Whether `indices` of an access to a buffer of rank `rank`, moving a
-/// vector over its last `vectorRank` dimensions, stay in the slice of `iv`.
-static bool staysInSlice(ValueRange indices, Value iv, int64_t rank,
-                         int64_t vectorRank) {
-  return !indices.empty() && indices.front() == iv && vectorRank < rank;
+/// The batch indices of `loop`'s iterations: its induction variable, and
+/// each sum of it and values defined outside the loop at the top of its
+/// body (a thread's first batch index plus the loop's, with --threads).
+static SmallVector<Value> getBatchIndices(Operation *loop, Value iv) {
+  SmallVector<Value> indices{iv};
+  for (auto apply : iv.getParentBlock()->getOps<affine::AffineApplyOp>()) {
+    auto position = llvm::find(apply.getOperands(), iv);
+    if (position == apply.getOperands().end() ||
+        llvm::any_of(apply.getOperands(), [&](Value operand) {
+          return operand != iv &&
+                 loop->isAncestor(operand.getParentBlock()->getParentOp());
+        }))
+      continue;
+    AffineMap map = apply.getAffineMap();
+    unsigned operand = std::distance(apply.getOperands().begin(), position);
+    AffineExpr ivExpr =
+        operand < map.getNumDims()
+            ? getAffineDimExpr(operand, loop->getContext())
+            : getAffineSymbolExpr(operand - map.getNumDims(),
+                                  loop->getContext());
+    AffineExpr rest = simplifyAffineExpr(map.getResult(0) - ivExpr,
+                                         map.getNumDims(),
+                                         map.getNumSymbols());
+    bool usesIv = false;
+    rest.walk([&](AffineExpr expr) { usesIv |= expr == ivExpr; });
+    if (!usesIv && llvm::count(apply.getOperands(), iv) == 1)
+      indices.push_back(apply.getResult());
+  }
+  return indices;
 }
 
-/// The slice of `buffer` that each iteration of the loop of `iv` touches,
-/// if every access of the loop to it indexes its first dimension with `iv`
-/// and never moves along that dimension.
-static std::optional<BatchSlice> getBatchSlice(Value buffer, Value iv,
+/// Whether `indices` of an access to a buffer of rank `rank`, moving a
+/// vector over its last `vectorRank` dimensions, stay in the slice of
+/// `batchIndex`.
+static bool staysInSlice(ValueRange indices, Value batchIndex, int64_t rank,
+                         int64_t vectorRank) {
+  return !indices.empty() && indices.front() == batchIndex &&
+         vectorRank < rank;
+}
+
+/// Whether the first index of an affine access (`map` of `operands`, a
+/// scalar) is `batchIndex` itself.
+static bool isAffineBatchIndex(AffineMap map, ValueRange operands,
+                               Value batchIndex) {
+  if (map.getNumResults() == 0)
+    return false;
+  AffineExpr first = map.getResult(0);
+  if (auto dim = dyn_cast<AffineDimExpr>(first))
+    return operands[dim.getPosition()] == batchIndex;
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(first))
+    return operands[map.getNumDims() + symbol.getPosition()] == batchIndex;
+  return false;
+}
+
+/// The slice of `buffer` that each iteration of `loop` touches, if every
+/// access of the loop to it indexes its first dimension with the
+/// iteration's `batchIndex` and never moves along that dimension.
+static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
                                                Operation *loop) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -95,7 +144,8 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value iv,
       type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
   int64_t rank = type.getRank();
-  BatchSlice slice{buffer};
+  BatchSlice slice{buffer, batchIndex};
+  Value iv = batchIndex;
   for (Operation *user : buffer.getUsers()) {
     if (!loop->isAncestor(user))
       continue;
@@ -128,13 +178,23 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value iv,
               slice.written = true;
               return staysInSlice(store.getIndices(), iv, rank, 0);
             })
+            .Case([&](affine::AffineLoadOp load) {
+              return isAffineBatchIndex(load.getAffineMap(),
+                                        load.getMapOperands(), iv);
+            })
+            .Case([&](affine::AffineStoreOp store) {
+              slice.written = true;
+              return isAffineBatchIndex(store.getAffineMap(),
+                                        store.getMapOperands(), iv);
+            })
             .Case([&](memref::SubViewOp view) {
               // A view of one batch index's slice, whatever is done
               // through it.
               slice.written |= llvm::any_of(
                   view->getUsers(), [](Operation *viewUser) {
                     return !isa<vector::TransferReadOp, vector::LoadOp,
-                                memref::LoadOp>(viewUser);
+                                memref::LoadOp, affine::AffineLoadOp,
+                                affine::AffineVectorLoadOp>(viewUser);
                   });
               return dyn_cast_if_present<Value>(
                          view.getMixedOffsets().front()) == iv &&
@@ -144,6 +204,7 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value iv,
     if (!inSlice)
       return std::nullopt;
   }
+  slice.batchExtent = type.getDimSize(0);
   slice.sliceElements = type.getNumElements() / type.getDimSize(0);
   slice.elementBytes = type.getElementTypeBitWidth() / 8;
   return slice;
@@ -158,36 +219,48 @@ static bool isStreamed(const BatchSlice &slice, Operation *loop) {
   });
 }
 
+/// The batch index after `batchIndex`, or its own where it is the last of
+/// `extent` (so that no prefetch goes past the buffer's end).
+static Value getNextBatchIndex(Value batchIndex, int64_t extent) {
+  OpBuilder builder(batchIndex.getContext());
+  if (Operation *definition = batchIndex.getDefiningOp())
+    builder.setInsertionPointAfter(definition);
+  else
+    builder.setInsertionPointToStart(batchIndex.getParentBlock());
+  MLIRContext *context = batchIndex.getContext();
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  return affine::AffineMinOp::create(
+      builder, batchIndex.getLoc(),
+      AffineMap::get(1, 0, {d0 + 1, getAffineConstantExpr(extent - 1, context)},
+                     context),
+      ValueRange{batchIndex});
+}
+
 /// Inserts the prefetches of `slices`' next slices into the loops of
-/// `hosts`, whose iterations run in order one after the other in each
-/// iteration of the batch loop (induction variable `iv`, trip count
-/// `batchTrips`).
-static void insertPrefetches(ArrayRef<BatchSlice> slices,
-                             ArrayRef<PrefetchHost> hosts, Value iv,
-                             int64_t batchLower, int64_t batchTrips,
-                             int64_t lineBytes, int64_t locality) {
-  Operation *batchLoop = iv.getParentBlock()->getParentOp();
+/// `hosts`, whose iterations run one after the other in each iteration of
+/// `batchLoop`.
+static void insertPrefetches(Operation *batchLoop,
+                             ArrayRef<BatchSlice> slices,
+                             ArrayRef<PrefetchHost> hosts, int64_t lineBytes,
+                             int64_t locality) {
   MLIRContext *context = batchLoop->getContext();
   Location loc = batchLoop->getLoc();
-  // Flat views of the buffers, and the next iteration (the last one
-  // prefetches its own slice again rather than past the buffer's end).
+  // Flat views of the buffers, and each slice's next batch index.
   OpBuilder builder(batchLoop);
-  SmallVector<Value> flatViews;
+  SmallVector<Value> flatViews, nextIndices;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> nextIndexOf;
   for (const BatchSlice &slice : slices) {
     auto type = cast<MemRefType>(slice.buffer.getType());
     ReassociationIndices all =
         llvm::to_vector<2>(llvm::seq<int64_t>(0, type.getRank()));
     flatViews.push_back(memref::CollapseShapeOp::create(
         builder, loc, slice.buffer, ArrayRef<ReassociationIndices>{all}));
+    Value &next = nextIndexOf[{slice.batchIndex, slice.batchExtent}];
+    if (!next)
+      next = getNextBatchIndex(slice.batchIndex, slice.batchExtent);
+    nextIndices.push_back(next);
   }
-  builder.setInsertionPointToStart(iv.getParentBlock());
   AffineExpr d0 = getAffineDimExpr(0, context);
-  Value next = affine::AffineMinOp::create(
-      builder, loc,
-      AffineMap::get(1, 0, {d0 + 1, getAffineConstantExpr(
-                                        batchLower + batchTrips - 1, context)},
-                     context),
-      ValueRange{iv});
 
   int64_t totalTrips = 0;
   for (const PrefetchHost &host : hosts)
@@ -199,7 +272,8 @@ static void insertPrefetches(ArrayRef<BatchSlice> slices,
     // The iteration's position among all the hosts' iterations.
     AffineExpr position =
         (d0 - host.lowerBound).floorDiv(host.step) + hostsBefore;
-    for (auto [slice, flat] : llvm::zip_equal(slices, flatViews)) {
+    for (auto [slice, flat, next] :
+         llvm::zip_equal(slices, flatViews, nextIndices)) {
       int64_t sliceBytes = slice.sliceElements * slice.elementBytes;
       // Slices need not start on a line: one line more covers the last.
       int64_t lines = llvm::divideCeil(sliceBytes, lineBytes) +
@@ -237,33 +311,42 @@ struct PrefetchBatchSlicesPass
       return;
     tensorlang::TargetDescription target =
         tensorlang::tl::getTargetDescription(func);
+    // Outermost loops only (inside the loops that share work among
+    // threads): they go through their buffers once, where an inner loop's
+    // slices (of a cache tile, a packed block) are usually still in the
+    // caches from the loops around it.
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<affine::AffineForOp, scf::ForOp>(op) && prefetch(op, target))
+      if (isa<scf::ForallOp, scf::ParallelOp, affine::AffineParallelOp>(op))
+        return WalkResult::advance();
+      if (isa<LoopLikeOpInterface>(op)) {
+        if (isa<affine::AffineForOp, scf::ForOp>(op))
+          prefetch(op, target);
         return WalkResult::skip();
+      }
       return WalkResult::advance();
     });
   }
 
   /// Prefetches the next slices of `loop`'s batch, if it is a batch loop
-  /// that computes; returns whether it did.
-  bool prefetch(Operation *loop, const tensorlang::TargetDescription &target) {
+  /// that computes.
+  void prefetch(Operation *loop, const tensorlang::TargetDescription &target) {
     std::optional<PrefetchHost> batch = getHost(loop);
     if (!batch || batch->step != 1 || batch->trips < 2)
-      return false;
+      return;
     Block &body = loop->getRegion(0).front();
     // Only a body that computes leaves time to fetch the next slices in.
     bool computes = body.walk([](vector::FMAOp) {
                           return WalkResult::interrupt();
                         }).wasInterrupted();
     if (!computes)
-      return false;
+      return;
     SmallVector<PrefetchHost> hosts;
     for (Operation &op : body)
       if (std::optional<PrefetchHost> host = getHost(&op))
         if (host->trips > 0)
           hosts.push_back(*host);
     if (hosts.empty())
-      return false;
+      return;
 
     llvm::SetVector<Value> buffers;
     body.walk([&](Operation *op) {
@@ -272,27 +355,39 @@ struct PrefetchBatchSlicesPass
             !loop->isAncestor(operand.getParentBlock()->getParentOp()))
           buffers.insert(operand);
     });
+    SmallVector<Value> batchIndices =
+        getBatchIndices(loop, batch->inductionVar);
     SmallVector<BatchSlice> slices;
     int64_t bytes = 0;
     for (Value buffer : buffers) {
-      std::optional<BatchSlice> slice =
-          getBatchSlice(buffer, batch->inductionVar, loop);
+      std::optional<BatchSlice> slice;
+      for (Value batchIndex : batchIndices)
+        if ((slice = getBatchSlice(buffer, batchIndex, loop)))
+          break;
       if (!slice || slice->sliceElements * slice->elementBytes < minSliceBytes ||
           isStreamed(*slice, loop))
         continue;
       slices.push_back(*slice);
       bytes += slice->sliceElements * slice->elementBytes;
     }
+    // The prefetches need the next batch indices, defined after the
+    // current ones.
+    llvm::erase_if(hosts, [&](const PrefetchHost &host) {
+      return llvm::any_of(slices, [&](const BatchSlice &slice) {
+        Operation *definition = slice.batchIndex.getDefiningOp();
+        return definition && host.loop->isBeforeInBlock(definition);
+      });
+    });
+    if (hosts.empty())
+      return;
     // Slices that fill a good part of the L2 cache would evict the one
     // being computed on; the prefetchers see long streams in them anyway.
     if (slices.empty() || bytes > target.l2CacheBytes / 4)
-      return false;
+      return;
     // Into L1 where the next slices leave at least half of it to the
     // current one.
     int64_t locality = bytes <= target.l1CacheBytes / 2 ? 3 : 2;
-    insertPrefetches(slices, hosts, batch->inductionVar, batch->lowerBound,
-                     batch->trips, target.cacheLineBytes, locality);
-    return true;
+    insertPrefetches(loop, slices, hosts, target.cacheLineBytes, locality);
   }
 };
 } // namespace

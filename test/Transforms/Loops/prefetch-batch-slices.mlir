@@ -73,7 +73,8 @@ func.func @batch(%u: memref<100x11x12xf64>, %a: memref<11xf64>, %v: memref<100x1
 
 // Slices seen through views of one batch index (the inputs of a statement
 // that multiplies before it contracts) are batch slices too, read where
-// only read through the view; a view of two batch indices is not.
+// only read through the view; a view of two batch indices is not. Affine
+// loads and stores count like the others.
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 2097152, cache_line_bytes = 64>} {
 func.func @views(%d: memref<50x16x16xf64>, %t: memref<50x16x16xf64>, %v: memref<50x16x16xf64>) {
   %c0 = arith.constant 0 : index
@@ -90,6 +91,28 @@ func.func @views(%d: memref<50x16x16xf64>, %t: memref<50x16x16xf64>, %v: memref<
       %z = vector.fma %x, %y, %x : vector<8xf64>
       vector.transfer_write %z, %v[%e, %i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<50x16x16xf64>
     }
+    affine.for %j = 0 to 2 {
+      %w = affine.load %dv[0, %j, 0] : memref<1x16x16xf64, strided<[256, 16, 1], offset: ?>>
+      memref.store %w, %v[%e, %j, %c0] : memref<50x16x16xf64>
+    }
+  }
+  return
+}
+func.func @thread_chunks(%u: memref<50x16x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c25 = arith.constant 25 : index
+  %pad = arith.constant 0.0 : f64
+  scf.forall (%t) = (0) to (50) step (25) {
+    scf.for %e = %c0 to %c25 step %c1 {
+      %b = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%t, %e]
+      scf.for %i = %c0 to %c16 step %c1 {
+        %x = vector.transfer_read %u[%b, %i, %c0], %pad {in_bounds = [true]} : memref<50x16x16xf64>, vector<8xf64>
+        %z = vector.fma %x, %x, %x : vector<8xf64>
+        vector.transfer_write %z, %u[%b, %i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<50x16x16xf64>
+      }
+    }
   }
   return
 }
@@ -101,7 +124,28 @@ func.func @views(%d: memref<50x16x16xf64>, %t: memref<50x16x16xf64>, %v: memref<
 // CHECK: scf.for
 // CHECK-COUNT-2: memref.prefetch %[[DF]]{{.*}}, read, locality<3>
 // CHECK-COUNT-2: memref.prefetch %[[VF]]{{.*}}, write, locality<3>
+// CHECK-NEXT: vector.transfer_read
+// CHECK: affine.for
+// CHECK-COUNT-2: memref.prefetch %[[DF]]{{.*}}, read, locality<3>
+// CHECK-COUNT-2: memref.prefetch %[[VF]]{{.*}}, write, locality<3>
+// CHECK-NEXT: affine.load
 // CHECK-NOT: memref.prefetch
+
+// Where threads share the batch, each thread's loop prefetches the slice
+// after its batch index (the thread's first plus the loop's), to the
+// buffer's last.
+// CHECK-LABEL: func.func @thread_chunks
+// CHECK: scf.forall (%[[T:.*]]) =
+// CHECK: %[[UF:.*]] = memref.collapse_shape
+// CHECK: scf.for %[[E:[a-z0-9]+]] =
+// CHECK-NEXT: %[[B:.*]] = affine.apply #{{.*}}()[%[[T]], %[[E]]]
+// CHECK-NEXT: %[[N:.*]] = affine.min #{{.*}}(%[[B]])
+// CHECK-NEXT: scf.for %[[I:[a-z0-9]+]] =
+// CHECK-NEXT: %[[P:.*]] = affine.min #{{.*}}(%[[I]], %[[N]])
+// CHECK-NEXT: memref.prefetch %[[UF]][%[[P]]], write, locality<3>
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: memref.prefetch %[[UF]]
+// CHECK-NEXT: vector.transfer_read
 
 // -----
 
@@ -134,8 +178,9 @@ func.func @into_l2(%u: memref<16x2048xf64>, %v: memref<16x2048xf64>) {
 
 // Not batch loops: one that only copies (no time to fetch in), one whose
 // accesses move along the batch dimension (a transfer across it), one
-// whose slices exceed a quarter of L2, one whose iterations are not
-// a step of 1 apart, and one whose stores are non-temporal.
+// whose slices exceed a quarter of L2, one inside another loop, one whose
+// iterations are not a step of 1 apart, and one whose stores are
+// non-temporal.
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64>} {
 func.func @copies(%u: memref<64x256xf64>, %v: memref<64x256xf64>) {
   %c0 = arith.constant 0 : index
@@ -184,6 +229,25 @@ func.func @large(%u: memref<16x65536xf64>) {
   }
   return
 }
+func.func @nested(%u: memref<64x256xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f64
+  scf.for %r = %c0 to %c4 step %c1 {
+    scf.for %e = %c0 to %c64 step %c1 {
+      scf.for %j = %c0 to %c256 step %c8 {
+        %x = vector.transfer_read %u[%e, %j], %pad {in_bounds = [true]} : memref<64x256xf64>, vector<8xf64>
+        %y = vector.fma %x, %x, %x : vector<8xf64>
+        vector.transfer_write %y, %u[%e, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x256xf64>
+      }
+    }
+  }
+  return
+}
 func.func @strided(%u: memref<64x256xf64>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -222,6 +286,8 @@ func.func @streamed(%u: memref<64x256xf64>, %v: memref<64x256xf64>) {
 // CHECK-LABEL: func.func @across
 // CHECK-NOT: memref.prefetch %{{.*}}, read
 // CHECK-LABEL: func.func @large
+// CHECK-NOT: memref.prefetch
+// CHECK-LABEL: func.func @nested
 // CHECK-NOT: memref.prefetch
 // CHECK-LABEL: func.func @strided
 // CHECK-NOT: memref.prefetch

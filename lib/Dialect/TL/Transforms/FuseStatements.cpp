@@ -60,6 +60,15 @@ static bool reachesRootElementwise(Value value) {
   });
 }
 
+/// Whether the lowering computes `value` into a temporary of its own
+/// wherever it is used: a contraction's sums are never recomputed, so the
+/// consumer may read it any way (the inverse Helmholtz operator's
+/// `t = u # S # S # S . [...]; v = (D * t) # S # S # S . [...]` becomes
+/// one statement, which tl-fuse-batches computes one element at a time).
+static bool isComputedIntoTemporary(Value value) {
+  return isa_and_present<ContractOp>(value.getDefiningOp());
+}
+
 namespace {
 struct TLFuseStatementsPass
     : public tl::impl::TLFuseStatementsBase<TLFuseStatementsPass> {
@@ -86,9 +95,10 @@ void TLFuseStatementsPass::runOnOperation() {
     if (uses.empty() || allreduce.isAttrPresent(producer) ||
         (consumer.getTarget() != name &&
          isReadAfter(program, consumer, name)) ||
-        !llvm::all_of(uses, [](UseOp use) {
-          return reachesRootElementwise(use.getResult());
-        }))
+        !(isComputedIntoTemporary(producer.getValue()) ||
+          llvm::all_of(uses, [](UseOp use) {
+            return reachesRootElementwise(use.getResult());
+          })))
       continue;
     // Clone the producer's expression into the consumer, once.
     OpBuilder builder(uses.front());

@@ -79,6 +79,45 @@ tl.program @kept {
 
 // -----
 
+// A contraction is computed into a temporary wherever it is used, so its
+// statement is substituted into a consumer that reads it any way: here
+// scaled, then contracted again (the inverse Helmholtz operator's two
+// halves become one statement, which tl-fuse-batches computes one
+// element at a time). An element-wise producer still is not (above).
+// CHECK-LABEL: tl.program @contraction
+// CHECK-NOT: tl.assign @t
+// CHECK: tl.assign @v = {
+// CHECK: %[[C:.*]] = tl.contract %{{.*}} {{\[\[}}1, 2]] : tensor<4x6x6x6xf64>
+// CHECK: %[[D:.*]] = tl.use @D
+// CHECK: %[[M:.*]] = tl.mul %[[D]], %[[C]]
+// CHECK: %[[O:.*]] = tl.outer %[[M]], %{{.*}}
+// CHECK: tl.contract %[[O]] {{\[\[}}1, 3]]
+tl.program @contraction {
+  tl.var input @S : tensor<6x6xf64>
+  tl.var input @D : tensor<4x6xf64>
+  tl.var input @u : tensor<4x6xf64>
+  tl.var output @v : tensor<4x6xf64>
+  tl.var @t : tensor<4x6xf64>
+  tl.assign @t = {
+    %u = tl.use @u : tensor<4x6xf64>
+    %S = tl.use @S : tensor<6x6xf64>
+    %0 = tl.outer %u, %S : tensor<4x6xf64>, tensor<6x6xf64>
+    %1 = tl.contract %0 [[1, 2]] : tensor<4x6x6x6xf64>
+    tl.yield %1 : tensor<4x6xf64>
+  }
+  tl.assign @v = {
+    %D = tl.use @D : tensor<4x6xf64>
+    %t = tl.use @t : tensor<4x6xf64>
+    %0 = tl.mul %D, %t : tensor<4x6xf64>, tensor<4x6xf64>
+    %S = tl.use @S : tensor<6x6xf64>
+    %1 = tl.outer %0, %S : tensor<4x6xf64>, tensor<6x6xf64>
+    %2 = tl.contract %1 [[1, 3]] : tensor<4x6x6x6xf64>
+    tl.yield %2 : tensor<4x6xf64>
+  }
+}
+
+// -----
+
 // A sum over a distributed size (marked by tl-distribute) stays a statement
 // of its own: the processes sum its target before the next one reads it.
 // CHECK-LABEL: tl.program @distributed_sum
