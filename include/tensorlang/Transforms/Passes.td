@@ -633,11 +633,12 @@ def PrefetchBatchSlices
     time to fetch and to compute adds up. This pass fetches the next
     iteration's slices while the current one is computed.
 
-    A loop outside any other (`scf.for` or `affine.for`, constant bounds,
-    step 1, at least two iterations) is a batch loop here when its body
-    holds vector FMAs
+    A loop outside any other (`scf.for` or `affine.for`, step 1, to an
+    extent that may be a size) is a batch loop here when its body holds
+    vector FMAs
     and loops, and every access it makes to some buffer defined outside it
-    (static shape, identity layout) indexes the buffer's first dimension
+    (identity layout, static but for the first extent) indexes the
+    buffer's first dimension
     with the iteration's batch index, without moving along it (loads,
     stores and transfers of `memref` and `vector`, or a view of one batch
     index). The batch index is the loop's induction variable, or its sum
@@ -655,7 +656,7 @@ def PrefetchBatchSlices
     caches already from the loops around them.
 
     The target's caches (`#tl.target`) decide where to: into L1 when the
-    next slices take at most half of it, else into L2; none when they take
+    next slices fit in it, else into L2; none when they take
     more than a quarter of L2, since they would evict the slice being
     computed on and long slices are streams the prefetchers follow.
   }];

@@ -40,6 +40,7 @@ struct BatchSlice {
   Value buffer;
   Value batchIndex;
   bool written = false;
+  /// The buffer's first extent (ShapedType::kDynamic where a size).
   int64_t batchExtent = 0;
   int64_t sliceElements = 0;
   int64_t elementBytes = 0;
@@ -138,9 +139,12 @@ static bool isAffineBatchIndex(AffineMap map, ValueRange operands,
 /// iteration's `batchIndex` and never moves along that dimension.
 static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
                                                Operation *loop) {
+  // (The batch may be a size: a program compiled once for any number of
+  // elements.)
   auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getRank() < 2 || !type.getElementType().isIntOrFloat() ||
+  if (!type || type.getRank() < 2 ||
+      ShapedType::isDynamicShape(type.getShape().drop_front()) ||
+      !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
       type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
   int64_t rank = type.getRank();
@@ -205,7 +209,9 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
       return std::nullopt;
   }
   slice.batchExtent = type.getDimSize(0);
-  slice.sliceElements = type.getNumElements() / type.getDimSize(0);
+  slice.sliceElements = 1;
+  for (int64_t extent : type.getShape().drop_front())
+    slice.sliceElements *= extent;
   slice.elementBytes = type.getElementTypeBitWidth() / 8;
   return slice;
 }
@@ -221,7 +227,7 @@ static bool isStreamed(const BatchSlice &slice, Operation *loop) {
 
 /// The batch index after `batchIndex`, or its own where it is the last of
 /// `extent` (so that no prefetch goes past the buffer's end).
-static Value getNextBatchIndex(Value batchIndex, int64_t extent) {
+static Value getNextBatchIndex(Value batchIndex, OpFoldResult extent) {
   OpBuilder builder(batchIndex.getContext());
   if (Operation *definition = batchIndex.getDefiningOp())
     builder.setInsertionPointAfter(definition);
@@ -229,11 +235,11 @@ static Value getNextBatchIndex(Value batchIndex, int64_t extent) {
     builder.setInsertionPointToStart(batchIndex.getParentBlock());
   MLIRContext *context = batchIndex.getContext();
   AffineExpr d0 = getAffineDimExpr(0, context);
-  return affine::AffineMinOp::create(
+  AffineExpr s0 = getAffineSymbolExpr(0, context);
+  return affine::makeComposedAffineMin(
       builder, batchIndex.getLoc(),
-      AffineMap::get(1, 0, {d0 + 1, getAffineConstantExpr(extent - 1, context)},
-                     context),
-      ValueRange{batchIndex});
+      AffineMap::get(1, 1, {d0 + 1, s0 - 1}, context),
+      {batchIndex, extent});
 }
 
 /// Inserts the prefetches of `slices`' next slices into the loops of
@@ -248,16 +254,24 @@ static void insertPrefetches(Operation *batchLoop,
   // Flat views of the buffers, and each slice's next batch index.
   OpBuilder builder(batchLoop);
   SmallVector<Value> flatViews, nextIndices;
-  llvm::DenseMap<std::pair<Value, int64_t>, Value> nextIndexOf;
+  llvm::DenseMap<std::tuple<Value, Value, int64_t>, Value> nextIndexOf;
   for (const BatchSlice &slice : slices) {
     auto type = cast<MemRefType>(slice.buffer.getType());
     ReassociationIndices all =
         llvm::to_vector<2>(llvm::seq<int64_t>(0, type.getRank()));
     flatViews.push_back(memref::CollapseShapeOp::create(
         builder, loc, slice.buffer, ArrayRef<ReassociationIndices>{all}));
-    Value &next = nextIndexOf[{slice.batchIndex, slice.batchExtent}];
+    // Buffers of one static extent share their next index.
+    OpFoldResult extent = builder.getIndexAttr(slice.batchExtent);
+    Value extentKey;
+    if (ShapedType::isDynamic(slice.batchExtent)) {
+      extentKey = memref::DimOp::create(builder, loc, slice.buffer, 0);
+      extent = extentKey;
+    }
+    Value &next =
+        nextIndexOf[{slice.batchIndex, extentKey, slice.batchExtent}];
     if (!next)
-      next = getNextBatchIndex(slice.batchIndex, slice.batchExtent);
+      next = getNextBatchIndex(slice.batchIndex, extent);
     nextIndices.push_back(next);
   }
   AffineExpr d0 = getAffineDimExpr(0, context);
@@ -330,8 +344,20 @@ struct PrefetchBatchSlicesPass
   /// Prefetches the next slices of `loop`'s batch, if it is a batch loop
   /// that computes.
   void prefetch(Operation *loop, const tensorlang::TargetDescription &target) {
-    std::optional<PrefetchHost> batch = getHost(loop);
-    if (!batch || batch->step != 1 || batch->trips < 2)
+    // Any bounds: the batch may be a size.
+    Value inductionVar;
+    if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+      if (!isConstantIntValue(forOp.getStep(), 1))
+        return;
+      inductionVar = forOp.getInductionVar();
+    } else {
+      auto affineFor = cast<affine::AffineForOp>(loop);
+      if (affineFor.getStepAsInt() != 1)
+        return;
+      inductionVar = affineFor.getInductionVar();
+    }
+    std::optional<PrefetchHost> constantBatch = getHost(loop);
+    if (constantBatch && constantBatch->trips < 2)
       return;
     Block &body = loop->getRegion(0).front();
     // Only a body that computes leaves time to fetch the next slices in.
@@ -356,7 +382,7 @@ struct PrefetchBatchSlicesPass
           buffers.insert(operand);
     });
     SmallVector<Value> batchIndices =
-        getBatchIndices(loop, batch->inductionVar);
+        getBatchIndices(loop, inductionVar);
     SmallVector<BatchSlice> slices;
     int64_t bytes = 0;
     for (Value buffer : buffers) {
@@ -384,9 +410,9 @@ struct PrefetchBatchSlicesPass
     // being computed on; the prefetchers see long streams in them anyway.
     if (slices.empty() || bytes > target.l2CacheBytes / 4)
       return;
-    // Into L1 where the next slices leave at least half of it to the
-    // current one.
-    int64_t locality = bytes <= target.l1CacheBytes / 2 ? 3 : 2;
+    // Into L1 where the next slices fit it: a line evicted before its use
+    // is still in L2.
+    int64_t locality = bytes <= target.l1CacheBytes ? 3 : 2;
     insertPrefetches(loop, slices, hosts, target.cacheLineBytes, locality);
   }
 };

@@ -98,6 +98,20 @@ func.func @views(%d: memref<50x16x16xf64>, %t: memref<50x16x16xf64>, %v: memref<
   }
   return
 }
+func.func @sized(%u: memref<?x16x16xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : f64
+  scf.for %e = %c0 to %n step %c1 {
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = vector.transfer_read %u[%e, %i, %c0], %pad {in_bounds = [true]} : memref<?x16x16xf64>, vector<8xf64>
+      %z = vector.fma %x, %x, %x : vector<8xf64>
+      vector.transfer_write %z, %u[%e, %i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<?x16x16xf64>
+    }
+  }
+  return
+}
 func.func @thread_chunks(%u: memref<50x16x16xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -117,6 +131,8 @@ func.func @thread_chunks(%u: memref<50x16x16xf64>) {
   return
 }
 }
+// CHECK-DAG: #[[THREAD_NEXT:[a-z0-9]+]] = affine_map<()[s0, s1] -> (s0 + s1 + 1, 49)>
+// CHECK-DAG: #[[SIZED_NEXT:[a-z0-9]+]] = affine_map<(d0)[s0] -> (d0 + 1, s0 - 1)>
 // CHECK-LABEL: func.func @views
 // CHECK-SAME: (%[[D:.*]]: memref<50x16x16xf64>, %[[T:.*]]: memref<50x16x16xf64>, %[[V:.*]]: memref<50x16x16xf64>)
 // CHECK-DAG: %[[DF:.*]] = memref.collapse_shape %[[D]]
@@ -131,6 +147,18 @@ func.func @thread_chunks(%u: memref<50x16x16xf64>) {
 // CHECK-NEXT: affine.load
 // CHECK-NOT: memref.prefetch
 
+// A batch whose extent is a size (a loop to it, a buffer of it) is
+// prefetched the same way, to the buffer's last slice.
+// CHECK-LABEL: func.func @sized
+// CHECK-SAME: (%[[U:.*]]: memref<?x16x16xf64>, %{{.*}}: index)
+// CHECK-DAG: %[[UF:.*]] = memref.collapse_shape %[[U]] {{\[\[}}0, 1, 2]] : memref<?x16x16xf64> into memref<?xf64>
+// CHECK-DAG: %[[DIM:.*]] = memref.dim %[[U]], %c0
+// CHECK: scf.for %[[E:[a-z0-9]+]] =
+// CHECK-NEXT: %[[N:.*]] = affine.min #[[SIZED_NEXT]](%[[E]])[%[[DIM]]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: memref.prefetch %[[UF]]
+
 // Where threads share the batch, each thread's loop prefetches the slice
 // after its batch index (the thread's first plus the loop's), to the
 // buffer's last.
@@ -139,7 +167,7 @@ func.func @thread_chunks(%u: memref<50x16x16xf64>) {
 // CHECK: %[[UF:.*]] = memref.collapse_shape
 // CHECK: scf.for %[[E:[a-z0-9]+]] =
 // CHECK-NEXT: %[[B:.*]] = affine.apply #{{.*}}()[%[[T]], %[[E]]]
-// CHECK-NEXT: %[[N:.*]] = affine.min #{{.*}}(%[[B]])
+// CHECK-NEXT: %[[N:.*]] = affine.min #[[THREAD_NEXT]]()[%[[T]], %[[E]]]
 // CHECK-NEXT: scf.for %[[I:[a-z0-9]+]] =
 // CHECK-NEXT: %[[P:.*]] = affine.min #{{.*}}(%[[I]], %[[N]])
 // CHECK-NEXT: memref.prefetch %[[UF]][%[[P]]], write, locality<3>
@@ -149,20 +177,20 @@ func.func @thread_chunks(%u: memref<50x16x16xf64>) {
 
 // -----
 
-// Next slices over half of L1 (2 x 16 KiB of a 32 KiB L1) go to L2.
+// Next slices beyond L1 (2 x 24 KiB for a 32 KiB L1) go to L2.
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 32768, l2_cache_bytes = 1048576, cache_line_bytes = 64>} {
-func.func @into_l2(%u: memref<16x2048xf64>, %v: memref<16x2048xf64>) {
+func.func @into_l2(%u: memref<16x3072xf64>, %v: memref<16x3072xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %c2048 = arith.constant 2048 : index
+  %c3072 = arith.constant 3072 : index
   %pad = arith.constant 0.0 : f64
   scf.for %e = %c0 to %c16 step %c1 {
-    scf.for %j = %c0 to %c2048 step %c8 {
-      %x = vector.transfer_read %u[%e, %j], %pad {in_bounds = [true]} : memref<16x2048xf64>, vector<8xf64>
+    scf.for %j = %c0 to %c3072 step %c8 {
+      %x = vector.transfer_read %u[%e, %j], %pad {in_bounds = [true]} : memref<16x3072xf64>, vector<8xf64>
       %y = vector.fma %x, %x, %x : vector<8xf64>
-      vector.transfer_write %y, %v[%e, %j] {in_bounds = [true]} : vector<8xf64>, memref<16x2048xf64>
+      vector.transfer_write %y, %v[%e, %j] {in_bounds = [true]} : vector<8xf64>, memref<16x3072xf64>
     }
   }
   return
