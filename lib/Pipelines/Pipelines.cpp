@@ -50,7 +50,12 @@ void tensorlang::buildTLOptimizationPipeline(OpPassManager &pm,
   program.addPass(tl::createTLCommonSubexpressions());
   addPipeline(program, "canonicalize,cse");
   program.addPass(tl::createTLDeadCodeElimination());
-  program.addPass(tl::createTLFuseStatements());
+  // (The GPU's batch kernels hold a chain's intermediates in a block's
+  // shared memory: a contraction substituted into the next contraction
+  // makes a chain too long for it.)
+  tl::TLFuseStatementsOptions fuse;
+  fuse.contractions = !options.targetsGPU && !options.gpuMappingOnCPU;
+  program.addPass(tl::createTLFuseStatements(fuse));
   addPipeline(program, "canonicalize,cse");
   program.addPass(tl::createTLOptimizeContractions());
 }

@@ -114,7 +114,8 @@ BENCH_CASES_CFD = {"K5", "K5-prime-E", "K5F", "K5F-prime-E", "K5H",
 # The CFD kernels whose statements run as one fused kernel each.
 # (G1: the gradient's three components, each a contraction computed in
 # its transposition's layout by tl-fuse-batches{for-gpu}, in one kernel:
-# tl-gpu-map-loops merges their batch loops.)
+# tl-gpu-map-loops merges their batch loops. K5H: one per statement, t
+# not substituted into the second, whose chain would not fit a block.)
 FUSED_KERNELS = {"K5": 1, "K5-prime-E": 1, "K5F": 1, "K5F-prime-E": 1,
                  "K5H": 2, "K5H-prime-E": 2, "G1": 1, "G1-prime-E": 1}
 

@@ -554,6 +554,14 @@ def VectorizeParallelLoops
     element-wise kernel), while LLVM's loop vectorizer gives it a vector
     body and one remainder, as fast as the fixed program.
 
+    The affine vectorizer takes memrefs of the identity layout only. An
+    innermost loop of constant bounds that only loads, computes
+    element-wise and stores along the last dimension of the memrefs it
+    accesses, some of them contiguous strided views (a batch index's slice:
+    the element-wise statements inside tl-fuse-batches' loops), is
+    vectorized by this pass itself: whole vectors over the bulk, one
+    shorter vector for the rest, every transfer in bounds.
+
     Upstream's `--affine-super-vectorize` picks its loops by memory access
     pattern alone; given a reduction that accumulates through memory (a
     contraction to a scalar, lowered from linalg) it vectorizes the

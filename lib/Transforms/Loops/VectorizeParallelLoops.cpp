@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -36,6 +38,157 @@ static bool hasIdentityLayouts(affine::AffineForOp loop) {
                 return WalkResult::advance();
               })
               .wasInterrupted();
+}
+
+/// Whether `type` is a strided view whose elements are contiguous, though
+/// not at offset 0 (a batch index's slice of a buffer).
+static bool isContiguousView(MemRefType type) {
+  return !type.getLayout().isIdentity() &&
+         type.areTrailingDimsContiguous(type.getRank());
+}
+
+/// Whether `map`, the access map of a load or store in `loop`, moves along
+/// the memref's last dimension only, one element per iteration.
+static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
+                                    Value iv) {
+  auto position = llvm::find(operands, iv);
+  if (map.getNumResults() == 0 || position == operands.end() ||
+      llvm::count(operands, iv) != 1)
+    return false;
+  unsigned operand = std::distance(operands.begin(), position);
+  AffineExpr ivExpr =
+      operand < map.getNumDims()
+          ? getAffineDimExpr(operand, map.getContext())
+          : getAffineSymbolExpr(operand - map.getNumDims(), map.getContext());
+  auto usesIv = [&](AffineExpr expr) {
+    bool uses = false;
+    expr.walk([&](AffineExpr inner) { uses |= inner == ivExpr; });
+    return uses;
+  };
+  for (AffineExpr result : map.getResults().drop_back())
+    if (usesIv(result))
+      return false;
+  AffineExpr rest =
+      simplifyAffineExpr(map.getResults().back() - ivExpr, map.getNumDims(),
+                         map.getNumSymbols());
+  return !usesIv(rest);
+}
+
+/// Whether `loop` is an innermost loop of constant bounds and step 1 that
+/// only loads, computes element-wise and stores, along the last dimension
+/// of the memrefs it accesses, some of them contiguous views: the loops of
+/// an element-wise statement inside a batch loop (K5H's product of D and
+/// the first interpolation), which the affine vectorizer refuses (it takes
+/// identity layouts only).
+static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
+  if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1 ||
+      loop.getNumIterOperands() != 0)
+    return false;
+  Value iv = loop.getInductionVar();
+  bool readsView = false;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+      readsView |= isContiguousView(load.getMemRefType());
+      if (!movesAlongLastDimension(load.getAffineMap(), load.getMapOperands(),
+                                   iv))
+        return false;
+      continue;
+    }
+    if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+      readsView |= isContiguousView(store.getMemRefType());
+      if (!movesAlongLastDimension(store.getAffineMap(),
+                                   store.getMapOperands(), iv))
+        return false;
+      continue;
+    }
+    // (Not the induction variable itself: its vector is no load.)
+    if (!OpTrait::hasElementwiseMappableTraits(&op) || op.getNumRegions() ||
+        op.getNumResults() != 1 || llvm::is_contained(op.getOperands(), iv) ||
+        !llvm::all_of(op.getOperandTypes(), [](Type type) {
+          return type.isIntOrIndexOrFloat();
+        }))
+      return false;
+  }
+  auto memrefsAreVectorizable = [](Operation &op) {
+    for (Value operand : op.getOperands())
+      if (auto type = dyn_cast<MemRefType>(operand.getType()))
+        if (!type.getLayout().isIdentity() && !isContiguousView(type))
+          return false;
+    return true;
+  };
+  return readsView &&
+         llvm::all_of(loop.getBody()->without_terminator(),
+                      memrefsAreVectorizable);
+}
+
+/// Vectorizes `loop` (isElementwiseLoopOverViews) by `lanes`: whole vectors
+/// over the bulk, one shorter vector for the rest, every transfer in
+/// bounds.
+static void vectorizeElementwiseLoop(affine::AffineForOp loop,
+                                     int64_t lanes) {
+  int64_t lower = loop.getConstantLowerBound();
+  int64_t trips = loop.getConstantUpperBound() - lower;
+  int64_t bulk = trips / lanes * lanes;
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  // Emits the body at index `index` with vectors of `width`.
+  auto emitBody = [&](OpBuilder &b, Value index, int64_t width) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), index);
+    auto indicesOf = [&](AffineMap map, ValueRange operands) {
+      SmallVector<Value> mapped = llvm::map_to_vector(
+          operands, [&](Value v) { return mapping.lookupOrDefault(v); });
+      SmallVector<Value> indices;
+      for (unsigned result : llvm::seq<unsigned>(0, map.getNumResults()))
+        indices.push_back(affine::AffineApplyOp::create(
+            b, loc, map.getSubMap({result}), mapped));
+      return indices;
+    };
+    auto vectorOf = [&](Value scalar) -> Value {
+      if (Value vector = mapping.lookupOrNull(scalar))
+        return vector;
+      return vector::BroadcastOp::create(
+          b, loc, VectorType::get({width}, scalar.getType()), scalar);
+    };
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+        Type element = load.getMemRefType().getElementType();
+        Value padding = arith::ConstantOp::create(
+            b, loc, element, b.getZeroAttr(element));
+        auto read = vector::TransferReadOp::create(
+            b, loc, VectorType::get({width}, element), load.getMemRef(),
+            indicesOf(load.getAffineMap(), load.getMapOperands()), padding,
+            ArrayRef<bool>{true});
+        mapping.map(load.getResult(), read.getResult());
+        continue;
+      }
+      if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+        vector::TransferWriteOp::create(
+            b, loc, vectorOf(store.getValueToStore()), store.getMemRef(),
+            indicesOf(store.getAffineMap(), store.getMapOperands()),
+            ArrayRef<bool>{true});
+        continue;
+      }
+      OperationState state(loc, op.getName());
+      state.addAttributes(op.getAttrs());
+      for (Value operand : op.getOperands())
+        state.addOperands(vectorOf(operand));
+      state.addTypes(VectorType::get({width}, op.getResult(0).getType()));
+      mapping.map(op.getResult(0), b.create(state)->getResult(0));
+    }
+  };
+  if (bulk > 0) {
+    auto vectorLoop = affine::AffineForOp::create(builder, loc, lower,
+                                                  lower + bulk, lanes);
+    OpBuilder bodyBuilder =
+        OpBuilder::atBlockBegin(vectorLoop.getBody());
+    emitBody(bodyBuilder, vectorLoop.getInductionVar(), lanes);
+  }
+  if (trips > bulk) {
+    Value index = arith::ConstantIndexOp::create(builder, loc, lower + bulk);
+    emitBody(builder, index, trips - bulk);
+  }
+  loop.erase();
 }
 
 /// Whether the vector that `transfer` moves along its memref's last
@@ -90,6 +243,7 @@ struct VectorizeParallelLoopsPass
     if (vectorLanes < 2)
       return;
     llvm::DenseSet<Operation *> candidates;
+    SmallVector<affine::AffineForOp> overViews;
     getOperation().walk([&](affine::AffineForOp loop) {
       bool innermost = loop.getBody()
                            ->walk([](affine::AffineForOp) {
@@ -100,10 +254,15 @@ struct VectorizeParallelLoopsPass
       // a location that does not depend on the induction variable would
       // become a broadcast store, which does not exist.
       std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
-      if (innermost && trips && *trips > 1 && hasIdentityLayouts(loop) &&
-          affine::isLoopParallel(loop))
+      if (!innermost || !trips || *trips < 2 || !affine::isLoopParallel(loop))
+        return;
+      if (hasIdentityLayouts(loop))
         candidates.insert(loop);
+      else if (isElementwiseLoopOverViews(loop))
+        overViews.push_back(loop);
     });
+    for (affine::AffineForOp loop : overViews)
+      vectorizeElementwiseLoop(loop, vectorLanes);
     if (candidates.empty())
       return;
     affine::vectorizeAffineLoops(getOperation(), candidates,

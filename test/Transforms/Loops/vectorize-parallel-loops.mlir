@@ -88,3 +88,53 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
   }
   return
 }
+
+// -----
+
+// An element-wise loop over a contiguous view of one batch index (the
+// affine vectorizer takes identity layouts only) is vectorized by the
+// pass itself: whole vectors over the bulk (8 of 10), one shorter vector
+// for the rest, every transfer in bounds. A loop over a view that is not
+// contiguous stays scalar.
+// CHECK-LABEL: func.func @contiguous_view
+// CHECK-SAME: (%[[D:.*]]: memref<5x3x10xf64>, %[[T:.*]]: memref<3x10xf64>, %[[V:.*]]: memref<3x10xf64>
+// CHECK: %[[DV:.*]] = memref.subview %[[D]]
+// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 8 step 4 {
+// CHECK: %[[X:.*]] = vector.transfer_read %[[DV]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<3x10xf64, strided<[10, 1], offset: ?>>, vector<4xf64>
+// CHECK: %[[Y:.*]] = vector.transfer_read %[[T]]{{.*}} {in_bounds = [true]} : memref<3x10xf64>, vector<4xf64>
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : vector<4xf64>
+// CHECK: %[[S:.*]] = vector.broadcast %{{.*}} : f64 to vector<4xf64>
+// CHECK: %[[Q:.*]] = arith.addf %[[P]], %[[S]] : vector<4xf64>
+// CHECK: vector.transfer_write %[[Q]], %[[V]]{{.*}} {in_bounds = [true]} : vector<4xf64>, memref<3x10xf64>
+// CHECK: }
+// CHECK: vector.transfer_read %[[DV]]{{.*}} : memref<3x10xf64, strided<[10, 1], offset: ?>>, vector<2xf64>
+// CHECK: arith.mulf {{.*}} : vector<2xf64>
+// CHECK: vector.transfer_write {{.*}} : vector<2xf64>, memref<3x10xf64>
+// CHECK-LABEL: func.func @strided_view
+// CHECK: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NOT: vector
+func.func @contiguous_view(%d: memref<5x3x10xf64>, %t: memref<3x10xf64>, %v: memref<3x10xf64>, %e: index, %s: f64) {
+  %dv = memref.subview %d[%e, 0, 0] [1, 3, 10] [1, 1, 1] : memref<5x3x10xf64> to memref<3x10xf64, strided<[10, 1], offset: ?>>
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 10 {
+      %x = affine.load %dv[%i, %j] : memref<3x10xf64, strided<[10, 1], offset: ?>>
+      %y = affine.load %t[%i, %j] : memref<3x10xf64>
+      %p = arith.mulf %x, %y : f64
+      %q = arith.addf %p, %s : f64
+      affine.store %q, %v[%i, %j] : memref<3x10xf64>
+    }
+  }
+  return
+}
+func.func @strided_view(%d: memref<3x10xf64>, %v: memref<3x8xf64>) {
+  %dv = memref.subview %d[0, 0] [3, 8] [1, 1] : memref<3x10xf64> to memref<3x8xf64, strided<[10, 1]>>
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 8 {
+      %x = affine.load %dv[%i, %j] : memref<3x8xf64, strided<[10, 1]>>
+      %p = arith.mulf %x, %x : f64
+      affine.store %p, %v[%i, %j] : memref<3x8xf64>
+    }
+  }
+  return
+}

@@ -72,6 +72,7 @@ static bool isComputedIntoTemporary(Value value) {
 namespace {
 struct TLFuseStatementsPass
     : public tl::impl::TLFuseStatementsBase<TLFuseStatementsPass> {
+  using TLFuseStatementsBase::TLFuseStatementsBase;
   void runOnOperation() override;
 };
 } // namespace
@@ -95,7 +96,7 @@ void TLFuseStatementsPass::runOnOperation() {
     if (uses.empty() || allreduce.isAttrPresent(producer) ||
         (consumer.getTarget() != name &&
          isReadAfter(program, consumer, name)) ||
-        !(isComputedIntoTemporary(producer.getValue()) ||
+        !((contractions && isComputedIntoTemporary(producer.getValue())) ||
           llvm::all_of(uses, [](UseOp use) {
             return reachesRootElementwise(use.getResult());
           })))

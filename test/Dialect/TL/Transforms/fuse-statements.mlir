@@ -1,4 +1,5 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline='builtin.module(tl.program(tl-fuse-statements))' | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline='builtin.module(tl.program(tl-fuse-statements{contractions=false}))' | FileCheck %s --check-prefix=ELEMENTWISE
 
 // t is a local read only by the next statement, element-wise: its
 // expression moves into that statement and t is never written.
@@ -85,6 +86,9 @@ tl.program @kept {
 // halves become one statement, which tl-fuse-batches computes one
 // element at a time). An element-wise producer still is not (above).
 // CHECK-LABEL: tl.program @contraction
+// ELEMENTWISE-LABEL: tl.program @contraction
+// ELEMENTWISE: tl.assign @t
+// ELEMENTWISE: tl.assign @v
 // CHECK-NOT: tl.assign @t
 // CHECK: tl.assign @v = {
 // CHECK: %[[C:.*]] = tl.contract %{{.*}} {{\[\[}}1, 2]] : tensor<4x6x6x6xf64>

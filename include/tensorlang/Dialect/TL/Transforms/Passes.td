@@ -235,7 +235,21 @@ def TLFuseStatements
     temporary first), and x is never written. The statements must be
     adjacent, so that the store the second one reads differs from the
     first one's only in x.
+
+    With `contractions` (the default), a producer whose value is a
+    contraction is substituted however the consumer uses x: the lowering
+    computes a contraction into a temporary of its own wherever it is
+    used, so nothing is recomputed. The inverse Helmholtz operator's `t =
+    u # S # S # S . [...]; v = (D * t) # S # S # S . [...]` becomes one
+    statement, which tl-fuse-batches computes one element at a time on the
+    CPU. The GPU target turns it off: its batch kernels hold a chain's
+    intermediates in shared memory, and the six steps' do not fit a block's.
   }];
+  let options = [
+    Option<"contractions", "contractions", "bool", "true",
+           "Substitute a contraction into a consumer that reads it in any "
+           "way, not only element-wise">,
+  ];
 }
 
 #endif // TENSORLANG_DIALECT_TL_TRANSFORMS_PASSES_TD
