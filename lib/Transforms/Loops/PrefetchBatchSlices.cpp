@@ -73,8 +73,8 @@ static std::optional<PrefetchHost> getHost(Operation *op) {
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!lower || !upper || !step || *step <= 0)
       return std::nullopt;
-    int64_t trips = *upper > *lower ? llvm::divideCeil(*upper - *lower, *step)
-                                    : 0;
+    int64_t trips =
+        *upper > *lower ? llvm::divideCeil(*upper - *lower, *step) : 0;
     return PrefetchHost{op, loop.getInductionVar(), *lower, *step, trips};
   }
   return std::nullopt;
@@ -95,14 +95,12 @@ static SmallVector<Value> getBatchIndices(Operation *loop, Value iv) {
       continue;
     AffineMap map = apply.getAffineMap();
     unsigned operand = std::distance(apply.getOperands().begin(), position);
-    AffineExpr ivExpr =
-        operand < map.getNumDims()
-            ? getAffineDimExpr(operand, loop->getContext())
-            : getAffineSymbolExpr(operand - map.getNumDims(),
-                                  loop->getContext());
+    AffineExpr ivExpr = operand < map.getNumDims()
+                            ? getAffineDimExpr(operand, loop->getContext())
+                            : getAffineSymbolExpr(operand - map.getNumDims(),
+                                                  loop->getContext());
     AffineExpr rest = simplifyAffineExpr(map.getResult(0) - ivExpr,
-                                         map.getNumDims(),
-                                         map.getNumSymbols());
+                                         map.getNumDims(), map.getNumSymbols());
     bool usesIv = false;
     rest.walk([&](AffineExpr expr) { usesIv |= expr == ivExpr; });
     if (!usesIv && llvm::count(apply.getOperands(), iv) == 1)
@@ -116,8 +114,7 @@ static SmallVector<Value> getBatchIndices(Operation *loop, Value iv) {
 /// `batchIndex`.
 static bool staysInSlice(ValueRange indices, Value batchIndex, int64_t rank,
                          int64_t vectorRank) {
-  return !indices.empty() && indices.front() == batchIndex &&
-         vectorRank < rank;
+  return !indices.empty() && indices.front() == batchIndex && vectorRank < rank;
 }
 
 /// Whether the first index of an affine access (`map` of `operands`, a
@@ -194,8 +191,8 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
             .Case([&](memref::SubViewOp view) {
               // A view of one batch index's slice, whatever is done
               // through it.
-              slice.written |= llvm::any_of(
-                  view->getUsers(), [](Operation *viewUser) {
+              slice.written |=
+                  llvm::any_of(view->getUsers(), [](Operation *viewUser) {
                     return !isa<vector::TransferReadOp, vector::LoadOp,
                                 memref::LoadOp, affine::AffineLoadOp,
                                 affine::AffineVectorLoadOp>(viewUser);
@@ -238,15 +235,13 @@ static Value getNextBatchIndex(Value batchIndex, OpFoldResult extent) {
   AffineExpr s0 = getAffineSymbolExpr(0, context);
   return affine::makeComposedAffineMin(
       builder, batchIndex.getLoc(),
-      AffineMap::get(1, 1, {d0 + 1, s0 - 1}, context),
-      {batchIndex, extent});
+      AffineMap::get(1, 1, {d0 + 1, s0 - 1}, context), {batchIndex, extent});
 }
 
 /// Inserts the prefetches of `slices`' next slices into the loops of
 /// `hosts`, whose iterations run one after the other in each iteration of
 /// `batchLoop`.
-static void insertPrefetches(Operation *batchLoop,
-                             ArrayRef<BatchSlice> slices,
+static void insertPrefetches(Operation *batchLoop, ArrayRef<BatchSlice> slices,
                              ArrayRef<PrefetchHost> hosts, int64_t lineBytes,
                              int64_t locality) {
   MLIRContext *context = batchLoop->getContext();
@@ -268,8 +263,7 @@ static void insertPrefetches(Operation *batchLoop,
       extentKey = memref::DimOp::create(builder, loc, slice.buffer, 0);
       extent = extentKey;
     }
-    Value &next =
-        nextIndexOf[{slice.batchIndex, extentKey, slice.batchExtent}];
+    Value &next = nextIndexOf[{slice.batchIndex, extentKey, slice.batchExtent}];
     if (!next)
       next = getNextBatchIndex(slice.batchIndex, extent);
     nextIndices.push_back(next);
@@ -281,8 +275,8 @@ static void insertPrefetches(Operation *batchLoop,
     totalTrips += host.trips;
   int64_t hostsBefore = 0;
   for (const PrefetchHost &host : hosts) {
-    OpBuilder hostBuilder = OpBuilder::atBlockBegin(
-        &host.loop->getRegion(0).front());
+    OpBuilder hostBuilder =
+        OpBuilder::atBlockBegin(&host.loop->getRegion(0).front());
     // The iteration's position among all the hosts' iterations.
     AffineExpr position =
         (d0 - host.lowerBound).floorDiv(host.step) + hostsBefore;
@@ -361,9 +355,9 @@ struct PrefetchBatchSlicesPass
       return;
     Block &body = loop->getRegion(0).front();
     // Only a body that computes leaves time to fetch the next slices in.
-    bool computes = body.walk([](vector::FMAOp) {
-                          return WalkResult::interrupt();
-                        }).wasInterrupted();
+    bool computes =
+        body.walk([](vector::FMAOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
     if (!computes)
       return;
     SmallVector<PrefetchHost> hosts;
@@ -381,8 +375,7 @@ struct PrefetchBatchSlicesPass
             !loop->isAncestor(operand.getParentBlock()->getParentOp()))
           buffers.insert(operand);
     });
-    SmallVector<Value> batchIndices =
-        getBatchIndices(loop, inductionVar);
+    SmallVector<Value> batchIndices = getBatchIndices(loop, inductionVar);
     SmallVector<BatchSlice> slices;
     int64_t bytes = 0;
     for (Value buffer : buffers) {
@@ -390,7 +383,8 @@ struct PrefetchBatchSlicesPass
       for (Value batchIndex : batchIndices)
         if ((slice = getBatchSlice(buffer, batchIndex, loop)))
           break;
-      if (!slice || slice->sliceElements * slice->elementBytes < minSliceBytes ||
+      if (!slice ||
+          slice->sliceElements * slice->elementBytes < minSliceBytes ||
           isStreamed(*slice, loop))
         continue;
       slices.push_back(*slice);

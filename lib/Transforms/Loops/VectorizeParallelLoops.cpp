@@ -13,8 +13,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace tensorlang {
@@ -68,9 +68,8 @@ static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
   for (AffineExpr result : map.getResults().drop_back())
     if (usesIv(result))
       return false;
-  AffineExpr rest =
-      simplifyAffineExpr(map.getResults().back() - ivExpr, map.getNumDims(),
-                         map.getNumSymbols());
+  AffineExpr rest = simplifyAffineExpr(map.getResults().back() - ivExpr,
+                                       map.getNumDims(), map.getNumSymbols());
   return !usesIv(rest);
 }
 
@@ -96,17 +95,16 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
     }
     if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
       readsView |= isContiguousView(store.getMemRefType());
-      if (!movesAlongLastDimension(store.getAffineMap(),
-                                   store.getMapOperands(), iv))
+      if (!movesAlongLastDimension(store.getAffineMap(), store.getMapOperands(),
+                                   iv))
         return false;
       continue;
     }
     // (Not the induction variable itself: its vector is no load.)
     if (!OpTrait::hasElementwiseMappableTraits(&op) || op.getNumRegions() ||
         op.getNumResults() != 1 || llvm::is_contained(op.getOperands(), iv) ||
-        !llvm::all_of(op.getOperandTypes(), [](Type type) {
-          return type.isIntOrIndexOrFloat();
-        }))
+        !llvm::all_of(op.getOperandTypes(),
+                      [](Type type) { return type.isIntOrIndexOrFloat(); }))
       return false;
   }
   auto memrefsAreVectorizable = [](Operation &op) {
@@ -116,16 +114,14 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
           return false;
     return true;
   };
-  return readsView &&
-         llvm::all_of(loop.getBody()->without_terminator(),
-                      memrefsAreVectorizable);
+  return readsView && llvm::all_of(loop.getBody()->without_terminator(),
+                                   memrefsAreVectorizable);
 }
 
 /// Vectorizes `loop` (isElementwiseLoopOverViews) by `lanes`: whole vectors
 /// over the bulk, one shorter vector for the rest, every transfer in
 /// bounds.
-static void vectorizeElementwiseLoop(affine::AffineForOp loop,
-                                     int64_t lanes) {
+static void vectorizeElementwiseLoop(affine::AffineForOp loop, int64_t lanes) {
   int64_t lower = loop.getConstantLowerBound();
   int64_t trips = loop.getConstantUpperBound() - lower;
   int64_t bulk = trips / lanes * lanes;
@@ -153,8 +149,8 @@ static void vectorizeElementwiseLoop(affine::AffineForOp loop,
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
         Type element = load.getMemRefType().getElementType();
-        Value padding = arith::ConstantOp::create(
-            b, loc, element, b.getZeroAttr(element));
+        Value padding =
+            arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
         auto read = vector::TransferReadOp::create(
             b, loc, VectorType::get({width}, element), load.getMemRef(),
             indicesOf(load.getAffineMap(), load.getMapOperands()), padding,
@@ -178,10 +174,9 @@ static void vectorizeElementwiseLoop(affine::AffineForOp loop,
     }
   };
   if (bulk > 0) {
-    auto vectorLoop = affine::AffineForOp::create(builder, loc, lower,
-                                                  lower + bulk, lanes);
-    OpBuilder bodyBuilder =
-        OpBuilder::atBlockBegin(vectorLoop.getBody());
+    auto vectorLoop =
+        affine::AffineForOp::create(builder, loc, lower, lower + bulk, lanes);
+    OpBuilder bodyBuilder = OpBuilder::atBlockBegin(vectorLoop.getBody());
     emitBody(bodyBuilder, vectorLoop.getInductionVar(), lanes);
   }
   if (trips > bulk) {
