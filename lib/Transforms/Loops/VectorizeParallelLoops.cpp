@@ -78,13 +78,14 @@ static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
 /// of the memrefs it accesses, some of them contiguous views: the loops of
 /// an element-wise statement inside a batch loop (K5H's product of D and
 /// the first interpolation), which the affine vectorizer refuses (it takes
-/// identity layouts only).
+/// identity layouts only). Copies, which compute nothing (the packed
+/// panels of tiled contractions), are left to LLVM's loop vectorizer.
 static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
   if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1 ||
       loop.getNumIterOperands() != 0)
     return false;
   Value iv = loop.getInductionVar();
-  bool readsView = false;
+  bool readsView = false, computes = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
       readsView |= isContiguousView(load.getMemRefType());
@@ -106,6 +107,7 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
         !llvm::all_of(op.getOperandTypes(),
                       [](Type type) { return type.isIntOrIndexOrFloat(); }))
       return false;
+    computes = true;
   }
   auto memrefsAreVectorizable = [](Operation &op) {
     for (Value operand : op.getOperands())
@@ -114,8 +116,9 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
           return false;
     return true;
   };
-  return readsView && llvm::all_of(loop.getBody()->without_terminator(),
-                                   memrefsAreVectorizable);
+  return readsView && computes &&
+         llvm::all_of(loop.getBody()->without_terminator(),
+                      memrefsAreVectorizable);
 }
 
 /// Vectorizes `loop` (isElementwiseLoopOverViews) by `lanes`: whole vectors

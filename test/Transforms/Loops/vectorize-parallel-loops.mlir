@@ -95,7 +95,8 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
 // affine vectorizer takes identity layouts only) is vectorized by the
 // pass itself: whole vectors over the bulk (8 of 10), one shorter vector
 // for the rest, every transfer in bounds. A loop over a view that is not
-// contiguous stays scalar.
+// contiguous stays scalar, and so does a copy (left to LLVM's loop
+// vectorizer).
 // CHECK-LABEL: func.func @contiguous_view
 // CHECK-SAME: (%[[D:.*]]: memref<5x3x10xf64>, %[[T:.*]]: memref<3x10xf64>, %[[V:.*]]: memref<3x10xf64>
 // CHECK: %[[DV:.*]] = memref.subview %[[D]]
@@ -113,6 +114,9 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
 // CHECK: vector.transfer_write {{.*}} : vector<2xf64>, memref<3x10xf64>
 // CHECK-LABEL: func.func @strided_view
 // CHECK: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NOT: vector
+// CHECK-LABEL: func.func @copy_from_view
+// CHECK: affine.for %{{.*}} = 0 to 10 {
 // CHECK-NOT: vector
 func.func @contiguous_view(%d: memref<5x3x10xf64>, %t: memref<3x10xf64>, %v: memref<3x10xf64>, %e: index, %s: f64) {
   %dv = memref.subview %d[%e, 0, 0] [1, 3, 10] [1, 1, 1] : memref<5x3x10xf64> to memref<3x10xf64, strided<[10, 1], offset: ?>>
@@ -134,6 +138,16 @@ func.func @strided_view(%d: memref<3x10xf64>, %v: memref<3x8xf64>) {
       %x = affine.load %dv[%i, %j] : memref<3x8xf64, strided<[10, 1]>>
       %p = arith.mulf %x, %x : f64
       affine.store %p, %v[%i, %j] : memref<3x8xf64>
+    }
+  }
+  return
+}
+func.func @copy_from_view(%d: memref<5x3x10xf64>, %v: memref<3x10xf64>, %e: index) {
+  %dv = memref.subview %d[%e, 0, 0] [1, 3, 10] [1, 1, 1] : memref<5x3x10xf64> to memref<3x10xf64, strided<[10, 1], offset: ?>>
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 10 {
+      %x = affine.load %dv[%i, %j] : memref<3x10xf64, strided<[10, 1], offset: ?>>
+      affine.store %x, %v[%i, %j] : memref<3x10xf64>
     }
   }
   return
