@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_PREFETCHBATCHSLICES
@@ -206,9 +207,16 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
       return std::nullopt;
   }
   slice.batchExtent = type.getDimSize(0);
+  // (A batch of a size leaves the slice's size unchecked by its type.)
   slice.sliceElements = 1;
+  int64_t sliceBytes;
   for (int64_t extent : type.getShape().drop_front())
-    slice.sliceElements *= extent;
+    if (llvm::MulOverflow(slice.sliceElements, extent, slice.sliceElements))
+      return std::nullopt;
+  if (llvm::MulOverflow(slice.sliceElements,
+                        int64_t(type.getElementTypeBitWidth() / 8),
+                        sliceBytes))
+    return std::nullopt;
   slice.elementBytes = type.getElementTypeBitWidth() / 8;
   return slice;
 }
@@ -387,8 +395,14 @@ struct PrefetchBatchSlicesPass
           slice->sliceElements * slice->elementBytes < minSliceBytes ||
           isStreamed(*slice, loop))
         continue;
+      // Slices that fill a good part of the L2 cache would evict the one
+      // being computed on; the prefetchers see long streams in them
+      // anyway. (Compared before adding: a slice may be near 2^63 bytes.)
+      int64_t sliceBytes = slice->sliceElements * slice->elementBytes;
+      if (sliceBytes > target.l2CacheBytes / 4 - bytes)
+        return;
       slices.push_back(*slice);
-      bytes += slice->sliceElements * slice->elementBytes;
+      bytes += sliceBytes;
     }
     // The prefetches need the next batch indices, defined after the
     // current ones.
@@ -400,9 +414,7 @@ struct PrefetchBatchSlicesPass
     });
     if (hosts.empty())
       return;
-    // Slices that fill a good part of the L2 cache would evict the one
-    // being computed on; the prefetchers see long streams in them anyway.
-    if (slices.empty() || bytes > target.l2CacheBytes / 4)
+    if (slices.empty())
       return;
     // Into L1 where the next slices fit it: a line evicted before its use
     // is still in L2.

@@ -206,7 +206,8 @@ func.func @into_l2(%u: memref<16x3072xf64>, %v: memref<16x3072xf64>) {
 
 // Not batch loops: one that only copies (no time to fetch in), one whose
 // accesses move along the batch dimension (a transfer across it), one
-// whose slices exceed a quarter of L2, one inside another loop, one whose
+// whose slices exceed a quarter of L2 (or whose size overflows), one
+// inside another loop, one whose
 // iterations are not a step of 1 apart, and one whose stores are
 // non-temporal.
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64>} {
@@ -276,6 +277,21 @@ func.func @nested(%u: memref<64x256xf64>) {
   }
   return
 }
+func.func @huge(%u: memref<?x1099511627776x1099511627776xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f64
+  scf.for %e = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %c256 step %c8 {
+      %x = vector.transfer_read %u[%e, %c0, %j], %pad {in_bounds = [true]} : memref<?x1099511627776x1099511627776xf64>, vector<8xf64>
+      %y = vector.fma %x, %x, %x : vector<8xf64>
+      vector.transfer_write %y, %u[%e, %c0, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x1099511627776x1099511627776xf64>
+    }
+  }
+  return
+}
 func.func @strided(%u: memref<64x256xf64>) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -316,6 +332,8 @@ func.func @streamed(%u: memref<64x256xf64>, %v: memref<64x256xf64>) {
 // CHECK-LABEL: func.func @large
 // CHECK-NOT: memref.prefetch
 // CHECK-LABEL: func.func @nested
+// CHECK-NOT: memref.prefetch
+// CHECK-LABEL: func.func @huge
 // CHECK-NOT: memref.prefetch
 // CHECK-LABEL: func.func @strided
 // CHECK-NOT: memref.prefetch
