@@ -214,8 +214,7 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
     if (llvm::MulOverflow(slice.sliceElements, extent, slice.sliceElements))
       return std::nullopt;
   if (llvm::MulOverflow(slice.sliceElements,
-                        int64_t(type.getElementTypeBitWidth() / 8),
-                        sliceBytes))
+                        int64_t(type.getElementTypeBitWidth() / 8), sliceBytes))
     return std::nullopt;
   slice.elementBytes = type.getElementTypeBitWidth() / 8;
   return slice;
