@@ -202,8 +202,10 @@ void tensorlang::buildLowerToLLVMPipeline(OpPassManager &pm,
                                   "canonicalize",
                                   unsigned(options.threads))
                         .str());
-  addPipeline(pm, "convert-vector-to-scf{full-unroll=true target-rank=1},"
-                  "convert-scf-to-cf,"
+  addPipeline(pm, "convert-vector-to-scf{full-unroll=true target-rank=1}");
+  // (On the rows convert-vector-to-scf leaves: 1-d transfers.)
+  pm.addNestedPass<func::FuncOp>(createMaskOddWidthTransfers());
+  addPipeline(pm, "convert-scf-to-cf,"
                   "convert-vector-to-llvm,expand-strided-metadata,lower-affine,"
                   "finalize-memref-to-llvm,convert-math-to-llvm,"
                   "convert-arith-to-llvm,"

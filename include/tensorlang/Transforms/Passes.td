@@ -733,6 +733,34 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MaskOddWidthTransfers
+    : Pass<"tl-mask-odd-width-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Move odd-width rows as masked vectors of a power of two";
+  let description = [{
+    A register tile's rows are as long as the tile's columns: 11 for
+    p = 11 (K5F's f32 tiles), 3 for the f64 remainder beside 8. LLVM
+    splits an in-bounds load of `<11 x float>` into 8 + 2 + 1 floats and
+    joins them with two shuffles, which compete with the FMAs for their
+    port; a store into three. On AVX-512 a masked load or store of the
+    next power of two is one instruction, and the masked lanes never
+    fault. After convert-vector-to-scf, every in-bounds 1-d
+    `vector.transfer_read` or `transfer_write` of 3 or more lanes that are
+    not a power of two, along a unit-stride last dimension, whose power of
+    two above fits a register, becomes `vector.maskedload` (and an
+    `extract_strided_slice`) or `vector.maskedstore` (of an
+    `insert_strided_slice`).
+
+    Only for x86-64 targets with 512-bit vectors (`#tl.target`); `force`
+    applies it to any target (tests).
+  }];
+  let options = [
+    Option<"force", "force", "bool", "false",
+           "Rewrite whatever the target (tests)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def StripAnnotations : Pass<"tl-strip-annotations", "::mlir::func::FuncOp"> {
   let summary = "Remove the tl.* attributes that document a function";
   let description = [{
