@@ -55,6 +55,19 @@ static std::optional<VectorType> getMaskedType(TransferOp transfer,
   return VectorType::get({width}, type.getElementType());
 }
 
+/// The mask of the first `length` lanes of `type`, and a vector of zeros
+/// of it (the masked lanes' values).
+static std::pair<Value, Value> createMaskAndZeros(OpBuilder &builder,
+                                                  Location loc, VectorType type,
+                                                  int64_t length) {
+  Value mask = vector::ConstantMaskOp::create(
+      builder, loc, VectorType::get(type.getShape(), builder.getI1Type()),
+      ArrayRef<int64_t>{length});
+  Value zeros =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  return {mask, zeros};
+}
+
 namespace {
 struct MaskOddWidthTransfersPass
     : public tensorlang::impl::MaskOddWidthTransfersBase<
@@ -84,12 +97,8 @@ struct MaskOddWidthTransfersPass
         if (!masked)
           continue;
         int64_t length = read.getVectorType().getDimSize(0);
-        Value mask = vector::ConstantMaskOp::create(
-            builder, loc,
-            VectorType::get(masked->getShape(), builder.getI1Type()),
-            ArrayRef<int64_t>{length});
-        Value passThrough = arith::ConstantOp::create(
-            builder, loc, *masked, builder.getZeroAttr(*masked));
+        auto [mask, passThrough] =
+            createMaskAndZeros(builder, loc, *masked, length);
         Value wide = vector::MaskedLoadOp::create(
             builder, loc, *masked, read.getBase(), read.getIndices(), mask,
             passThrough);
@@ -105,12 +114,7 @@ struct MaskOddWidthTransfersPass
       if (!masked || write.getNumResults() != 0)
         continue;
       int64_t length = write.getVectorType().getDimSize(0);
-      Value mask = vector::ConstantMaskOp::create(
-          builder, loc,
-          VectorType::get(masked->getShape(), builder.getI1Type()),
-          ArrayRef<int64_t>{length});
-      Value zeros = arith::ConstantOp::create(builder, loc, *masked,
-                                              builder.getZeroAttr(*masked));
+      auto [mask, zeros] = createMaskAndZeros(builder, loc, *masked, length);
       Value wide = vector::InsertStridedSliceOp::create(
           builder, loc, write.getVector(), zeros, ArrayRef<int64_t>{0},
           ArrayRef<int64_t>{1});
