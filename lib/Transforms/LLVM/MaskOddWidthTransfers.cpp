@@ -99,12 +99,12 @@ struct MaskOddWidthTransfersPass
         int64_t length = read.getVectorType().getDimSize(0);
         auto [mask, passThrough] =
             createMaskAndZeros(builder, loc, *masked, length);
-        Value wide = vector::MaskedLoadOp::create(
-            builder, loc, *masked, read.getBase(), read.getIndices(), mask,
-            passThrough);
+        Value wide =
+            vector::MaskedLoadOp::create(builder, loc, *masked, read.getBase(),
+                                         read.getIndices(), mask, passThrough);
         Value row = vector::ExtractStridedSliceOp::create(
-            builder, loc, wide, ArrayRef<int64_t>{0},
-            ArrayRef<int64_t>{length}, ArrayRef<int64_t>{1});
+            builder, loc, wide, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{length},
+            ArrayRef<int64_t>{1});
         read.getResult().replaceAllUsesWith(row);
         read.erase();
         continue;
