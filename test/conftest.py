@@ -69,8 +69,8 @@ def pytest_collection_modifyitems(config, items):
     if count < 1 or not 0 <= index < count:
         raise pytest.UsageError("--shard must be K/N with 0 <= K < N, got %r"
                                 % shard)
-    kept = [item for position, item in enumerate(items)
-            if position % count == index]
-    config.hook.pytest_deselected(
-        items=[item for item in items if item not in kept])
+    kept, deselected = [], []
+    for position, item in enumerate(items):
+        (kept if position % count == index else deselected).append(item)
+    config.hook.pytest_deselected(items=deselected)
     items[:] = kept

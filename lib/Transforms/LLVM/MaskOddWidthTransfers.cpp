@@ -19,7 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/StringRef.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_MASKODDWIDTHTRANSFERS
@@ -80,7 +80,7 @@ struct MaskOddWidthTransfersPass
     // AVX2 they are slower, and NEON has none.
     tensorlang::TargetDescription target =
         tensorlang::tl::getTargetDescription(func);
-    if (!force && (!StringRef(target.triple).starts_with("x86_64") ||
+    if (!force && (!llvm::Triple(target.triple).isX86() ||
                    target.vectorBits < 512 || target.scalableVectors))
       return;
     int64_t registerBits = target.vectorBits;
@@ -111,7 +111,7 @@ struct MaskOddWidthTransfersPass
       }
       auto write = cast<vector::TransferWriteOp>(op);
       std::optional<VectorType> masked = getMaskedType(write, registerBits);
-      if (!masked || write.getNumResults() != 0)
+      if (!masked)
         continue;
       int64_t length = write.getVectorType().getDimSize(0);
       auto [mask, zeros] = createMaskAndZeros(builder, loc, *masked, length);

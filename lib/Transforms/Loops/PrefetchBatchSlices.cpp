@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AffineOffsets.h"
+
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
@@ -45,6 +47,8 @@ struct BatchSlice {
   int64_t batchExtent = 0;
   int64_t sliceElements = 0;
   int64_t elementBytes = 0;
+  /// sliceElements x elementBytes (checked not to overflow).
+  int64_t bytes = 0;
 };
 
 /// A loop of the batch body that the prefetches are spread over.
@@ -87,24 +91,15 @@ static std::optional<PrefetchHost> getHost(Operation *op) {
 static SmallVector<Value> getBatchIndices(Operation *loop, Value iv) {
   SmallVector<Value> indices{iv};
   for (auto apply : iv.getParentBlock()->getOps<affine::AffineApplyOp>()) {
-    auto position = llvm::find(apply.getOperands(), iv);
-    if (position == apply.getOperands().end() ||
-        llvm::any_of(apply.getOperands(), [&](Value operand) {
-          return operand != iv &&
-                 loop->isAncestor(operand.getParentBlock()->getParentOp());
-        }))
-      continue;
     AffineMap map = apply.getAffineMap();
-    unsigned operand = std::distance(apply.getOperands().begin(), position);
-    AffineExpr ivExpr = operand < map.getNumDims()
-                            ? getAffineDimExpr(operand, loop->getContext())
-                            : getAffineSymbolExpr(operand - map.getNumDims(),
-                                                  loop->getContext());
-    AffineExpr rest = simplifyAffineExpr(map.getResult(0) - ivExpr,
-                                         map.getNumDims(), map.getNumSymbols());
-    bool usesIv = false;
-    rest.walk([&](AffineExpr expr) { usesIv |= expr == ivExpr; });
-    if (!usesIv && llvm::count(apply.getOperands(), iv) == 1)
+    std::optional<AffineExpr> ivExpr =
+        tensorlang::getOperandExpr(map, apply.getOperands(), iv);
+    bool invariantRest = llvm::all_of(apply.getOperands(), [&](Value operand) {
+      return operand == iv ||
+             !loop->isAncestor(operand.getParentBlock()->getParentOp());
+    });
+    if (ivExpr && invariantRest &&
+        tensorlang::isOffsetOf(map.getResult(0), *ivExpr, map))
       indices.push_back(apply.getResult());
   }
   return indices;
@@ -147,7 +142,6 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
     return std::nullopt;
   int64_t rank = type.getRank();
   BatchSlice slice{buffer, batchIndex};
-  Value iv = batchIndex;
   for (Operation *user : buffer.getUsers()) {
     if (!loop->isAncestor(user))
       continue;
@@ -156,38 +150,41 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
             .Case([&](vector::TransferReadOp read) {
               AffineMap map = read.getPermutationMap();
               return !map.isFunctionOfDim(0) &&
-                     staysInSlice(read.getIndices(), iv, rank, 0);
+                     staysInSlice(read.getIndices(), batchIndex, rank, 0);
             })
             .Case([&](vector::TransferWriteOp write) {
               slice.written = true;
               AffineMap map = write.getPermutationMap();
               return !map.isFunctionOfDim(0) &&
-                     staysInSlice(write.getIndices(), iv, rank, 0);
+                     staysInSlice(write.getIndices(), batchIndex, rank, 0);
             })
             .Case([&](vector::LoadOp load) {
-              return staysInSlice(load.getIndices(), iv, rank,
+              return staysInSlice(load.getIndices(), batchIndex, rank,
                                   load.getVectorType().getRank());
             })
             .Case([&](vector::StoreOp store) {
+              // Non-temporal stores (tl-streaming-stores) keep the lines
+              // out of the caches, where a prefetch would bring them.
               slice.written = true;
-              return staysInSlice(store.getIndices(), iv, rank,
+              return !store.getNontemporal() &&
+                     staysInSlice(store.getIndices(), batchIndex, rank,
                                   store.getVectorType().getRank());
             })
             .Case([&](memref::LoadOp load) {
-              return staysInSlice(load.getIndices(), iv, rank, 0);
+              return staysInSlice(load.getIndices(), batchIndex, rank, 0);
             })
             .Case([&](memref::StoreOp store) {
               slice.written = true;
-              return staysInSlice(store.getIndices(), iv, rank, 0);
+              return staysInSlice(store.getIndices(), batchIndex, rank, 0);
             })
             .Case([&](affine::AffineLoadOp load) {
               return isAffineBatchIndex(load.getAffineMap(),
-                                        load.getMapOperands(), iv);
+                                        load.getMapOperands(), batchIndex);
             })
             .Case([&](affine::AffineStoreOp store) {
               slice.written = true;
               return isAffineBatchIndex(store.getAffineMap(),
-                                        store.getMapOperands(), iv);
+                                        store.getMapOperands(), batchIndex);
             })
             .Case([&](memref::SubViewOp view) {
               // A view of one batch index's slice, whatever is done
@@ -199,7 +196,7 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
                                 affine::AffineVectorLoadOp>(viewUser);
                   });
               return dyn_cast_if_present<Value>(
-                         view.getMixedOffsets().front()) == iv &&
+                         view.getMixedOffsets().front()) == batchIndex &&
                      isConstantIntValue(view.getMixedSizes().front(), 1);
             })
             .Default([](Operation *) { return false; });
@@ -207,26 +204,15 @@ static std::optional<BatchSlice> getBatchSlice(Value buffer, Value batchIndex,
       return std::nullopt;
   }
   slice.batchExtent = type.getDimSize(0);
+  slice.elementBytes = type.getElementTypeBitWidth() / 8;
   // (A batch of a size leaves the slice's size unchecked by its type.)
   slice.sliceElements = 1;
-  int64_t sliceBytes;
   for (int64_t extent : type.getShape().drop_front())
     if (llvm::MulOverflow(slice.sliceElements, extent, slice.sliceElements))
       return std::nullopt;
-  if (llvm::MulOverflow(slice.sliceElements,
-                        int64_t(type.getElementTypeBitWidth() / 8), sliceBytes))
+  if (llvm::MulOverflow(slice.sliceElements, slice.elementBytes, slice.bytes))
     return std::nullopt;
-  slice.elementBytes = type.getElementTypeBitWidth() / 8;
   return slice;
-}
-
-/// Whether a write of `slice` was made non-temporal (tl-streaming-stores):
-/// a prefetch would bring into the caches the lines it keeps out of them.
-static bool isStreamed(const BatchSlice &slice, Operation *loop) {
-  return llvm::any_of(slice.buffer.getUsers(), [&](Operation *user) {
-    auto store = dyn_cast<vector::StoreOp>(user);
-    return store && store.getNontemporal() && loop->isAncestor(user);
-  });
 }
 
 /// The batch index after `batchIndex`, or its own where it is the last of
@@ -289,10 +275,9 @@ static void insertPrefetches(Operation *batchLoop, ArrayRef<BatchSlice> slices,
         (d0 - host.lowerBound).floorDiv(host.step) + hostsBefore;
     for (auto [slice, flat, next] :
          llvm::zip_equal(slices, flatViews, nextIndices)) {
-      int64_t sliceBytes = slice.sliceElements * slice.elementBytes;
       // Slices need not start on a line: one line more covers the last.
-      int64_t lines = llvm::divideCeil(sliceBytes, lineBytes) +
-                      (sliceBytes % lineBytes != 0 ? 1 : 0);
+      int64_t lines = llvm::divideCeil(slice.bytes, lineBytes) +
+                      (slice.bytes % lineBytes != 0 ? 1 : 0);
       int64_t perIteration = llvm::divideCeil(lines, totalTrips);
       int64_t lineElements = lineBytes / slice.elementBytes;
       AffineExpr batch = getAffineDimExpr(1, context);
@@ -390,18 +375,15 @@ struct PrefetchBatchSlicesPass
       for (Value batchIndex : batchIndices)
         if ((slice = getBatchSlice(buffer, batchIndex, loop)))
           break;
-      if (!slice ||
-          slice->sliceElements * slice->elementBytes < minSliceBytes ||
-          isStreamed(*slice, loop))
+      if (!slice || slice->bytes < minSliceBytes)
         continue;
       // Slices that fill a good part of the L2 cache would evict the one
       // being computed on; the prefetchers see long streams in them
       // anyway. (Compared before adding: a slice may be near 2^63 bytes.)
-      int64_t sliceBytes = slice->sliceElements * slice->elementBytes;
-      if (sliceBytes > target.l2CacheBytes / 4 - bytes)
+      if (slice->bytes > target.l2CacheBytes / 4 - bytes)
         return;
       slices.push_back(*slice);
-      bytes += sliceBytes;
+      bytes += slice->bytes;
     }
     // The prefetches need the next batch indices, defined after the
     // current ones.
@@ -411,9 +393,7 @@ struct PrefetchBatchSlicesPass
         return definition && host.loop->isBeforeInBlock(definition);
       });
     });
-    if (hosts.empty())
-      return;
-    if (slices.empty())
+    if (hosts.empty() || slices.empty())
       return;
     // Into L1 where the next slices fit it: a line evicted before its use
     // is still in L2.

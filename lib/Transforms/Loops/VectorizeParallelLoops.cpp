@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AffineOffsets.h"
+
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
@@ -47,30 +49,20 @@ static bool isContiguousView(MemRefType type) {
          type.areTrailingDimsContiguous(type.getRank());
 }
 
-/// Whether `map`, the access map of a load or store in `loop`, moves along
-/// the memref's last dimension only, one element per iteration.
+/// Whether `map`, the access map of a load or store in the loop of `iv`,
+/// moves along the memref's last dimension only, one element per
+/// iteration.
 static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
                                     Value iv) {
-  auto position = llvm::find(operands, iv);
-  if (map.getNumResults() == 0 || position == operands.end() ||
-      llvm::count(operands, iv) != 1)
+  std::optional<AffineExpr> ivExpr =
+      tensorlang::getOperandExpr(map, operands, iv);
+  if (!ivExpr || map.getNumResults() == 0)
     return false;
-  unsigned operand = std::distance(operands.begin(), position);
-  AffineExpr ivExpr =
-      operand < map.getNumDims()
-          ? getAffineDimExpr(operand, map.getContext())
-          : getAffineSymbolExpr(operand - map.getNumDims(), map.getContext());
-  auto usesIv = [&](AffineExpr expr) {
-    bool uses = false;
-    expr.walk([&](AffineExpr inner) { uses |= inner == ivExpr; });
-    return uses;
-  };
-  for (AffineExpr result : map.getResults().drop_back())
-    if (usesIv(result))
-      return false;
-  AffineExpr rest = simplifyAffineExpr(map.getResults().back() - ivExpr,
-                                       map.getNumDims(), map.getNumSymbols());
-  return !usesIv(rest);
+  return llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr result) {
+                         return tensorlang::refersTo(result, *ivExpr);
+                       }) &&
+         tensorlang::isOffsetOf(map.getResults().back(), *ivExpr, map);
 }
 
 /// Whether `loop` is an innermost loop of constant bounds and step 1 that
@@ -86,18 +78,25 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
     return false;
   Value iv = loop.getInductionVar();
   bool readsView = false, computes = false;
+  // A load or store of an identity memref or a contiguous view, moving
+  // along its last dimension.
+  auto isVectorizableAccess = [&](MemRefType type, AffineMap map,
+                                  ValueRange operands) {
+    bool view = isContiguousView(type);
+    readsView |= view;
+    return (view || type.getLayout().isIdentity()) &&
+           movesAlongLastDimension(map, operands, iv);
+  };
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
-      readsView |= isContiguousView(load.getMemRefType());
-      if (!movesAlongLastDimension(load.getAffineMap(), load.getMapOperands(),
-                                   iv))
+      if (!isVectorizableAccess(load.getMemRefType(), load.getAffineMap(),
+                                load.getMapOperands()))
         return false;
       continue;
     }
     if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
-      readsView |= isContiguousView(store.getMemRefType());
-      if (!movesAlongLastDimension(store.getAffineMap(), store.getMapOperands(),
-                                   iv))
+      if (!isVectorizableAccess(store.getMemRefType(), store.getAffineMap(),
+                                store.getMapOperands()))
         return false;
       continue;
     }
@@ -109,16 +108,7 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
       return false;
     computes = true;
   }
-  auto memrefsAreVectorizable = [](Operation &op) {
-    for (Value operand : op.getOperands())
-      if (auto type = dyn_cast<MemRefType>(operand.getType()))
-        if (!type.getLayout().isIdentity() && !isContiguousView(type))
-          return false;
-    return true;
-  };
-  return readsView && computes &&
-         llvm::all_of(loop.getBody()->without_terminator(),
-                      memrefsAreVectorizable);
+  return readsView && computes;
 }
 
 /// Vectorizes `loop` (isElementwiseLoopOverViews) by `lanes`: whole vectors

@@ -61,3 +61,20 @@ func.func @neon(%a: memref<4x3xf32>, %i: index) {
 // FORCE-LABEL: func.func @neon
 // FORCE: vector.maskedload {{.*}} vector<4xf32>
 // FORCE: vector.maskedstore {{.*}} vector<4xf32>
+
+// -----
+
+// 512-bit vectors on another architecture do not make them AVX-512.
+module attributes {tl.target = #tl.target<triple = "riscv64-unknown-linux-gnu", cpu = "generic-rv64", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 65536, l2_cache_bytes = 1048576, cache_line_bytes = 64>} {
+func.func @riscv(%a: memref<4x11xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %row = vector.transfer_read %a[%i, %c0], %pad {in_bounds = [true]} : memref<4x11xf32>, vector<11xf32>
+  vector.transfer_write %row, %a[%i, %c0] {in_bounds = [true]} : vector<11xf32>, memref<4x11xf32>
+  return
+}
+}
+// CHECK-LABEL: func.func @riscv
+// CHECK-NOT: vector.masked
+// FORCE-LABEL: func.func @riscv
+// FORCE: vector.maskedload {{.*}} vector<16xf32>

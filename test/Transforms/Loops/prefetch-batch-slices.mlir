@@ -112,6 +112,23 @@ func.func @sized(%u: memref<?x16x16xf64>, %n: index) {
   }
   return
 }
+func.func @varying_offset(%u: memref<150x16x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c50 = arith.constant 50 : index
+  %pad = arith.constant 0.0 : f64
+  scf.for %e = %c0 to %c50 step %c1 {
+    %twice = affine.apply affine_map<(d0) -> (d0 * 2)>(%e)
+    %b = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%e, %twice]
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = vector.transfer_read %u[%b, %i, %c0], %pad {in_bounds = [true]} : memref<150x16x16xf64>, vector<8xf64>
+      %z = vector.fma %x, %x, %x : vector<8xf64>
+      vector.transfer_write %z, %u[%b, %i, %c0] {in_bounds = [true]} : vector<8xf64>, memref<150x16x16xf64>
+    }
+  }
+  return
+}
 func.func @thread_chunks(%u: memref<50x16x16xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -158,6 +175,11 @@ func.func @thread_chunks(%u: memref<50x16x16xf64>) {
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: affine.min
 // CHECK-NEXT: memref.prefetch %[[UF]]
+
+// An index that adds to the induction variable a value that varies with
+// it (3e here) steps by more than one slice: no batch index, no prefetch.
+// CHECK-LABEL: func.func @varying_offset
+// CHECK-NOT: memref.prefetch
 
 // Where threads share the batch, each thread's loop prefetches the slice
 // after its batch index (the thread's first plus the loop's), to the
