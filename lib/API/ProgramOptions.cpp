@@ -345,6 +345,14 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.prefetchMinSliceBytes,
                        "prefetch-min-bytes", "a number of bytes", value);
      }},
+    {"interlace-batches", OptionKind::Flag, OptionScope::All, "",
+     "Compute chains of small elements a register tile's columns of batch "
+     "indices at a time, with the batch index last (tl-interlace-batches)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setFlag(options.compile.interlaceBatches, "interlace-batches",
+                      value);
+     }},
     {"remarks", OptionKind::Flag, OptionScope::All, "",
      "Print each contraction's tiling plan (or why it is not tiled), and "
      "whether a transposition of it is folded into it, as remarks on stderr",

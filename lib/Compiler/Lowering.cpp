@@ -55,6 +55,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchMinSliceBytes = options.prefetchMinSliceBytes;
+  lowering.interlaceBatches = options.interlaceBatches;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;
   lowering.distribute = options.distribute;

@@ -98,8 +98,12 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   fusion.minIntermediateBytes = options.fuseBatchesMinBytes;
   fusion.tileBytes = options.fuseBatchesTileBytes;
   fusion.threads = options.threads;
+  fusion.interlace = options.interlaceBatches;
   pm.addNestedPass<func::FuncOp>(createFuseBatches(fusion));
+  // (The canonicalizer makes the slices of the interlaced loops static.)
   addPipeline(pm, "canonicalize,cse");
+  if (options.interlaceBatches)
+    pm.addNestedPass<func::FuncOp>(createInterlaceBatches());
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
   tiling.vectorLanes = options.vectorLanes;

@@ -504,3 +504,71 @@ def test_rows_blocked_only_where_blocks_share_the_cache(tmp_path, name,
         row_dim = int(re.search(r"rows=d(\d+)", plan).group(1))
         cache = plan.split("cache=[")[1].split("]")[0].split(",")
         assert (cache[row_dim] == "0") == rows_whole, plan
+
+
+# The inverse Helmholtz operator on elements of 7^3 (rows of 7: a lane of
+# every 8 idle), for --interlace-batches (tl-interlace-batches): 70
+# elements are four slices of 16 with the batch index last and 6 left
+# over, computed one at a time (f32: two slices of 32); with `size E`, the
+# same split at run time.
+INTERLACED_HELMHOLTZ = """{size}
+var input S : [7 7]
+var input D : [{e} 7 7 7]
+var input u : [{e} 7 7 7]
+var output v : [{e} 7 7 7]
+var t : [{e} 7 7 7]
+t = u # S # S # S . [[2 5] [3 7] [4 9]]
+v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]
+"""
+
+
+@pytest.mark.parametrize("elements", [70, 37, 5, 0])
+@pytest.mark.parametrize("sized", [False, True])
+@pytest.mark.parametrize("extra", [[], ["--threads=2"],
+                                   ["--element-type=f32"]])
+def test_interlaced_batches(tl_run, elements, sized, extra):
+    if elements == 0 and not sized:
+        pytest.skip("a fixed extent is at least 1")
+    f32 = "--element-type=f32" in extra
+    dtype = np.float32 if f32 else np.float64
+    source = INTERLACED_HELMHOLTZ.format(
+        size="size E" if sized else "", e="E" if sized else elements)
+    S = rng.standard_normal((7, 7)) * 0.3
+    D = rng.standard_normal((elements, 7, 7, 7))
+    u = rng.standard_normal((elements, 7, 7, 7))
+    store = {"S": S, "D": D, "u": u}
+    t = np.einsum("li,mj,nk,elmn->eijk", S, S, S, u)
+    expected = np.einsum("il,jm,kn,elmn->eijk", S, S, S, D * t)
+    tolerance = 1e-4 if f32 else 1e-10
+    for flags in (["--interlace-batches"], []):
+        actual = tl_run(source, store, ["v"], engine="jit", dtype=dtype,
+                        extra=flags + ["--fuse-min-bytes=0"] + extra)["v"]
+        assert_same(actual, expected, tolerance, tolerance)
+    # The interlaced slices' contractions run along the batch (the columns
+    # are loop d0, which the batch is in each rotated statement), between
+    # transpositions of u's and D's slices in and of v's out; without the
+    # flag, the contractions run along the elements' rows.
+    # A fixed extent below two slices is computed one element at a time (on
+    # two threads, each thread's share of the largest divisor up to half).
+    width = 32 if f32 else 16
+    share = elements
+    if "--threads=2" in extra and not sized:
+        share = max(d for d in range(1, (elements + 1) // 2 + 1)
+                    if elements % d == 0)
+    if elements >= 16 or sized:
+        found = {}
+        for flags in ([], ["--interlace-batches"]):
+            result = tl_run(source, store, ["v"], engine="jit", dtype=dtype,
+                            extra=flags + ["--fuse-min-bytes=0", "--remarks"]
+                            + extra, check=False)
+            assert result.returncode == 0, result.stderr
+            found[bool(flags)] = (
+                re.findall(r"tiling plan: \S+ columns=(d\d)", result.stderr),
+                result.stderr.count("transposition copied in squares"))
+        (plain, plain_copies), (interlaced, copies) = found[False], found[True]
+        assert "d0" not in plain, plain
+        if sized or share >= 2 * width:
+            assert interlaced.count("d0") >= 6, interlaced
+            assert copies >= plain_copies + 3, (copies, plain_copies)
+        else:
+            assert interlaced == plain and copies == plain_copies

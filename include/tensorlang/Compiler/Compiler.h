@@ -100,6 +100,9 @@ struct CompileOptions {
   /// Batch loops that compute prefetch the next iteration's slices of at
   /// least this many bytes (tl-prefetch-batch-slices).
   int64_t prefetchMinSliceBytes = kPrefetchMinSliceBytes;
+  /// Computes chains of small elements a register tile's columns of batch
+  /// indices at a time with the batch index last (tl-interlace-batches).
+  bool interlaceBatches = false;
   /// Threads for the outermost parallel loop of each loop nest (OpenMP).
   /// Above 1, the code calls libomp: the JIT loads it, and object files
   /// must be linked with -fopenmp (or -lomp).

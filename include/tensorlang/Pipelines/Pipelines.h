@@ -67,6 +67,13 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "intermediates (tl-fuse-batches; 0: the largest power "
                      "of two within the module target's L1)"),
       llvm::cl::init(0)};
+  Option<bool> interlaceBatches{
+      *this, "interlace-batches",
+      llvm::cl::desc("With tile-contractions: compute chains of small "
+                     "elements a register tile's columns of batch indices "
+                     "at a time with the batch index last "
+                     "(tl-fuse-batches interlace, tl-interlace-batches)"),
+      llvm::cl::init(false)};
   Option<int64_t> streamingMinBytes{
       *this, "streaming-min-bytes",
       llvm::cl::desc("Write arguments of at least this many bytes that a "

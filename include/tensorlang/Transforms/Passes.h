@@ -33,6 +33,11 @@ namespace tensorlang {
 /// iteration, which tl-gpu-map-loops runs as one kernel: a block per index.
 constexpr llvm::StringLiteral kBatchLoopAttrName = "tl.batch_loop";
 
+/// Marks a loop of tl-fuse-batches over whole tiles of batch indices that
+/// tl-interlace-batches computes with the batch dimension last.
+constexpr llvm::StringLiteral kInterlaceBatchesAttrName =
+    "tl.interlace_batches";
+
 #define GEN_PASS_DECL
 #include "tensorlang/Transforms/Passes.h.inc"
 

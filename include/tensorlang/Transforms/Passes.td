@@ -89,6 +89,11 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     Option<"threads", "threads", "unsigned", "1",
            "Above 1: an scf.forall first gives each thread one contiguous "
            "share of the batches, which it runs through sequentially">,
+    Option<"interlace", "interlace", "bool", "false",
+           "Tile chains of small elements by the register tile's columns "
+           "of batch indices, for tl-interlace-batches (see its "
+           "description): the loop of whole tiles is marked "
+           "tl.interlace_batches, the rest computed one index at a time">,
     Option<"forGPU", "for-gpu", "bool", "false",
            "For the GPU target (tl-gpu-map-loops, which runs each batch "
            "loop as one kernel of one block per batch index): every chain "
@@ -99,6 +104,38 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def InterlaceBatches : Pass<"tl-interlace-batches", "::mlir::func::FuncOp"> {
+  let summary = "Compute the batch slices of small elements with the batch "
+                "index last, across the vector lanes";
+  let description = [{
+    A per-element kernel whose elements' innermost extent fills no whole
+    vector (the CFD kernels' p = 11 doubles: a vector of 8 and 3 lanes of
+    another) leaves lanes idle in every FMA of its contractions.
+    tl-fuse-batches tiles a chain of two or more such contractions by the
+    register tile's columns of batch indices (16 doubles on AVX-512) and
+    marks the loop of whole tiles `tl.interlace_batches`. In each such
+    loop, this pass computes the slice with the batch dimension last in
+    every tensor of the chain, as libCEED's blocked backends interlace
+    elements: the batch slices of the chain's inputs are transposed in
+    (`linalg.transpose`), the statements index the batch last, so that
+    their contractions take it as their columns and run full vectors along
+    it, and the result is transposed back into the output's slice. The
+    slices are a few hundred KB, in L2.
+
+    A loop whose body is not such a chain (a generic that reads a batched
+    tensor other than through its batch index first, a result used outside
+    the chain) is left as it is.
+
+    The pipeline runs it only with `interlace-batches` (`--interlace-batches`
+    in tl-run and tl-compile): on an Intel Emerald Rapids core, K5 ran no
+    faster interlaced, and K5H slower, since the transpositions cost about
+    what the idle lanes did and the slices' intermediates leave L1 for L2
+    (bench/README.md).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 // The options of the passes that plan contractions: the target, the

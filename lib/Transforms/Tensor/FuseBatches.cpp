@@ -267,6 +267,95 @@ struct FuseBatchesPass
            fusableProducer(consumer, *consumerBatch, &use) == op;
   }
 
+  /// The batch indices per slice at which tl-interlace-batches computes
+  /// `root` and its `chain` with the batch last: the register tile's
+  /// columns, where the chain holds two contractions or more, the
+  /// elements' innermost extent fills fewer lanes than those columns and
+  /// leaves some of its last vector idle, and every tensor's slice fits a
+  /// quarter of L2. (With one contraction, the transpositions in and out
+  /// cost about what the idle lanes do.)
+  std::optional<int64_t> getInterlaceWidth(linalg::GenericOp root,
+                                           ArrayRef<linalg::GenericOp> chain) {
+    if (!interlace || forGPU)
+      return std::nullopt;
+    auto resultType = cast<RankedTensorType>(root->getResult(0).getType());
+    int64_t innermost = resultType.getShape().back();
+    if (resultType.getRank() < 2 || ShapedType::isDynamic(innermost) ||
+        !isa<FloatType>(resultType.getElementType()))
+      return std::nullopt;
+    SmallVector<linalg::GenericOp> members(chain);
+    members.push_back(root);
+    if (llvm::count_if(members, [](linalg::GenericOp op) {
+          return op.getNumReductionLoops() > 0;
+        }) < 2)
+      return std::nullopt;
+    const tensorlang::TargetDescription &target =
+        tensorlang::tl::getTargetDescription(getOperation());
+    int64_t bytes = tensorlang::elementBytes(root);
+    std::unique_ptr<tensorlang::ContractionPlanner> planner =
+        tensorlang::createContractionPlanner("", target, bytes);
+    if (!planner)
+      return std::nullopt;
+    int64_t lanes = planner->getConfig().vectorLanes;
+    int64_t width = planner->getConfig().registerColumns;
+    if (lanes < 2 || innermost % lanes == 0 || innermost >= width)
+      return std::nullopt;
+    // Every batched tensor of the chain indexes the batch first.
+    for (linalg::GenericOp member : members) {
+      unsigned memberBatch = *batchDim(member);
+      for (OpOperand &operand : member->getOpOperands()) {
+        AffineMap map = member.getMatchingIndexingMap(&operand);
+        if (!map.isFunctionOfDim(memberBatch))
+          continue;
+        auto type = cast<ShapedType>(operand.get().getType());
+        if (map.getDimPosition(0) != memberBatch ||
+            llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic))
+          return std::nullopt;
+        int64_t sliceBytes = width * bytes;
+        for (int64_t extent : type.getShape().drop_front())
+          sliceBytes *= extent;
+        if (sliceBytes > int64_t(target.l2CacheBytes / 4))
+          return std::nullopt;
+      }
+    }
+    return width;
+  }
+
+  /// Tiles `root` and its `chain` by `width` batch indices (`batches`, or
+  /// a run-time extent where 0) and marks the loop for
+  /// tl-interlace-batches; the last, partial tile is peeled off, after the
+  /// loop, and computed one batch index at a time.
+  void tileForInterlacing(RewriterBase &rewriter, linalg::GenericOp root,
+                          ArrayRef<linalg::GenericOp> chain, int64_t width,
+                          int64_t batches) {
+    FailureOr<linalg::GenericOp> tiled =
+        tileAndFuse(rewriter, root, chain, rewriter.getIndexAttr(width),
+                    scf::SCFTilingOptions::LoopType::ForOp);
+    if (failed(tiled))
+      return;
+    auto loop = (*tiled)->getParentOfType<scf::ForOp>();
+    if (!loop)
+      return;
+    loop->setAttr(tensorlang::kInterlaceBatchesAttrName,
+                  rewriter.getUnitAttr());
+    if (batches != 0 && batches % width == 0)
+      return;
+    scf::ForOp partial;
+    if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+      return;
+    partial->removeAttr(tensorlang::kInterlaceBatchesAttrName);
+    auto yield = cast<scf::YieldOp>(partial.getBody()->getTerminator());
+    auto insert = yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
+    auto restRoot =
+        insert ? insert.getSource().getDefiningOp<linalg::GenericOp>()
+               : linalg::GenericOp();
+    if (restRoot && batchDim(restRoot))
+      (void)tileAndFuse(rewriter, restRoot, collectChain(restRoot),
+                        rewriter.getIndexAttr(1),
+                        scf::SCFTilingOptions::LoopType::ForOp);
+    inlineSingleIteration(rewriter, partial);
+  }
+
   void fuseChain(RewriterBase &rewriter, linalg::GenericOp root,
                  ArrayRef<linalg::GenericOp> chain) {
     // A batch of run-time extent: one slice per iteration, the only tile
@@ -296,6 +385,8 @@ struct FuseBatchesPass
         root = *inner;
         innerChain = collectChain(root);
       }
+      if (std::optional<int64_t> width = getInterlaceWidth(root, innerChain))
+        return tileForInterlacing(rewriter, root, innerChain, *width, 0);
       (void)tileAndFuse(rewriter, root, innerChain, rewriter.getIndexAttr(1),
                         scf::SCFTilingOptions::LoopType::ForOp);
       return;
@@ -344,6 +435,12 @@ struct FuseBatchesPass
         innerChain = collectChain(root);
       }
     }
+    // (A loop of one whole tile would be folded away before
+    // tl-interlace-batches finds it.)
+    if (std::optional<int64_t> width = getInterlaceWidth(root, innerChain);
+        width && loopType == scf::SCFTilingOptions::LoopType::ForOp &&
+        batches >= 2 * *width)
+      return tileForInterlacing(rewriter, root, innerChain, *width, batches);
     // The largest tile that divides the batches (no partial tiles), is
     // smaller than them, and keeps the intermediates within tile-bytes.
     int64_t tile = largestDivisorAtMost(
