@@ -362,6 +362,30 @@ def kernels(small, odd):
              "libxsmm": ("libxsmm", "k5h-xsmm", "2 x 3 small GEMMs per element"),
              "eigen": ("eigen", "k5h", "2 x (3 contract + shuffle)")}))
 
+    # CFDlang's own Helmholtz test (normanrink/cfdlang tests/test.Helmholtz.cpp)
+    # on one m^3 tensor: its statements `D * (A # B # C # u . [[0 6] [2 7]
+    # [4 8]])` and `A # B # C # t . [[1 6] [3 7] [5 8]]` (0-based), here
+    # 1-based.
+    m8 = 32 if small else (63 if odd else 64)
+    A8, B8, C8 = rnd((m8, m8), 15), rnd((m8, m8), 16), rnd((m8, m8), 17)
+    D8, u8 = rnd((m8, m8, m8), 18), rnd((m8, m8, m8), 19)
+
+    def cfdlang_helmholtz():
+        t = D8 * np.einsum("xa,yb,zc,xyz->abc", A8, B8, C8, u8, optimize=True)
+        return np.einsum("ax,by,cz,xyz->abc", A8, B8, C8, t, optimize=True)
+    out.append(kernel(
+        "CH", "CFDlang's Helmholtz test program, m=%d" % m8,
+        "type matrix : [{0} {0}]\ntype tensor : [{0} {0} {0}]\n"
+        "var input A : matrix\nvar input B : matrix\nvar input C : matrix\n"
+        "var input D : tensor\nvar input u : tensor\nvar output v : tensor\n"
+        "var t : tensor\n"
+        "t = D * (A # B # C # u . [[1 7] [3 8] [5 9]])\n"
+        "v = A # B # C # t . [[2 7] [4 8] [6 9]]\n".format(m8),
+        {"A": A8, "B": B8, "C": C8, "D": D8, "u": u8}, "v",
+        ("2 einsum optimize=True", cfdlang_helmholtz),
+        "GFLOP/s", 12.0 * m8 ** 4 + m8 ** 3, 8.0 * (3 * m8 ** 2 + 3 * m8 ** 3),
+        {}))
+
     # A chain of matrix products with very unequal extents: (A B) C is
     # 2 n m^2 + 2 m^2 n flops, A (B C) 2 m n^2 + 2 n^2 m.
     n7, m7 = (512, 16) if small else (2048, 64)
@@ -717,7 +741,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
-    parser.add_argument("--kernels", default="K1,K1F,K2,K3,K4,F1,K5,K5F,K5H,K5HB,G1,C3,K6,CT",
+    parser.add_argument("--kernels", default="K1,K1F,K2,K3,K4,F1,K5,K5F,K5H,K5HB,G1,CH,C3,K6,CT",
                         help="K6 selects K6-T1,K6-T2,K6-T3; CT is the compile time; "
                              "TCCG alone runs the TCCG suite (bench/tccg.py, "
                              "with its flags: --suite-sizes, --odd-sizes, "

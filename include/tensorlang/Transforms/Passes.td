@@ -56,7 +56,11 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
 
     A producer is fused only where no element is computed twice: it has
     one use, and its consumer reads exactly the producer's batch slice
-    (the leading dimension, tiled; all others whole). Chains whose
+    (the leading dimension, tiled; all others whole), and where its slices
+    would not stream an input that the batch does not index, larger than
+    the L1 tile, with fewer uses of each element per slice than a register
+    tile has rows (a mode product whose rows are the batch: it is computed
+    whole, as is a chain's last statement of that kind). Chains whose
     intermediates total less than `min-intermediate-bytes` are left alone:
     they stay in cache anyway, and the contraction tiler does better on
     whole operands; so are chains with a contraction of 256 or more terms

@@ -132,32 +132,79 @@ static std::optional<unsigned> innerSizedLoop(linalg::GenericOp op) {
   return sized;
 }
 
+namespace {
+/// What one batch slice may read of an input that the batch does not index
+/// (see streamsUnbatchedInput).
+struct SliceBudget {
+  /// Inputs up to this many bytes are read by every slice freely (the batch
+  /// tile's L1 budget).
+  int64_t unbatchedBytes = 0;
+  /// A larger input's elements must each be used this many times per slice
+  /// (a register tile's rows).
+  int64_t minUses = 0;
+};
+} // namespace
+
+/// Whether computing `op` one batch slice at a time would stream an input
+/// that its batch loop does not index, larger than the budget, through
+/// each slice with fewer uses of each element than the budget asks: a
+/// contraction whose rows are the batch, as `A # u . [[2 3]]` with u of
+/// 64^3 doubles, reads all of u for one row of A per slice, where whole,
+/// its register tiles would use each load of u for 8 rows.
+static bool streamsUnbatchedInput(linalg::GenericOp op,
+                                  const SliceBudget &budget) {
+  unsigned batch = *batchDim(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = dyn_cast<ShapedType>(input->get().getType());
+    if (map.isFunctionOfDim(batch) || !type || !type.hasStaticShape() ||
+        type.getNumElements() * std::max<int64_t>(
+                                    1, type.getElementTypeBitWidth() / 8) <=
+            budget.unbatchedBytes)
+      continue;
+    int64_t uses = 1;
+    for (auto [loop, range] : llvm::enumerate(ranges))
+      if (loop != batch && iterators[loop] == utils::IteratorType::parallel &&
+          !map.isFunctionOfDim(loop))
+        uses = ShapedType::isDynamic(range) ? budget.minUses : uses * range;
+    if (uses < budget.minUses)
+      return true;
+  }
+  return false;
+}
+
 /// The producer of `operand` (an input of `consumer`, whose batch loop
 /// dimension is `consumerBatch`) if computing it one batch slice at a time
 /// inside the consumer's batch loop computes every element exactly once:
 /// the consumer is its only user and reads it with its leading dimension on
-/// the batch dimension, and nowhere else.
+/// the batch dimension, and nowhere else; and if its slices do not stream
+/// a large input (streamsUnbatchedInput).
 static linalg::GenericOp fusableProducer(linalg::GenericOp consumer,
                                          unsigned consumerBatch,
-                                         OpOperand *operand) {
+                                         OpOperand *operand,
+                                         const SliceBudget &budget) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   if (!producer || !batchDim(producer) || !operand->get().hasOneUse())
     return {};
   AffineMap map = consumer.getMatchingIndexingMap(operand);
-  if (map.getNumResults() == 0 || map.getDimPosition(0) != consumerBatch)
+  if (map.getNumResults() == 0 || map.getDimPosition(0) != consumerBatch ||
+      streamsUnbatchedInput(producer, budget))
     return {};
   return producer;
 }
 
 /// The generics that would be fused into the batch loop of `root`.
-static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root) {
+static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root,
+                                                   const SliceBudget &budget) {
   SmallVector<linalg::GenericOp> chain, worklist{root};
   while (!worklist.empty()) {
     linalg::GenericOp consumer = worklist.pop_back_val();
     unsigned consumerBatch = *batchDim(consumer);
     for (OpOperand *input : consumer.getDpsInputOperands())
       if (linalg::GenericOp producer =
-              fusableProducer(consumer, consumerBatch, input)) {
+              fusableProducer(consumer, consumerBatch, input, budget)) {
         chain.push_back(producer);
         worklist.push_back(producer);
       }
@@ -184,6 +231,7 @@ struct FuseBatchesPass
 
   /// tile-bytes, or the target's where it is 0.
   int64_t batchTileBytes = 0;
+  SliceBudget sliceBudget;
 
   void runOnOperation() override {
     if (tileBytes < 0 || minIntermediateBytes < 0) {
@@ -193,11 +241,17 @@ struct FuseBatchesPass
     }
     // A batch tile's intermediates fit L1: a power of two of it (32 KiB of
     // 48).
-    batchTileBytes = tileBytes;
-    if (batchTileBytes == 0)
-      batchTileBytes = int64_t(1) << llvm::Log2_64(uint64_t(
-                           tensorlang::tl::getTargetDescription(getOperation())
-                               .l1CacheBytes));
+    const tensorlang::TargetDescription &target =
+        tensorlang::tl::getTargetDescription(getOperation());
+    int64_t l1Tile = int64_t(1) << llvm::Log2_64(uint64_t(target.l1CacheBytes));
+    batchTileBytes = tileBytes == 0 ? l1Tile : tileBytes;
+    // (A block per batch index on the GPU reads shared inputs from L2
+    // whatever it does with them: no budget there.)
+    if (!forGPU) {
+      sliceBudget.unbatchedBytes = l1Tile;
+      if (auto planner = tensorlang::createContractionPlanner("", target, 8))
+        sliceBudget.minUses = planner->getConfig().registerRows;
+    }
     IRRewriter rewriter(&getContext());
     if (forGPU) {
       SmallVector<linalg::GenericOp> copies;
@@ -219,7 +273,7 @@ struct FuseBatchesPass
     getOperation().walk([&](linalg::GenericOp op) {
       if (!batchDim(op) || isFusedIntoItsUser(op))
         return;
-      SmallVector<linalg::GenericOp> chain = collectChain(op);
+      SmallVector<linalg::GenericOp> chain = collectChain(op, sliceBudget);
       if (!chain.empty() || hasSizedBatch(op))
         work.emplace_back(op, std::move(chain));
     });
@@ -255,7 +309,7 @@ struct FuseBatchesPass
         op, tensorlang::TileContractionsConfig().manyUses);
   }
 
-  static bool isFusedIntoItsUser(linalg::GenericOp op) {
+  bool isFusedIntoItsUser(linalg::GenericOp op) {
     if (!op->getResult(0).hasOneUse())
       return false;
     OpOperand &use = *op->getResult(0).getUses().begin();
@@ -264,7 +318,7 @@ struct FuseBatchesPass
       return false;
     std::optional<unsigned> consumerBatch = batchDim(consumer);
     return consumerBatch &&
-           fusableProducer(consumer, *consumerBatch, &use) == op;
+           fusableProducer(consumer, *consumerBatch, &use, sliceBudget) == op;
   }
 
   /// The batch indices per slice at which tl-interlace-batches computes
@@ -350,7 +404,7 @@ struct FuseBatchesPass
         insert ? insert.getSource().getDefiningOp<linalg::GenericOp>()
                : linalg::GenericOp();
     if (restRoot && batchDim(restRoot))
-      (void)tileAndFuse(rewriter, restRoot, collectChain(restRoot),
+      (void)tileAndFuse(rewriter, restRoot, collectChain(restRoot, sliceBudget),
                         rewriter.getIndexAttr(1),
                         scf::SCFTilingOptions::LoopType::ForOp);
     inlineSingleIteration(rewriter, partial);
@@ -383,7 +437,7 @@ struct FuseBatchesPass
         if (failed(inner))
           return;
         root = *inner;
-        innerChain = collectChain(root);
+        innerChain = collectChain(root, sliceBudget);
       }
       if (std::optional<int64_t> width = getInterlaceWidth(root, innerChain))
         return tileForInterlacing(rewriter, root, innerChain, *width, 0);
@@ -409,7 +463,8 @@ struct FuseBatchesPass
       return;
     }
     if (bytes < minIntermediateBytes || batches < 2 ||
-        llvm::any_of(chain, collapsesManyTermsPerElement))
+        llvm::any_of(chain, collapsesManyTermsPerElement) ||
+        streamsUnbatchedInput(root, sliceBudget))
       return;
     int64_t bytesPerBatch = std::max<int64_t>(1, bytes / batches);
     // Threads take one contiguous share of the batches each (a forall of
@@ -432,7 +487,7 @@ struct FuseBatchesPass
           return;
         root = *inner;
         batches = share;
-        innerChain = collectChain(root);
+        innerChain = collectChain(root, sliceBudget);
       }
     }
     // (A loop of one whole tile would be folded away before

@@ -178,3 +178,56 @@ func.func @many_terms_one_reduction(%a: tensor<4x8x256xf64>, %w: tensor<256x8xf6
   } -> tensor<4x8x8xf64>
   return %r : tensor<4x8x8xf64>
 }
+
+// -----
+
+#a = affine_map<(a, y, z, x) -> (a, x)>
+#u = affine_map<(a, y, z, x) -> (x, y, z)>
+#t = affine_map<(a, y, z, x) -> (a, y, z)>
+#b = affine_map<(a, b, z, y) -> (b, y)>
+#t1 = affine_map<(a, b, z, y) -> (a, y, z)>
+#t2 = affine_map<(a, b, z, y) -> (a, b, z)>
+#id = affine_map<(a, b, z) -> (a, b, z)>
+
+// A mode product whose rows are the batch (CFDlang's Helmholtz statement
+// `A # B # C # t`): one slice of it would read all of u (40 KB, above the
+// L1 tile of 32 KB) for one row of A, each element once, where whole its
+// register tiles use each load of u for 8 rows. It is computed whole,
+// before the loop; the steps after it, which read only their batch's slice
+// and an 8 x 8 matrix, are fused.
+// CHECK-LABEL: func.func @streamed_input
+// CHECK: %[[FIRST:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x80xf64>, tensor<80x8x8xf64>) outs(%{{.*}} : tensor<4x8x8xf64>)
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %[[FIRST]]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<{{.*}}x8x8xf64>)
+// CHECK: linalg.generic
+// CHECK: scf.yield
+func.func @streamed_input(%m: tensor<4x80xf64>, %u: tensor<80x8x8xf64>, %b: tensor<8x8xf64>) -> tensor<4x8x8xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty() : tensor<4x8x8xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x8x8xf64>) -> tensor<4x8x8xf64>
+  %t = linalg.generic {indexing_maps = [#a, #u, #t], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%m, %u : tensor<4x80xf64>, tensor<80x8x8xf64>) outs(%a0 : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x8x8xf64>
+  %e1 = tensor.empty() : tensor<4x8x8xf64>
+  %a1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<4x8x8xf64>) -> tensor<4x8x8xf64>
+  %t2 = linalg.generic {indexing_maps = [#b, #t1, #t2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%b, %t : tensor<8x8xf64>, tensor<4x8x8xf64>) outs(%a1 : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x8x8xf64>
+  %e2 = tensor.empty() : tensor<4x8x8xf64>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t2 : tensor<4x8x8xf64>) outs(%e2 : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x8x8xf64>
+  return %r : tensor<4x8x8xf64>
+}
