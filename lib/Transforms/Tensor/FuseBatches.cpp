@@ -160,8 +160,8 @@ static bool streamsUnbatchedInput(linalg::GenericOp op,
     AffineMap map = op.getMatchingIndexingMap(input);
     auto type = dyn_cast<ShapedType>(input->get().getType());
     if (map.isFunctionOfDim(batch) || !type || !type.hasStaticShape() ||
-        type.getNumElements() * std::max<int64_t>(
-                                    1, type.getElementTypeBitWidth() / 8) <=
+        type.getNumElements() *
+                std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) <=
             budget.unbatchedBytes)
       continue;
     int64_t uses = 1;
@@ -400,9 +400,9 @@ struct FuseBatchesPass
     partial->removeAttr(tensorlang::kInterlaceBatchesAttrName);
     auto yield = cast<scf::YieldOp>(partial.getBody()->getTerminator());
     auto insert = yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
-    auto restRoot =
-        insert ? insert.getSource().getDefiningOp<linalg::GenericOp>()
-               : linalg::GenericOp();
+    auto restRoot = insert
+                        ? insert.getSource().getDefiningOp<linalg::GenericOp>()
+                        : linalg::GenericOp();
     if (restRoot && batchDim(restRoot))
       (void)tileAndFuse(rewriter, restRoot, collectChain(restRoot, sliceBudget),
                         rewriter.getIndexAttr(1),

@@ -106,9 +106,9 @@ static std::optional<BatchChain> matchBatchChain(scf::ForOp loop) {
       if (!map.isProjectedPermutation())
         return std::nullopt;
       bool batched = map.isFunctionOfDim(batch);
-      if (batched && (map.getDimPosition(0) != batch ||
-                      !cast<ShapedType>(operand.get().getType())
-                           .hasStaticShape()))
+      if (batched &&
+          (map.getDimPosition(0) != batch ||
+           !cast<ShapedType>(operand.get().getType()).hasStaticShape()))
         return std::nullopt;
       // An intermediate of the chain is only ever read by its batch index.
       if (members.contains(operand.get().getDefiningOp()) && !batched)
@@ -129,7 +129,8 @@ static std::optional<BatchChain> matchBatchChain(scf::ForOp loop) {
   chain.root = chain.insert.getSource().getDefiningOp<linalg::GenericOp>();
   if (!chain.root || chain.root != chain.members.back())
     return std::nullopt;
-  int64_t slice = cast<ShapedType>(chain.root.getResultTypes().front()).getDimSize(0);
+  int64_t slice =
+      cast<ShapedType>(chain.root.getResultTypes().front()).getDimSize(0);
   for (linalg::GenericOp member : chain.members) {
     if (cast<ShapedType>(member.getResultTypes().front()).getDimSize(0) !=
         slice)
@@ -207,9 +208,8 @@ static void interlace(RewriterBase &rewriter, BatchChain &chain) {
           rewriter, root.getLoc(), rotatedResults.lookup(root->getResult(0)),
           destination, batchPermutation(rank, /*toLast=*/false))
           ->getResult(0);
-  rewriter.modifyOpInPlace(chain.insert, [&] {
-    chain.insert.getSourceMutable().assign(result);
-  });
+  rewriter.modifyOpInPlace(
+      chain.insert, [&] { chain.insert.getSourceMutable().assign(result); });
   for (linalg::GenericOp member : llvm::reverse(chain.members)) {
     Value init = member.getDpsInitOperand(0)->get();
     rewriter.eraseOp(member);
