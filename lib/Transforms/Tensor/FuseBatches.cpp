@@ -283,8 +283,13 @@ struct FuseBatchesPass
     SmallVector<linalg::GenericOp> inner;
     getOperation().walk([&](linalg::GenericOp op) {
       // (A contraction is left whole to tl-tile-contractions, which tiles
-      // sized contractions with the fixed ones' cache tiles.)
-      if (innerSizedLoop(op) && !forGPU && op.getNumReductionLoops() == 0)
+      // sized contractions with the fixed ones' cache tiles; so is a
+      // transposition of one, which it folds into the contraction or keeps
+      // after it: tiled here, the contraction's result would be read only
+      // by slices in a loop, and could no longer be computed in the
+      // transposition's layout.)
+      if (innerSizedLoop(op) && !forGPU && op.getNumReductionLoops() == 0 &&
+          !tensorlang::getTransposedContraction(op))
         inner.push_back(op);
     });
     for (linalg::GenericOp op : inner)

@@ -148,3 +148,41 @@ func.func @sized_last_contraction(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n
   } -> tensor<4x4x?xf64>
   return %t : tensor<4x4x?xf64>
 }
+
+// -----
+
+// So is a transposition of such a contraction (K5L's second step,
+// `A # u . [[2 4]] ^ [1 2]`): tl-tile-contractions folds it into the
+// contraction or keeps it after, which it could not do once the
+// contraction's result is read by slices in a loop of tiles.
+// CHECK-LABEL: func.func @sized_last_transposed_contraction
+// CHECK-NOT: scf.for
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x?xf64>, tensor<4x4xf64>)
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<4x4x?xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+#uc = affine_map<(i, k, j, e) -> (k, j, e)>
+#mc = affine_map<(i, k, j, e) -> (i, k)>
+#vc = affine_map<(i, k, j, e) -> (i, j, e)>
+#id = affine_map<(i, j, e) -> (i, j, e)>
+#tr = affine_map<(i, j, e) -> (j, i, e)>
+func.func @sized_last_transposed_contraction(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<4x4x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x4x?xf64>) -> tensor<4x4x?xf64>
+  %t = linalg.generic {indexing_maps = [#uc, #mc, #vc], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
+      ins(%u, %m : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%a0 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x?xf64>
+  %e1 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %r = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<4x4x?xf64>) outs(%e1 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    linalg.yield %x : f64
+  } -> tensor<4x4x?xf64>
+  return %r : tensor<4x4x?xf64>
+}
