@@ -34,6 +34,11 @@ KERNELS = {
            "var input u : f\nvar output v : f\n"
            "v = u # A # A # A . [[2 6] [3 8] [4 10]]\n",
            "interpolation E=4000 p=11"),
+    # K5 with the element index last: its two 42 MB intermediates.
+    "K5L": ("type f : [11 11 11 4000]\nvar input A : [11 11]\n"
+            "var input u : f\nvar output v : f\n"
+            "v = A # A # A # u . [[2 7] [4 8] [6 9]]\n",
+            "interpolation, element index last, E=4000 p=11"),
     "T1": ("var input A : [{n} {n} {n} {n}]\nvar input B : [{n} {n} {n} {n}]\n"
            "var output C : [{n} {n} {n} {n}]\n"
            "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
