@@ -129,3 +129,36 @@ def test_elem_directive(tl_run, position, engine):
         assert_same(np.take(out["v"], e, axis=axis),
                     helmholtz(store["S"], D, u), 1e-10, 1e-10)
     assert out["t"].shape == shape
+
+
+# CFDlang's own Helmholtz test (normanrink/cfdlang tests/test.Helmholtz.cpp)
+# at m = 20 and 23: u (64-97 KB) is above tl-fuse-batches' L1 tile, so the
+# first mode product of each statement, whose rows are the batch, is
+# computed whole and the two after it one slice at a time
+# (streamsUnbatchedInput); threads share both.
+CFDLANG_HELMHOLTZ_TEST = """
+type matrix  : [{m} {m}]
+type tensor  : [{m} {m} {m}]
+var input A : matrix
+var input B : matrix
+var input C : matrix
+var input D : tensor
+var input u  : tensor
+var output v : tensor
+var t : tensor
+t = D * (A # B # C # u . [[0 6] [2 7] [4 8]])
+v = A # B # C # t . [[1 6] [3 7] [5 8]]
+"""
+
+
+@pytest.mark.parametrize("m", [20, 23])
+@pytest.mark.parametrize("extra", [[], ["--threads=2"], ["--fuse-min-bytes=0"]])
+def test_cfdlang_helmholtz_test_program(tl_run, m, extra):
+    A, B, C = (rng.standard_normal((m, m)) for _ in range(3))
+    D, u = (rng.standard_normal((m, m, m)) for _ in range(2))
+    t = D * np.einsum("xa,yb,zc,xyz->abc", A, B, C, u)
+    v = np.einsum("ax,by,cz,xyz->abc", A, B, C, t)
+    out = tl_run(CFDLANG_HELMHOLTZ_TEST.format(m=m),
+                 {"A": A, "B": B, "C": C, "D": D, "u": u}, ["v"],
+                 engine="jit", suffix=".cfd", extra=extra)
+    assert_same(out["v"], v, 1e-9, 1e-9)
