@@ -56,11 +56,12 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
 
     A producer is fused only where no element is computed twice: it has
     one use, and its consumer reads exactly the producer's batch slice
-    (the leading dimension, tiled; all others whole), and where its slices
-    would not stream an input that the batch does not index, larger than
-    the L1 tile, with fewer uses of each element per slice than a register
-    tile has rows (a mode product whose rows are the batch: it is computed
-    whole, as is a chain's last statement of that kind). Chains whose
+    (the leading dimension, tiled; all others whole), and where it would
+    not stream an input that the batch does not index, larger than the L1
+    tile, with fewer uses of each element per batch index than a register
+    tile has rows (a contraction whose rows are the batch, over a static
+    batch: it is computed whole, as is a chain's last statement of that
+    kind, whose producers then form chains of their own). Chains whose
     intermediates total less than `min-intermediate-bytes` are left alone:
     they stay in cache anyway, and the contraction tiler does better on
     whole operands; so are chains with a contraction of 256 or more terms
@@ -129,14 +130,14 @@ def InterlaceBatches : Pass<"tl-interlace-batches", "::mlir::func::FuncOp"> {
     slices are a few hundred KB, in L2.
 
     A loop whose body is not such a chain (a generic that reads a batched
-    tensor other than through its batch index first, a result used outside
-    the chain) is left as it is.
+    tensor other than through its batch index first, or an intermediate as
+    its accumulator; a result used outside the chain) is left as it is,
+    and no longer marked.
 
     The pipeline runs it only with `interlace-batches` (`--interlace-batches`
-    in tl-run and tl-compile): on an Intel Emerald Rapids core, K5 ran no
-    faster interlaced, and K5H slower, since the transpositions cost about
-    what the idle lanes did and the slices' intermediates leave L1 for L2
-    (bench/README.md).
+    in tl-run and tl-compile): where measured, the transpositions cost
+    about what the idle lanes did, and the slices' intermediates leave L1
+    for L2 (bench/README.md).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

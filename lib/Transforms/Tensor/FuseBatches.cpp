@@ -132,43 +132,53 @@ static std::optional<unsigned> innerSizedLoop(linalg::GenericOp op) {
   return sized;
 }
 
+static int64_t tensorBytes(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 namespace {
 /// What one batch slice may read of an input that the batch does not index
 /// (see streamsUnbatchedInput).
 struct SliceBudget {
-  /// Inputs up to this many bytes are read by every slice freely (the batch
-  /// tile's L1 budget).
+  /// Inputs up to this many bytes are read by every batch index freely (the
+  /// largest power of two within L1, whatever tile-bytes says).
   int64_t unbatchedBytes = 0;
-  /// A larger input's elements must each be used this many times per slice
-  /// (a register tile's rows).
+  /// A larger input's elements must each be used this many times per batch
+  /// index (a register tile's rows).
   int64_t minUses = 0;
 };
 } // namespace
 
-/// Whether computing `op` one batch slice at a time would stream an input
-/// that its batch loop does not index, larger than the budget, through
-/// each slice with fewer uses of each element than the budget asks: a
-/// contraction whose rows are the batch, as `A # u . [[2 3]]` with u of
-/// 64^3 doubles, reads all of u for one row of A per slice, where whole,
-/// its register tiles would use each load of u for 8 rows.
+/// Whether computing `op`, a contraction over a static batch, one batch
+/// index at a time would stream an input that its batch loop does not
+/// index, larger than the budget, with fewer uses of each element per
+/// batch index than the budget asks: a contraction whose rows are the
+/// batch, as `A # u . [[2 3]]` with u of 64^3 doubles, reads all of u for
+/// one row of A per index, where whole, its register tiles use each load
+/// of u for 8 rows. An element's uses are the result elements that read it
+/// (the parallel loops it is not indexed by; the reductions sum into the
+/// same element). An element-wise statement gains nothing from being
+/// computed whole, and a sized batch is tiled by one index in any case.
 static bool streamsUnbatchedInput(linalg::GenericOp op,
                                   const SliceBudget &budget) {
+  if (op.getNumReductionLoops() == 0 || hasSizedBatch(op))
+    return false;
   unsigned batch = *batchDim(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    auto type = dyn_cast<ShapedType>(input->get().getType());
-    if (map.isFunctionOfDim(batch) || !type || !type.hasStaticShape() ||
-        type.getNumElements() *
-                std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) <=
-            budget.unbatchedBytes)
+    if (map.isFunctionOfDim(batch) ||
+        tensorBytes(input->get()) <= budget.unbatchedBytes)
       continue;
+    // (batchDim: every loop but the batch is static.)
     int64_t uses = 1;
     for (auto [loop, range] : llvm::enumerate(ranges))
       if (loop != batch && iterators[loop] == utils::IteratorType::parallel &&
           !map.isFunctionOfDim(loop))
-        uses = ShapedType::isDynamic(range) ? budget.minUses : uses * range;
+        uses *= range;
     if (uses < budget.minUses)
       return true;
   }
@@ -212,12 +222,6 @@ static SmallVector<linalg::GenericOp> collectChain(linalg::GenericOp root,
   return chain;
 }
 
-static int64_t tensorBytes(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getNumElements() *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-}
-
 /// The tile of a sized dimension that vectors run along: a multiple of
 /// every vector's length (up to 64 lanes), so that full tiles need no
 /// masks, and small, since the peeled remainder (up to 63 indices) runs
@@ -249,6 +253,8 @@ struct FuseBatchesPass
     // whatever it does with them: no budget there.)
     if (!forGPU) {
       sliceBudget.unbatchedBytes = l1Tile;
+      // (The register tile's rows are those of doubles: no planner derives
+      // fewer rows for narrower elements.)
       if (auto planner = tensorlang::createContractionPlanner("", target, 8))
         sliceBudget.minUses = planner->getConfig().registerRows;
     }
@@ -322,7 +328,9 @@ struct FuseBatchesPass
     if (!consumer || !consumer.isDpsInput(&use))
       return false;
     std::optional<unsigned> consumerBatch = batchDim(consumer);
-    return consumerBatch &&
+    // (A consumer that streams an input is computed whole: its producers
+    // are roots of their own.)
+    return consumerBatch && !streamsUnbatchedInput(consumer, sliceBudget) &&
            fusableProducer(consumer, *consumerBatch, &use, sliceBudget) == op;
   }
 
@@ -338,12 +346,20 @@ struct FuseBatchesPass
     if (!interlace || forGPU)
       return std::nullopt;
     auto resultType = cast<RankedTensorType>(root->getResult(0).getType());
-    int64_t innermost = resultType.getShape().back();
-    if (resultType.getRank() < 2 || ShapedType::isDynamic(innermost) ||
+    if (resultType.getRank() < 2 ||
+        ShapedType::isDynamic(resultType.getShape().back()) ||
         !isa<FloatType>(resultType.getElementType()))
       return std::nullopt;
+    int64_t innermost = resultType.getShape().back();
     SmallVector<linalg::GenericOp> members(chain);
     members.push_back(root);
+    // (tl-interlace-batches rotates only results of rank 2 or more, and
+    // leaves a loop with any other member as it is.)
+    if (llvm::any_of(members, [](linalg::GenericOp member) {
+          return cast<ShapedType>(member->getResult(0).getType()).getRank() <
+                 2;
+        }))
+      return std::nullopt;
     if (llvm::count_if(members, [](linalg::GenericOp op) {
           return op.getNumReductionLoops() > 0;
         }) < 2)
@@ -400,8 +416,11 @@ struct FuseBatchesPass
     if (batches != 0 && batches % width == 0)
       return;
     scf::ForOp partial;
-    if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+    if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial))) {
+      // (Slices of a partial size cannot be rotated; the tiles stay.)
+      loop->removeAttr(tensorlang::kInterlaceBatchesAttrName);
       return;
+    }
     partial->removeAttr(tensorlang::kInterlaceBatchesAttrName);
     auto yield = cast<scf::YieldOp>(partial.getBody()->getTerminator());
     auto insert = yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();

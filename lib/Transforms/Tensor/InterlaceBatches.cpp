@@ -22,6 +22,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tl-interlace-batches"
+
 namespace tensorlang {
 #define GEN_PASS_DEF_INTERLACEBATCHES
 #include "tensorlang/Transforms/Passes.h.inc"
@@ -110,8 +114,10 @@ static std::optional<BatchChain> matchBatchChain(scf::ForOp loop) {
           (map.getDimPosition(0) != batch ||
            !cast<ShapedType>(operand.get().getType()).hasStaticShape()))
         return std::nullopt;
-      // An intermediate of the chain is only ever read by its batch index.
-      if (members.contains(operand.get().getDefiningOp()) && !batched)
+      // An intermediate of the chain is only ever read by its batch index,
+      // and never as an accumulator (which rotatedInit makes anew).
+      if (members.contains(operand.get().getDefiningOp()) &&
+          (!batched || generic.isDpsInit(&operand)))
         return std::nullopt;
     }
     members.insert(generic);
@@ -143,9 +149,10 @@ static std::optional<BatchChain> matchBatchChain(scf::ForOp loop) {
   return chain;
 }
 
-/// The accumulator of `rotated`, the rotation of `member`: a fill of a new
-/// tensor where member fills its own (or never reads it), else the member's
-/// accumulator transposed.
+/// The accumulator of the rotation of `member`: a fill of a new tensor where
+/// member fills its own, a new tensor where it never reads it, else its
+/// accumulator transposed (a value from outside the chain: matchBatchChain
+/// refuses members' results as accumulators).
 static Value rotatedInit(RewriterBase &rewriter, linalg::GenericOp member) {
   Location loc = member.getLoc();
   OpOperand *init = member.getDpsInitOperand(0);
@@ -163,7 +170,7 @@ static Value rotatedInit(RewriterBase &rewriter, linalg::GenericOp member) {
   return transposeBatchLast(rewriter, loc, init->get());
 }
 
-/// Computes the chain of `loop` with the batch dimension last.
+/// Computes `chain` with the batch dimension last.
 static void interlace(RewriterBase &rewriter, BatchChain &chain) {
   IRMapping rotatedResults;
   for (auto [member, batch] : llvm::zip(chain.members, chain.batchLoops)) {
@@ -233,6 +240,10 @@ struct InterlaceBatchesPass
       loop->removeAttr(tensorlang::kInterlaceBatchesAttrName);
       if (std::optional<BatchChain> chain = matchBatchChain(loop))
         interlace(rewriter, *chain);
+      else
+        LLVM_DEBUG(llvm::dbgs() << "tl-interlace-batches: not a batch chain, "
+                                   "left as it is: "
+                                << loop.getLoc() << "\n");
     }
   }
 };

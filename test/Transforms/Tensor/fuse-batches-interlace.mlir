@@ -122,8 +122,9 @@ func.func @sized(%u: tensor<?x5x5xf64>, %m: tensor<5x5xf64>) -> tensor<?x5x5xf64
 #v = affine_map<(e, i, k, j) -> (e, i, j)>
 
 // One contraction: the transpositions would cost about what the idle lanes
-// do; tiled as without interlacing.
+// do; tiled as without interlacing (20 elements of 200 bytes per tile).
 // CHECK-LABEL: func.func @one_contraction
+// CHECK: scf.for %{{.*}} = %c0 to %c40 step %c20
 // CHECK-NOT: tl.interlace_batches
 // CHECK: return
 func.func @one_contraction(%u: tensor<40x5x5xf64>, %m: tensor<5x5xf64>) -> tensor<40x5x5xf64> {
@@ -155,6 +156,7 @@ func.func @one_contraction(%u: tensor<40x5x5xf64>, %m: tensor<5x5xf64>) -> tenso
 
 // Rows of 8 doubles fill whole vectors: nothing to interlace.
 // CHECK-LABEL: func.func @whole_vectors
+// CHECK: scf.for %{{.*}} = %c0 to %c40 step %c20
 // CHECK-NOT: tl.interlace_batches
 // CHECK: return
 func.func @whole_vectors(%u: tensor<40x5x8xf64>, %m: tensor<5x5xf64>) -> tensor<40x5x8xf64> {

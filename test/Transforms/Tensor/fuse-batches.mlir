@@ -231,3 +231,50 @@ func.func @streamed_input(%m: tensor<4x80xf64>, %u: tensor<80x8x8xf64>, %b: tens
   } -> tensor<4x8x8xf64>
   return %r : tensor<4x8x8xf64>
 }
+
+// -----
+
+#m = affine_map<(a, x) -> (a, x)>
+#c = affine_map<(a, y, z, x) -> (a, x)>
+#u = affine_map<(a, y, z, x) -> (x, y, z)>
+#r = affine_map<(a, y, z, x) -> (a, y, z)>
+
+// The last statement streams u (40 KB, one row of c per batch index): it is
+// computed whole, and the statements before it, which would have been
+// fused into its loop, form a chain of their own.
+// CHECK-LABEL: func.func @streaming_root
+// CHECK: %[[C:.*]] = scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<{{.*}}x80xf64>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<{{.*}}x80xf64>)
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<4x80xf64>, tensor<80x8x8xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @streaming_root(%m: tensor<4x80xf64>, %u: tensor<80x8x8xf64>) -> tensor<4x8x8xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty() : tensor<4x80xf64>
+  %c0 = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x80xf64>) outs(%e0 : tensor<4x80xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    %s = arith.addf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x80xf64>
+  %e1 = tensor.empty() : tensor<4x80xf64>
+  %c1 = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel"]}
+      ins(%c0 : tensor<4x80xf64>) outs(%e1 : tensor<4x80xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<4x80xf64>
+  %e2 = tensor.empty() : tensor<4x8x8xf64>
+  %a2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<4x8x8xf64>) -> tensor<4x8x8xf64>
+  %r = linalg.generic {indexing_maps = [#c, #u, #r], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%c1, %u : tensor<4x80xf64>, tensor<80x8x8xf64>) outs(%a2 : tensor<4x8x8xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x8x8xf64>
+  return %r : tensor<4x8x8xf64>
+}

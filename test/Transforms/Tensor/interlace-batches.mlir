@@ -1,7 +1,6 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-interlace-batches))" | FileCheck %s
 
 #id = affine_map<(e, i, j) -> (e, i, j)>
-#tr = affine_map<(e, i, j) -> (i, e, j)>
 
 // A marked loop of one element-wise statement over slices of 4 batch
 // indices: D is transposed in, the product computed batch last into a new
@@ -66,4 +65,42 @@ func.func @not_batch_first(%d: tensor<8x4x5xf64>, %out: tensor<8x4x5xf64>) -> te
     scf.yield %ins : tensor<8x4x5xf64>
   } {tl.interlace_batches}
   return %r : tensor<8x4x5xf64>
+}
+
+// -----
+
+#id = affine_map<(e, i, j) -> (e, i, j)>
+
+// A statement that accumulates into another's result: the rotated chain
+// would make its accumulator anew, so the loop is left as it is.
+// CHECK-LABEL: func.func @intermediate_as_accumulator
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x3x5xf64>)
+// CHECK: linalg.generic {{.*}} outs(%[[A]] : tensor<4x3x5xf64>)
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: tl.interlace_batches
+// CHECK: return
+func.func @intermediate_as_accumulator(%d: tensor<8x3x5xf64>, %out: tensor<8x3x5xf64>) -> tensor<8x3x5xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %e = %c0 to %c8 step %c4 iter_args(%dest = %out) -> (tensor<8x3x5xf64>) {
+    %ds = tensor.extract_slice %d[%e, 0, 0] [4, 3, 5] [1, 1, 1] : tensor<8x3x5xf64> to tensor<4x3x5xf64>
+    %vs = tensor.extract_slice %dest[%e, 0, 0] [4, 3, 5] [1, 1, 1] : tensor<8x3x5xf64> to tensor<4x3x5xf64>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%ds : tensor<4x3x5xf64>) outs(%vs : tensor<4x3x5xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %s = arith.mulf %x, %x : f64
+      linalg.yield %s : f64
+    } -> tensor<4x3x5xf64>
+    %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%ds : tensor<4x3x5xf64>) outs(%a : tensor<4x3x5xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %s = arith.addf %x, %o : f64
+      linalg.yield %s : f64
+    } -> tensor<4x3x5xf64>
+    %ins = tensor.insert_slice %b into %dest[%e, 0, 0] [4, 3, 5] [1, 1, 1] : tensor<4x3x5xf64> into tensor<8x3x5xf64>
+    scf.yield %ins : tensor<8x3x5xf64>
+  } {tl.interlace_batches}
+  return %r : tensor<8x3x5xf64>
 }
