@@ -356,8 +356,7 @@ struct FuseBatchesPass
     // (tl-interlace-batches rotates only results of rank 2 or more, and
     // leaves a loop with any other member as it is.)
     if (llvm::any_of(members, [](linalg::GenericOp member) {
-          return cast<ShapedType>(member->getResult(0).getType()).getRank() <
-                 2;
+          return cast<ShapedType>(member->getResult(0).getType()).getRank() < 2;
         }))
       return std::nullopt;
     if (llvm::count_if(members, [](linalg::GenericOp op) {
