@@ -218,3 +218,35 @@ def test_shared_library(tl_run, tmp_path, cpu):
          str(tmp_path / ("aarch64-" + cpu) / "libk.so")],
         capture_output=True, text=True, check=True).stdout
     assert " T tensorlang_interface\n" in symbols and " T k\n" in symbols
+
+
+@pytest.mark.parametrize("cpu", CPUS)
+def test_interlaced_batches(tl_run, tmp_path, cpu):
+    # --interlace-batches (tl-interlace-batches) on 37 elements of 7^3: on
+    # NEON slices of 8 elements (four vectors of two doubles), on A64FX of
+    # 16, and the rest one element at a time.
+    source = ("var input S : [7 7]\nvar input D : [37 7 7 7]\n"
+              "var input u : [37 7 7 7]\nvar output v : [37 7 7 7]\n"
+              "var t : [37 7 7 7]\n"
+              "t = u # S # S # S . [[2 5] [3 7] [4 9]]\n"
+              "v = (D * t) # S # S # S . [[2 6] [3 8] [4 10]]\n")
+    rng = np.random.default_rng(11)
+    S = rng.standard_normal((7, 7)) * 0.3
+    D, u = rng.standard_normal((37, 7, 7, 7)), rng.standard_normal((37, 7, 7, 7))
+    t = np.einsum("li,mj,nk,elmn->eijk", S, S, S, u)
+    expected = np.einsum("il,jm,kn,elmn->eijk", S, S, S, D * t)
+    got = run_on_aarch64(tmp_path, source,
+                         {"S": S, "D": D, "u": u, "v": np.zeros_like(u)}, cpu,
+                         extra=["--interlace-batches", "--fuse-min-bytes=0"])
+    assert_same(got["v"], expected, 1e-10, 1e-10)
+    # The six contractions of the whole slices run along the batch (their
+    # columns are loop d0).
+    (tmp_path / "remarks.tl").write_text(source)
+    remarks = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-compile"), "remarks.tl",
+         "--target=aarch64-linux-gnu", "--cpu=" + cpu, "-o", "r.o",
+         "--interlace-batches", "--fuse-min-bytes=0", "--remarks"],
+        cwd=tmp_path, capture_output=True, text=True)
+    assert remarks.returncode == 0, remarks.stderr
+    columns = re.findall(r"tiling plan: \S+ columns=(d\d)", remarks.stderr)
+    assert columns.count("d0") == 6, remarks.stderr
