@@ -276,8 +276,11 @@ struct FuseBatchesPass
         work;
     // A root whose batch is a size is tiled even alone: one batch slice at
     // a time, its loops are static, and the contraction tiler can take it.
+    // A root that streams an input is computed whole; its producers are
+    // roots of their own (isFusedIntoItsUser).
     getOperation().walk([&](linalg::GenericOp op) {
-      if (!batchDim(op) || isFusedIntoItsUser(op))
+      if (!batchDim(op) || isFusedIntoItsUser(op) ||
+          streamsUnbatchedInput(op, sliceBudget))
         return;
       SmallVector<linalg::GenericOp> chain = collectChain(op, sliceBudget);
       if (!chain.empty() || hasSizedBatch(op))
@@ -328,8 +331,7 @@ struct FuseBatchesPass
     if (!consumer || !consumer.isDpsInput(&use))
       return false;
     std::optional<unsigned> consumerBatch = batchDim(consumer);
-    // (A consumer that streams an input is computed whole: its producers
-    // are roots of their own.)
+    // (A consumer that streams an input is computed whole.)
     return consumerBatch && !streamsUnbatchedInput(consumer, sliceBudget) &&
            fusableProducer(consumer, *consumerBatch, &use, sliceBudget) == op;
   }
@@ -486,8 +488,7 @@ struct FuseBatchesPass
       return;
     }
     if (bytes < minIntermediateBytes || batches < 2 ||
-        llvm::any_of(chain, collapsesManyTermsPerElement) ||
-        streamsUnbatchedInput(root, sliceBudget))
+        llvm::any_of(chain, collapsesManyTermsPerElement))
       return;
     int64_t bytesPerBatch = std::max<int64_t>(1, bytes / batches);
     // Threads take one contiguous share of the batches each (a forall of

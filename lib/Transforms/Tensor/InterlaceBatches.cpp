@@ -18,6 +18,7 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -43,15 +44,10 @@ static AffineMap moveFirstResultLast(AffineMap map) {
 }
 
 /// The permutation of linalg.transpose that moves the leading dimension of
-/// a tensor of `rank` last (`toLast`) or the last one first.
-static SmallVector<int64_t> batchPermutation(int64_t rank, bool toLast) {
-  SmallVector<int64_t> permutation;
-  if (!toLast)
-    permutation.push_back(rank - 1);
-  for (int64_t dim = toLast ? 1 : 0; dim < (toLast ? rank : rank - 1); ++dim)
-    permutation.push_back(dim);
-  if (toLast)
-    permutation.push_back(0);
+/// a tensor of `rank` last (its inverse moves it back).
+static SmallVector<int64_t> batchLastPermutation(int64_t rank) {
+  auto permutation = llvm::to_vector(llvm::seq<int64_t>(1, rank));
+  permutation.push_back(0);
   return permutation;
 }
 
@@ -70,7 +66,7 @@ static Value transposeBatchLast(RewriterBase &rewriter, Location loc,
                                         rotated.getElementType());
   return linalg::TransposeOp::create(
              rewriter, loc, value, empty,
-             batchPermutation(type.getRank(), /*toLast=*/true))
+             batchLastPermutation(type.getRank()))
       ->getResult(0);
 }
 
@@ -172,7 +168,7 @@ static Value rotatedInit(RewriterBase &rewriter, linalg::GenericOp member) {
 
 /// Computes `chain` with the batch dimension last.
 static void interlace(RewriterBase &rewriter, BatchChain &chain) {
-  IRMapping rotatedResults;
+  DenseMap<Value, Value> rotatedResults;
   for (auto [member, batch] : llvm::zip(chain.members, chain.batchLoops)) {
     rewriter.setInsertionPoint(member);
     Location loc = member.getLoc();
@@ -199,7 +195,7 @@ static void interlace(RewriterBase &rewriter, BatchChain &chain) {
     rotated->setDiscardableAttrs(member->getDiscardableAttrDictionary());
     rewriter.cloneRegionBefore(member.getRegion(), rotated.getRegion(),
                                rotated.getRegion().end());
-    rotatedResults.map(member->getResult(0), rotated->getResult(0));
+    rotatedResults[member->getResult(0)] = rotated->getResult(0);
   }
 
   // The result goes back into the output's slice, which the root filled or
@@ -213,7 +209,7 @@ static void interlace(RewriterBase &rewriter, BatchChain &chain) {
   Value result =
       linalg::TransposeOp::create(
           rewriter, root.getLoc(), rotatedResults.lookup(root->getResult(0)),
-          destination, batchPermutation(rank, /*toLast=*/false))
+          destination, invertPermutationVector(batchLastPermutation(rank)))
           ->getResult(0);
   rewriter.modifyOpInPlace(
       chain.insert, [&] { chain.insert.getSourceMutable().assign(result); });
