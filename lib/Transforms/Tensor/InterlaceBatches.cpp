@@ -18,9 +18,9 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/Support/Debug.h"
@@ -64,9 +64,8 @@ static Value transposeBatchLast(RewriterBase &rewriter, Location loc,
   RankedTensorType rotated = withBatchLast(type);
   Value empty = tensor::EmptyOp::create(rewriter, loc, rotated.getShape(),
                                         rotated.getElementType());
-  return linalg::TransposeOp::create(
-             rewriter, loc, value, empty,
-             batchLastPermutation(type.getRank()))
+  return linalg::TransposeOp::create(rewriter, loc, value, empty,
+                                     batchLastPermutation(type.getRank()))
       ->getResult(0);
 }
 
