@@ -171,10 +171,20 @@ MLIR_CAPI_EXPORTED void *tensorlangProgramGetKernel(TensorlangProgram program,
 /* The kernel's workspace variant (kernel_ws): the same arguments, then a
    workspace of `*workspaceBytes` bytes, aligned to 64 bytes, which the
    caller allocates once and passes to every call (never to two calls at
-   once): no allocation per call. NULL on failure, as above. */
+   once): no allocation per call. `*workspaceBytes` is -1 where the
+   workspace grows with the sizes (temporaries whose shapes have sizes):
+   tensorlangProgramGetWorkspaceSize then tells the bytes for given sizes.
+   NULL on failure, as above. */
 MLIR_CAPI_EXPORTED void *
 tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
                                     int64_t *workspaceBytes, char **error);
+/* The bytes of workspace kernel_ws needs for the sizes' values `sizes`
+   (one per size, in order of declaration; NULL for a program without
+   sizes), as tl-compile's kernel_workspace_size computes them. A
+   workspace of that size serves every call with sizes no larger. -1 on
+   failure, with `error` as above. */
+MLIR_CAPI_EXPORTED int64_t tensorlangProgramGetWorkspaceSize(
+    TensorlangProgram program, const int64_t *sizes, char **error);
 
 /* A program compiled for "cuda": the device variant of the kernel
    (kernel_device, as tl-compile's header declares it): the same

@@ -563,6 +563,23 @@ FailureOr<std::pair<void *, int64_t>> Program::getWorkspaceKernel() {
                         jit->getWorkspaceBytes());
 }
 
+FailureOr<int64_t> Program::getWorkspaceSize(ArrayRef<int64_t> sizes) {
+  if (failed(compile()))
+    return failure();
+  if (jit->getWorkspaceFunctionAddress() == nullptr)
+    return error("the program has no workspace variant (a GPU program "
+                 "keeps its temporaries in device memory)");
+  size_t expected = llvm::range_size(program.getSizes());
+  if (sizes.size() != expected)
+    return error("the workspace's size needs a value for each of the "
+                 "program's sizes (" +
+                 llvm::Twine(expected) + "), got " + llvm::Twine(sizes.size()));
+  for (int64_t size : sizes)
+    if (size < 0)
+      return error("a size's value is negative: " + llvm::Twine(size));
+  return jit->getWorkspaceSize(sizes);
+}
+
 FailureOr<void *> Program::getDeviceKernel() {
   if (failed(compile()))
     return failure();
@@ -694,7 +711,8 @@ FailureOr<std::string> Program::emitCompiledCode(StringRef path,
   return emitCHeader(*toCompile, lowered->temporaryBytes,
                      resolved.streamingMinBytes, lowered->hasSizedTemporaries,
                      resolved.distribute, lowered->workspaceBytes,
-                     lowered->target.hugePages, lowered->target.gpuChip);
+                     lowered->target.hugePages, lowered->target.gpuChip,
+                     lowered->workspaceGrowsWithSizes);
 }
 
 FailureOr<std::string> Program::emitFortranInterface() {

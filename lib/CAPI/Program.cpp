@@ -348,6 +348,20 @@ void *tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
   return kernel->first;
 }
 
+int64_t tensorlangProgramGetWorkspaceSize(TensorlangProgram program,
+                                          const int64_t *sizes,
+                                          char **error) {
+  size_t count =
+      sizes ? llvm::range_size(program->program.getOp().getSizes()) : 0;
+  FailureOr<int64_t> bytes =
+      program->program.getWorkspaceSize(llvm::ArrayRef(sizes, count));
+  if (failed(bytes)) {
+    program->takeMessages(error);
+    return -1;
+  }
+  return *bytes;
+}
+
 char *tensorlangProgramGetKernelDeclaration(TensorlangProgram program,
                                             char **error) {
   FailureOr<std::string> text = program->program.getKernelDeclaration();

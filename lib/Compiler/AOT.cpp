@@ -167,7 +167,8 @@ std::string
 tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
                         int64_t streamingMinBytes, bool hasSizedTemporaries,
                         StringRef distributed, int64_t workspaceBytes,
-                        bool hugePages, StringRef gpuChip) {
+                        bool hugePages, StringRef gpuChip,
+                        bool workspaceGrowsWithSizes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -213,10 +214,15 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
        << "   -ltensorlang_cuda; a GPU failure (no driver, no device) leaves\n"
        << "   the outputs undefined and is told by\n"
        << "   tensorlang_cuda_last_error() (tensorlang-c/CUDARuntime.h).\n";
-  else if (workspaceBytes >= 0)
+  else if (workspaceBytes >= 0 || workspaceGrowsWithSizes)
     os << "   The function allocates its temporaries with malloc while it\n"
-       << "   runs: one block of " << workspaceBytes
-       << " bytes (the workspace of " << name
+       << "   runs: one block of "
+       << (workspaceGrowsWithSizes
+               ? "the bytes that\n   " + name +
+                     (distributed.empty() ? "" : "_mpi") +
+                     "_workspace_size gives"
+               : std::to_string(workspaceBytes) + " bytes")
+       << " (the workspace of " << name
        << (distributed.empty() ? "" : "_mpi") << "_ws, below)"
        << (hasSizedTemporaries
                ? ",\n   and those whose size grows with the program's sizes"
@@ -249,7 +255,7 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
   SmallVector<tl::SizeOp> sizes(program.getSizes());
   if (!sizes.empty())
     os << "   The first arguments are the program's sizes, in order of\n"
-       << "   declaration: extents known at run time, each at least 1. Each\n"
+       << "   declaration: extents known at run time, each 0 or more. Each\n"
        << "   buffer has its variable's extents with the sizes' values.\n";
   if (streams)
     os << "   Large results may be written with non-temporal stores, which\n"
@@ -345,14 +351,26 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
     os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
     return text;
   }
-  // The workspace variant (tl-workspace).
+  // The workspace variant (tl-workspace), and its size function, which
+  // takes the sizes.
+  std::string sizeParameters, sizeArguments;
+  for (tl::SizeOp size : sizes) {
+    sizeParameters += ", int64_t " + size.getSymName().str();
+    sizeArguments += ", " + size.getSymName().str();
+  }
   os << "\n/* The bytes of the workspace of " << function << "_ws";
   if (workspaceBytes >= 0)
     os << ": " << workspaceBytes;
-  os << ". */\nint64_t " << function << "_workspace_size(void);\n"
+  else if (workspaceGrowsWithSizes)
+    os << " for the sizes'\n   values (one for the largest serves smaller "
+          "ones too)";
+  os << ". */\nint64_t " << function << "_workspace_size("
+     << (sizes.empty() ? "void" : StringRef(sizeParameters).drop_front(2))
+     << ");\n"
      << "/* As " << function << ", with its temporaries in `workspace`, which "
-     << "the caller\n   allocates once (" << function
-     << "_workspace_size() bytes, aligned to 64\n   bytes) and passes to "
+     << "the caller\n   allocates once (" << function << "_workspace_size("
+     << StringRef(sizeArguments).drop_front(sizes.empty() ? 0 : 2)
+     << ") bytes, aligned to 64\n   bytes) and passes to "
      << "every call, never to two calls at once: no\n   allocation, no page "
      << "faults."
      << (hasSizedTemporaries

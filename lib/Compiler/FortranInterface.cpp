@@ -119,7 +119,7 @@ FailureOr<std::string> tensorlang::emitFortranInterface(tl::ProgramOp program,
           "variable's in\n"
        << "! reverse order: A(j, i) is element (i, j) of variable A.\n";
   if (!program.getSizes().empty())
-    os << "! The sizes come first, by value; each is at least 1.\n";
+    os << "! The sizes come first, by value; each is 0 or more.\n";
   if (!distributed.empty())
     os << "! Distributed: `comm` is the communicator's Fortran handle (an\n"
        << "! INTEGER from the mpi module, or comm%MPI_VAL from mpi_f08); "

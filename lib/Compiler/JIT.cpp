@@ -211,7 +211,7 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     jit->deviceFunction = *deviceFunction;
   }
   // (GPU programs keep their temporaries in device memory: no workspace.)
-  if (lowered->workspaceBytes < 0)
+  if (lowered->workspaceBytes < 0 && !lowered->workspaceGrowsWithSizes)
     return jit;
   auto withWorkspace = jit->engine->lookupPacked(jit->functionName + "_ws");
   auto workspaceFunction = jit->engine->lookup(jit->functionName + "_ws");
@@ -224,7 +224,30 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   jit->workspaceFunction = *workspaceFunction;
   // (The lowering read the size tl-workspace gave the size function.)
   jit->workspaceBytes = lowered->workspaceBytes;
+  if (lowered->workspaceGrowsWithSizes) {
+    auto size = jit->engine->lookupPacked(jit->functionName + "_workspace_size");
+    if (!size)
+      return program.emitError("JIT compilation produced no workspace size "
+                               "function: ")
+             << llvm::toString(size.takeError());
+    jit->packedWorkspaceSize = *size;
+  }
   return jit;
+}
+
+int64_t JitProgram::getWorkspaceSize(llvm::ArrayRef<int64_t> sizes) const {
+  if (!packedWithWorkspace)
+    return -1;
+  if (!packedWorkspaceSize)
+    return workspaceBytes;
+  llvm::SmallVector<int64_t, 4> sizeValues(sizes);
+  llvm::SmallVector<void *, 5> arguments;
+  for (int64_t &size : sizeValues)
+    arguments.push_back(&size);
+  int64_t bytes = 0;
+  arguments.push_back(&bytes);
+  packedWorkspaceSize(arguments.data());
+  return bytes;
 }
 
 void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
@@ -244,9 +267,13 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
     return;
   }
   std::unique_lock<std::mutex> lock(workspaceMutex, std::try_to_lock);
-  if (lock.owns_lock() && !workspace)
+  // (A workspace that grows with the sizes is reallocated when a call
+  // needs more than any before it.)
+  int64_t needed = getWorkspaceSize(sizes);
+  if (lock.owns_lock() &&
+      (!workspace || workspace->getShape()[0] * 8 < needed))
     workspace = HostTensor::allocateUninitialized(
-        ElementKind::F64, {std::max<int64_t>(1, (workspaceBytes + 7) / 8)});
+        ElementKind::F64, {std::max<int64_t>(1, (needed + 7) / 8)});
   if (!lock.owns_lock() || !workspace) {
     packed(arguments.data());
     return;

@@ -180,12 +180,23 @@ FailureOr<LoweredProgram> tensorlang::lowerToLLVM(tl::ProgramOp program,
   buildLowerToLoopsPipeline(loops, lowering);
   if (failed(loops.run(*lowered.module)))
     return program.emitError("lowering to loops failed");
-  // The constant tl-workspace's size function returns.
+  // The constant tl-workspace's size function returns, if it returns one;
+  // and whether the workspace variant still allocates sized temporaries
+  // (the plain function's allocation is its workspace).
   if (auto size = lowered.module->lookupSymbol<func::FuncOp>(
-          lowered.functionName + "_workspace_size"))
-    size.walk([&](arith::ConstantIntOp constant) {
-      lowered.workspaceBytes = constant.value();
+          lowered.functionName + "_workspace_size")) {
+    size.walk([&](func::ReturnOp ret) {
+      auto constant = ret.getOperand(0).getDefiningOp<arith::ConstantIntOp>();
+      lowered.workspaceBytes = constant ? constant.value() : -1;
+      lowered.workspaceGrowsWithSizes = !constant;
     });
+    lowered.hasSizedTemporaries = false;
+    lowered.module->walk([&](memref::AllocOp alloc) {
+      auto func = alloc->getParentOfType<func::FuncOp>();
+      if (func && func.getSymName() != lowered.functionName)
+        lowered.hasSizedTemporaries |= !alloc.getType().hasStaticShape();
+    });
+  }
 
   PassManager rest(context);
   buildLowerToLLVMPipeline(rest, lowering);

@@ -26,6 +26,10 @@ static const char *kHelmholtz =
 typedef void (*HelmholtzKernel)(const double *, const double *, const double *,
                                 double *);
 typedef void (*SizedKernel)(int64_t, const double *, double *);
+typedef void (*SizedProductKernel)(int64_t, const double *, const double *,
+                                   double *);
+typedef void (*SizedProductWorkspaceKernel)(int64_t, const double *,
+                                            const double *, double *, void *);
 typedef void (*WorkspaceKernel)(const double *, const double *, const double *,
                                 double *, void *);
 
@@ -138,5 +142,65 @@ int main(void) {
     free(y);
   }
   tensorlangProgramDestroy(sized);
+
+  /* A sized intermediate (A # u, of 9E doubles) is in the workspace, whose
+     size is computed from the sizes: one workspace, for the largest E,
+     serves every call. */
+  TensorlangProgram product = tensorlangCompileSource(
+      "size E\nvar input A : [3 3]\nvar input u : [3 3 E]\n"
+      "var output v : [3 3 E]\nv = A # A # u . [[2 5] [4 6]]\n",
+      NULL, &error);
+  SizedProductKernel plain =
+      (SizedProductKernel)tensorlangProgramGetKernel(product, NULL);
+  int64_t bytes = 0;
+  SizedProductWorkspaceKernel withWorkspace =
+      (SizedProductWorkspaceKernel)tensorlangProgramGetWorkspaceKernel(
+          product, &bytes, NULL);
+  int64_t largestE = 1001, smallestE = 1, zeroE = 0;
+  int64_t largest = tensorlangProgramGetWorkspaceSize(product, &largestE, NULL);
+  int64_t smallest =
+      tensorlangProgramGetWorkspaceSize(product, &smallestE, NULL);
+  printf("sized workspace: %lld bytes from the kernel; E=1001 needs at least "
+         "the intermediate: %s; E=1 less: %s; E=0: %lld\n",
+         (long long)bytes, largest >= 8 * 9 * largestE ? "yes" : "no",
+         smallest < largest ? "yes" : "no",
+         (long long)tensorlangProgramGetWorkspaceSize(product, &zeroE, NULL));
+  void *sizedWorkspace = aligned_alloc(64, (size_t)(largest + 63) / 64 * 64);
+  double A[9];
+  for (int i = 0; i < 9; ++i)
+    A[i] = i % 4 - 1.5;
+  for (int64_t E = 1; E <= 1001; E += 500) {
+    double *u = malloc(sizeof(double) * 9 * E);
+    double *expected = malloc(sizeof(double) * 9 * E);
+    double *v = malloc(sizeof(double) * 9 * E);
+    for (int64_t i = 0; i < 9 * E; ++i)
+      u[i] = (double)(i % 13) - 6;
+    plain(E, A, u, expected);
+    withWorkspace(E, A, u, v, sizedWorkspace);
+    int ok = 1;
+    for (int64_t i = 0; i < 9 * E; ++i)
+      ok &= v[i] == expected[i];
+    /* v[i][j][e] = sum_kl A[i][k] A[j][l] u[k][l][e], at one element. */
+    double first = 0;
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < 3; ++l)
+        first += A[k] * A[l] * u[(k * 3 + l) * E];
+    ok &= fabs(first - v[0]) < 1e-12;
+    printf("workspace E=%d: %s\n", (int)E, ok ? "ok" : "wrong");
+    free(u);
+    free(expected);
+    free(v);
+  }
+  free(sizedWorkspace);
+  if (tensorlangProgramGetWorkspaceSize(product, NULL, &error) < 0) {
+    printf("%s", error);
+    free(error);
+  }
+  int64_t negative = -1;
+  if (tensorlangProgramGetWorkspaceSize(product, &negative, &error) < 0) {
+    printf("%s", error);
+    free(error);
+  }
+  tensorlangProgramDestroy(product);
   return 0;
 }

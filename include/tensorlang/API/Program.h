@@ -158,8 +158,11 @@ public:
   /// interface variable, in order of declaration (getKernelDeclaration).
   mlir::FailureOr<void *> getKernel();
   /// getKernel's workspace variant (tl-workspace), and the bytes of
-  /// workspace it needs.
+  /// workspace it needs: -1 if they grow with the sizes (getWorkspaceSize).
   mlir::FailureOr<std::pair<void *, int64_t>> getWorkspaceKernel();
+  /// The bytes of workspace the workspace variant needs for these values
+  /// of the sizes (one per size, in order of declaration).
+  mlir::FailureOr<int64_t> getWorkspaceSize(llvm::ArrayRef<int64_t> sizes);
   /// A GPU program's (target cuda) device variant of getKernel's function:
   /// the same arguments as device pointers, then a CUstream; it queues the
   /// work on the stream and returns (tl-compile's header, `<name>_device`).

@@ -153,10 +153,15 @@ struct LoweredProgram {
   /// Bytes the function allocates for temporaries while it runs (those of
   /// static shape).
   int64_t temporaryBytes = 0;
-  /// Whether it also allocates temporaries whose shape has sizes.
+  /// Whether it also allocates temporaries whose shape has sizes (and,
+  /// once tl-workspace ran, its workspace variant does too).
   bool hasSizedTemporaries = false;
-  /// The bytes of the workspace of its `_ws` variant (tl-workspace).
+  /// The bytes of the workspace of its `_ws` variant (tl-workspace); -1
+  /// if it has none (GPU programs) or its size grows with the sizes.
   int64_t workspaceBytes = 0;
+  /// Whether the workspace's size is computed from the sizes (its
+  /// `_workspace_size` function) because some temporaries grow with them.
+  bool workspaceGrowsWithSizes = false;
 };
 
 /// Lowers `program` (cloned; the original is untouched) through linalg,
@@ -194,13 +199,17 @@ public:
   void call(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<void *> variables);
 
   int64_t getTemporaryBytes() const { return temporaryBytes; }
-  /// The bytes of the workspace the calls reuse (tl-workspace).
+  /// The bytes of the workspace the calls reuse (tl-workspace); -1 if
+  /// they grow with the sizes (getWorkspaceSize) or there is none.
   int64_t getWorkspaceBytes() const { return workspaceBytes; }
+  /// The bytes of workspace a call with these sizes' values needs (-1 if
+  /// the program has no workspace variant).
+  int64_t getWorkspaceSize(llvm::ArrayRef<int64_t> sizes) const;
   /// The compiled function itself: the function an object file of the
   /// program defines (emitCHeader declares it), callable from C.
   void *getFunctionAddress() const { return function; }
   /// Its workspace variant (tl-workspace): the same arguments, then the
-  /// workspace, of getWorkspaceBytes() bytes.
+  /// workspace, of getWorkspaceSize(sizes) bytes.
   void *getWorkspaceFunctionAddress() const { return workspaceFunction; }
   /// A GPU program's device variant (`<name>_device`: device pointers, the
   /// stream last), or null for other targets.
@@ -231,6 +240,9 @@ private:
   /// use (another thread's) calls the plain function, which allocates.
   void (*packedWithWorkspace)(void **) = nullptr;
   int64_t workspaceBytes = 0;
+  /// The workspace's size function, where it grows with the sizes: the
+  /// workspace grows with it, to the largest a call has needed.
+  void (*packedWorkspaceSize)(void **) = nullptr;
   std::optional<HostTensor> workspace;
   std::mutex workspaceMutex;
 };
@@ -283,13 +295,15 @@ DeclaredExtents getDeclaredExtents(tl::ProgramOp program, tl::VarOp var);
 /// with each argument's type, shape and qualifier in a comment. Variables
 /// the program never assigns are `const`. `hugePages`: whether the target
 /// advises large temporaries onto huge pages (TargetDescription);
-/// `gpuChip`: the NVIDIA GPU the statements run on (no workspace variant).
+/// `gpuChip`: the NVIDIA GPU the statements run on (no workspace variant);
+/// `workspaceGrowsWithSizes`: the workspace's size is computed from the
+/// sizes (LoweredProgram).
 std::string
 emitCHeader(tl::ProgramOp program, int64_t temporaryBytes = -1,
             int64_t streamingMinBytes = CompileOptions().streamingMinBytes,
             bool hasSizedTemporaries = false, llvm::StringRef distributed = "",
             int64_t workspaceBytes = -1, bool hugePages = true,
-            llvm::StringRef gpuChip = "");
+            llvm::StringRef gpuChip = "", bool workspaceGrowsWithSizes = false);
 
 /// A Fortran module (`<name>_interface`) with an ISO_C_BINDING explicit
 /// interface for the function an object file of `program` defines: the

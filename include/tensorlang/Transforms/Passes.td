@@ -765,11 +765,20 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
     - `@p(...)` keeps its signature: it allocates a workspace, calls
       `@p_ws` and frees it (an empty one, on the stack, if there are no
       temporaries).
-    - `@p_workspace_size() -> i64` returns N.
+    - `@p_workspace_size(sizes...) -> i64` returns N. It takes the
+      program's sizes (the arguments marked `tl.size`, in order).
 
-    Temporaries of run-time size (sizes), those allocated inside loops
-    (per thread, say), and any freed other than by a top-level
-    `memref.dealloc` stay `memref.alloc`s.
+    Temporaries whose extents are computed from the sizes alone (pure
+    operations on `tl.size` arguments and constants) have places too:
+    after the static temporaries of their function, at offsets computed
+    from the sizes at the function's start. The workspace then grows with
+    the sizes: it is passed as a pointer (`memref<i8>`, as the sized
+    variables are) that each function views as `memref<?xi8>`; the
+    statements' temporaries come first, the program function's after the
+    largest statement's, and the size function computes the total from
+    the sizes. Temporaries of other run-time extents, those allocated
+    inside loops (per thread, say), and any freed other than by a
+    top-level `memref.dealloc` stay `memref.alloc`s.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -13,9 +13,14 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
 
 namespace tensorlang {
 #define GEN_PASS_DEF_WORKSPACE
@@ -27,6 +32,10 @@ using namespace mlir;
 /// Temporaries start at multiples of a cache line, as `memref.alloc
 /// {alignment = 64}` places them.
 static constexpr int64_t kAlignment = 64;
+
+/// Names the arguments that are the program's sizes
+/// (--convert-tl-to-linalg's mark).
+static constexpr llvm::StringLiteral kSizeArgAttrName = "tl.size";
 
 /// Marks a workspace variant (tl-strip-annotations removes it).
 static constexpr llvm::StringLiteral kVariantAttrName = "tl.workspace_variant";
@@ -52,21 +61,47 @@ static Operation *getAllocation(Value value) {
   return nullptr;
 }
 
-/// The top-level allocations of `func` of static size and identity layout
-/// whose only deallocations are top-level memref.dealloc ops of the
-/// allocation itself, with their deallocations. None if some deallocation
-/// frees what cannot be traced to its allocation.
+/// Whether `value` can be computed from the program's sizes alone: a
+/// constant, an argument of `func` that is one of `sizes` (by its
+/// `tl.size` name), or a pure operation without regions of such values.
+/// The workspace's size function recomputes it from the sizes.
+static bool isComputableFromSizes(Value value, func::FuncOp func,
+                                  const llvm::StringSet<> &sizes) {
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (argument.getOwner() != &func.getBody().front())
+      return false;
+    auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  kSizeArgAttrName);
+    return name && sizes.contains(name.getValue());
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op || !isPure(op) || op->getNumRegions() != 0 ||
+      op->getParentRegion() != &func.getBody())
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return isComputableFromSizes(operand, func, sizes);
+  });
+}
+
+/// The top-level allocations of `func` of identity layout whose size is
+/// static or computable from the sizes, and whose only deallocations are
+/// top-level memref.dealloc ops of the allocation itself, with their
+/// deallocations. None if some deallocation frees what cannot be traced to
+/// its allocation.
 static SmallVector<memref::AllocOp>
-collectTemporaries(func::FuncOp func,
+collectTemporaries(func::FuncOp func, const llvm::StringSet<> &sizes,
                    SmallVectorImpl<memref::DeallocOp> &deallocs) {
   Block &entry = func.getBody().front();
   llvm::SetVector<Operation *> candidates;
   for (memref::AllocOp alloc : entry.getOps<memref::AllocOp>()) {
     MemRefType type = alloc.getType();
     // (Whole bytes per element: an i1 is stored in a byte of its own.)
-    if (type.hasStaticShape() && type.getLayout().isIdentity() &&
-        !type.getMemorySpace() && type.getElementType().isIntOrFloat() &&
-        type.getElementTypeBitWidth() % 8 == 0)
+    if (type.getLayout().isIdentity() && !type.getMemorySpace() &&
+        type.getElementType().isIntOrFloat() &&
+        type.getElementTypeBitWidth() % 8 == 0 &&
+        llvm::all_of(alloc.getDynamicSizes(), [&](Value size) {
+          return isComputableFromSizes(size, func, sizes);
+        }))
       candidates.insert(alloc);
   }
   bool traced = true;
@@ -94,47 +129,158 @@ collectTemporaries(func::FuncOp func,
   llvm::erase_if(deallocs, [&](memref::DeallocOp dealloc) {
     return !candidates.contains(dealloc.getMemref().getDefiningOp());
   });
+  // Those of static size first, at offsets known at compile time.
+  std::stable_partition(temporaries.begin(), temporaries.end(),
+                        [](memref::AllocOp alloc) {
+    return alloc.getType().hasStaticShape();
+  });
   return temporaries;
 }
 
-static int64_t getByteSize(MemRefType type) {
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+/// The bytes of `type`'s static dimensions (all of them for a static type).
+static int64_t getStaticByteSize(MemRefType type) {
+  int64_t elements = 1;
+  for (int64_t extent : type.getShape())
+    if (!ShapedType::isDynamic(extent))
+      elements *= extent;
+  return elements * type.getElementTypeBitWidth() / 8;
 }
 
 namespace {
-/// The temporaries of one function and where they go.
+/// The temporaries of one function and where they go: those of static size
+/// at `offsets` from the function's first byte, then those whose size is
+/// computed from the sizes one after another.
 struct FunctionTemporaries {
   func::FuncOp func;
   SmallVector<memref::AllocOp> allocs;
   SmallVector<memref::DeallocOp> deallocs;
-  /// Each allocation's offset, from the function's first byte.
+  /// The offsets of the static temporaries (the first of `allocs`).
   SmallVector<int64_t> offsets;
+  /// The bytes of the static temporaries.
   int64_t bytes = 0;
+
+  ArrayRef<memref::AllocOp> getSizedAllocs() const {
+    return ArrayRef(allocs).drop_front(offsets.size());
+  }
+  bool isSized() const { return !getSizedAllocs().empty(); }
 };
 } // namespace
 
-static FunctionTemporaries planTemporaries(func::FuncOp func) {
+static FunctionTemporaries planTemporaries(func::FuncOp func,
+                                           const llvm::StringSet<> &sizes) {
   FunctionTemporaries plan;
   plan.func = func;
-  plan.allocs = collectTemporaries(func, plan.deallocs);
+  plan.allocs = collectTemporaries(func, sizes, plan.deallocs);
   for (memref::AllocOp alloc : plan.allocs) {
+    if (!alloc.getType().hasStaticShape())
+      break;
     plan.offsets.push_back(plan.bytes);
-    plan.bytes += alignUp(getByteSize(alloc.getType()));
+    plan.bytes += alignUp(getStaticByteSize(alloc.getType()));
   }
   return plan;
 }
 
+/// Builds `value`, computable from the sizes (isComputableFromSizes), at
+/// `builder`'s insertion point: `mapping` gives the sizes' values there,
+/// and the operations between are cloned.
+static Value cloneFromSizes(OpBuilder &builder, Value value,
+                            IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *op = value.getDefiningOp();
+  for (Value operand : op->getOperands())
+    (void)cloneFromSizes(builder, operand, mapping);
+  builder.clone(*op, mapping);
+  return mapping.lookup(value);
+}
+
+/// The bytes, aligned, that the sized temporaries of `plan` take, built at
+/// `builder`'s insertion point (an index; `mapping` as in cloneFromSizes):
+/// each one's offset after the static ones, and their total.
+static std::pair<SmallVector<Value>, Value>
+buildSizedOffsets(OpBuilder &builder, Location loc,
+                  const FunctionTemporaries &plan, IRMapping &mapping) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> offsets;
+  Value total = constant(0);
+  for (memref::AllocOp alloc : plan.getSizedAllocs()) {
+    offsets.push_back(total);
+    Value bytes = constant(getStaticByteSize(alloc.getType()));
+    for (Value size : alloc.getDynamicSizes())
+      bytes = arith::MulIOp::create(builder, loc, bytes,
+                                    cloneFromSizes(builder, size, mapping));
+    Value rounded = arith::MulIOp::create(
+        builder, loc,
+        arith::CeilDivUIOp::create(builder, loc, bytes, constant(kAlignment)),
+        constant(kAlignment));
+    total = arith::AddIOp::create(builder, loc, total, rounded);
+  }
+  return {offsets, total};
+}
+
+/// Maps the sizes of `func` (its arguments named by `tl.size`) to the
+/// values of the same names in `sizes`.
+static IRMapping mapSizes(func::FuncOp func,
+                          const llvm::StringMap<Value> &sizes) {
+  IRMapping mapping;
+  for (BlockArgument argument : func.getArguments())
+    if (auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                      kSizeArgAttrName))
+      if (Value size = sizes.lookup(name.getValue()))
+        mapping.map(argument, size);
+  return mapping;
+}
+
 /// Replaces the planned temporaries of `plan.func` by views of `workspace`
-/// from byte `base` on.
-static void placeTemporaries(FunctionTemporaries &plan, Value workspace,
-                             int64_t base) {
-  for (auto [alloc, offset] : llvm::zip(plan.allocs, plan.offsets)) {
+/// from byte `base` on: the static temporaries at their offsets, the sized
+/// ones after them (their offsets computed at the function's start). A
+/// sized program's workspace comes as a pointer (`memref<i8>`, as its
+/// sized variables do): it is viewed as bytes at the function's start, and
+/// `sizedBase` (the entry's, computed there) adds to `base`.
+static void placeTemporaries(
+    FunctionTemporaries &plan, Value workspace, int64_t base,
+    llvm::function_ref<Value(OpBuilder &)> buildSizedBase = nullptr) {
+  Location loc = plan.func.getLoc();
+  SmallVector<Value> sizedOffsets;
+  Value sizedBase;
+  if (cast<MemRefType>(workspace.getType()).getRank() == 0) {
+    OpBuilder builder = OpBuilder::atBlockBegin(&plan.func.getBody().front());
+    IRMapping identity;
+    for (BlockArgument argument : plan.func.getArguments())
+      identity.map(argument, argument);
+    Value sizedTotal;
+    std::tie(sizedOffsets, sizedTotal) =
+        buildSizedOffsets(builder, loc, plan, identity);
+    sizedBase = buildSizedBase
+                    ? buildSizedBase(builder)
+                    : arith::ConstantIndexOp::create(builder, loc, 0);
+    Value bytes = arith::AddIOp::create(
+        builder, loc, sizedBase,
+        arith::AddIOp::create(
+            builder, loc,
+            arith::ConstantIndexOp::create(builder, loc, base + plan.bytes),
+            sizedTotal));
+    workspace = memref::ReinterpretCastOp::create(
+        builder, loc,
+        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type()), workspace,
+        /*offset=*/builder.getIndexAttr(0), /*sizes=*/{OpFoldResult(bytes)},
+        /*strides=*/{builder.getIndexAttr(1)});
+  }
+  for (auto [index, alloc] : llvm::enumerate(plan.allocs)) {
     OpBuilder builder(alloc);
-    Value shift =
-        arith::ConstantIndexOp::create(builder, alloc.getLoc(), base + offset);
-    Value view =
-        memref::ViewOp::create(builder, alloc.getLoc(), alloc.getType(),
-                               workspace, shift, ValueRange());
+    Location at = alloc.getLoc();
+    bool isStatic = index < plan.offsets.size();
+    Value shift = arith::ConstantIndexOp::create(
+        builder, at, base + (isStatic ? plan.offsets[index] : plan.bytes));
+    if (!isStatic)
+      shift = arith::AddIOp::create(builder, at, shift,
+                                    sizedOffsets[index - plan.offsets.size()]);
+    if (sizedBase)
+      shift = arith::AddIOp::create(builder, at, sizedBase, shift);
+    Value view = memref::ViewOp::create(builder, at, alloc.getType(), workspace,
+                                        shift, alloc.getDynamicSizes());
     alloc.replaceAllUsesWith(view);
   }
   for (memref::DeallocOp dealloc : plan.deallocs)
@@ -145,7 +291,7 @@ static void placeTemporaries(FunctionTemporaries &plan, Value workspace,
 
 /// Makes `entry` the workspace variant `<name>_ws`, and adds `<name>`
 /// (which allocates a workspace around a call of it) and
-/// `<name>_workspace_size`.
+/// `<name>_workspace_size`, which takes the program's sizes.
 static void addWorkspace(ModuleOp module, func::FuncOp entry) {
   // The statement functions the program's function calls, each once: the
   // private functions with a body that nothing else uses.
@@ -161,29 +307,91 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
         }))
       callees.insert(callee);
   });
-  FunctionTemporaries own = planTemporaries(entry);
+  // The program's sizes: its function's arguments so named, in order.
+  SmallVector<unsigned> sizeArguments;
+  llvm::StringSet<> sizeNames;
+  for (BlockArgument argument : entry.getArguments())
+    if (auto sizeName = entry.getArgAttrOfType<StringAttr>(
+            argument.getArgNumber(), kSizeArgAttrName)) {
+      sizeArguments.push_back(argument.getArgNumber());
+      sizeNames.insert(sizeName.getValue());
+    }
+  FunctionTemporaries own = planTemporaries(entry, sizeNames);
   SmallVector<FunctionTemporaries> statements;
   int64_t statementBytes = 0;
+  bool sized = own.isSized();
   for (func::FuncOp callee : callees) {
-    statements.push_back(planTemporaries(callee));
+    statements.push_back(planTemporaries(callee, sizeNames));
     statementBytes = std::max(statementBytes, statements.back().bytes);
+    sized |= statements.back().isSized();
   }
-  int64_t total = own.bytes + statementBytes;
   MLIRContext *context = module.getContext();
-  auto workspaceType = MemRefType::get({total}, IntegerType::get(context, 8));
-
-  // The statement functions take the workspace last; their temporaries
-  // share the bytes after the program function's.
-  for (FunctionTemporaries &statement : statements) {
-    func::FuncOp callee = statement.func;
-    unsigned index = callee.getNumArguments();
-    (void)callee.insertArgument(index, workspaceType, {}, callee.getLoc());
-    placeTemporaries(statement, callee.getArgument(index), own.bytes);
-  }
   std::string name = entry.getSymName().str();
+  Location loc = entry.getLoc();
+  OpBuilder builder(context);
+  builder.setInsertionPointAfter(entry);
+
+  // The size function: one index per size of the program, in its order.
+  auto size = func::FuncOp::create(
+      builder, loc, name + "_workspace_size",
+      builder.getFunctionType(
+          SmallVector<Type>(sizeArguments.size(), builder.getIndexType()),
+          {builder.getI64Type()}));
+  OpBuilder sizeBody = OpBuilder::atBlockBegin(size.addEntryBlock());
+  llvm::StringMap<Value> sizeValues;
+  for (auto [index, argument] : llvm::enumerate(sizeArguments)) {
+    NamedAttribute attr(kSizeArgAttrName,
+                        entry.getArgAttr(argument, kSizeArgAttrName));
+    size.setArgAttrs(index, DictionaryAttr::get(context, {attr}));
+    sizeValues[cast<StringAttr>(attr.getValue()).getValue()] =
+        size.getArgument(index);
+  }
+  // The bytes of the largest statement's temporaries, from the sizes'
+  // values `sizes` (by name).
+  auto buildLargestStatement = [&](OpBuilder &builder,
+                                   const llvm::StringMap<Value> &sizes) {
+    Value largest = arith::ConstantIndexOp::create(builder, loc, 0);
+    for (FunctionTemporaries &statement : statements) {
+      IRMapping mapping = mapSizes(statement.func, sizes);
+      Value bytes = arith::AddIOp::create(
+          builder, loc,
+          arith::ConstantIndexOp::create(builder, loc, statement.bytes),
+          buildSizedOffsets(builder, loc, statement, mapping).second);
+      largest = arith::MaxUIOp::create(builder, loc, largest, bytes);
+    }
+    return largest;
+  };
+  int64_t fixedTotal = own.bytes + statementBytes;
+  if (!sized) {
+    func::ReturnOp::create(
+        sizeBody, loc,
+        ValueRange{arith::ConstantIntOp::create(sizeBody, loc, fixedTotal,
+                                                /*width=*/64)});
+  } else {
+    // The largest statement's temporaries, then the program function's.
+    IRMapping ownMapping = mapSizes(entry, sizeValues);
+    Value total = arith::AddIOp::create(
+        sizeBody, loc,
+        arith::ConstantIndexOp::create(sizeBody, loc, own.bytes),
+        buildSizedOffsets(sizeBody, loc, own, ownMapping).second);
+    Value largest = buildLargestStatement(sizeBody, sizeValues);
+    total = arith::AddIOp::create(sizeBody, loc, total, largest);
+    func::ReturnOp::create(
+        sizeBody, loc,
+        ValueRange{arith::IndexCastOp::create(
+            sizeBody, loc, sizeBody.getI64Type(), total)});
+  }
+
+  // A sized program's workspace is a pointer, as its sized variables are
+  // (a bare pointer, as the C function takes it); the statements'
+  // temporaries come first in it, the program function's after the
+  // largest statement's. Otherwise the program function's come first.
+  auto workspaceType =
+      sized ? MemRefType::get({}, IntegerType::get(context, 8))
+            : MemRefType::get({fixedTotal}, IntegerType::get(context, 8));
   unsigned workspaceIndex = entry.getNumArguments();
   FunctionType plainType = entry.getFunctionType();
-  (void)entry.insertArgument(workspaceIndex, workspaceType, {}, entry.getLoc());
+  (void)entry.insertArgument(workspaceIndex, workspaceType, {}, loc);
   Value workspace = entry.getArgument(workspaceIndex);
   entry.walk([&](func::CallOp call) {
     if (llvm::any_of(callees, [&](func::FuncOp callee) {
@@ -191,39 +399,62 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
         }))
       call.getOperandsMutable().append(workspace);
   });
-  placeTemporaries(own, workspace, 0);
+  llvm::StringMap<Value> entrySizes;
+  for (unsigned argument : sizeArguments)
+    entrySizes[entry.getArgAttrOfType<StringAttr>(argument, kSizeArgAttrName)
+                   .getValue()] = entry.getArgument(argument);
+  placeTemporaries(own, workspace, 0, [&](OpBuilder &builder) {
+    return buildLargestStatement(builder, entrySizes);
+  });
+  // The statement functions take the workspace last. (After the program
+  // function's placement, which reads their allocations' sizes.)
+  for (FunctionTemporaries &statement : statements) {
+    func::FuncOp callee = statement.func;
+    unsigned index = callee.getNumArguments();
+    (void)callee.insertArgument(index, workspaceType, {}, callee.getLoc());
+    placeTemporaries(statement, callee.getArgument(index),
+                     sized ? 0 : own.bytes);
+  }
   entry.setSymName(name + "_ws");
   entry->setAttr(kVariantAttrName, UnitAttr::get(context));
 
-  OpBuilder builder(context);
-  builder.setInsertionPointAfter(entry);
-  Location loc = entry.getLoc();
+  builder.setInsertionPoint(size);
   auto plain = func::FuncOp::create(builder, loc, name, plainType);
   for (unsigned i = 0; i < plainType.getNumInputs(); ++i)
     plain.setArgAttrs(i, entry.getArgAttrDict(i));
   Block *body = plain.addEntryBlock();
   OpBuilder inside = OpBuilder::atBlockBegin(body);
-  // (No temporaries: nothing to allocate, an empty block on the stack.)
-  Value block =
-      total == 0
-          ? memref::AllocaOp::create(inside, loc, workspaceType).getResult()
-          : memref::AllocOp::create(inside, loc, workspaceType,
-                                    inside.getI64IntegerAttr(kAlignment))
-                .getResult();
+  // The workspace passed on, and the allocation to free after the call.
+  Value block, freed;
+  if (!sized && fixedTotal == 0) {
+    // (No temporaries: nothing to allocate, an empty block on the stack.)
+    block = memref::AllocaOp::create(inside, loc, workspaceType);
+  } else if (!sized) {
+    block = memref::AllocOp::create(inside, loc, workspaceType,
+                                    inside.getI64IntegerAttr(kAlignment));
+    freed = block;
+  } else {
+    SmallVector<Value> sizes;
+    for (unsigned argument : sizeArguments)
+      sizes.push_back(body->getArgument(argument));
+    Value bytes = func::CallOp::create(inside, loc, size, sizes).getResult(0);
+    Value extent = arith::IndexCastOp::create(inside, loc,
+                                              inside.getIndexType(), bytes);
+    Value bytesBlock = memref::AllocOp::create(
+        inside, loc,
+        MemRefType::get({ShapedType::kDynamic}, inside.getI8Type()), extent,
+        inside.getI64IntegerAttr(kAlignment));
+    block = memref::ReinterpretCastOp::create(
+        inside, loc, workspaceType, bytesBlock,
+        /*offset=*/inside.getIndexAttr(0), /*sizes=*/{}, /*strides=*/{});
+    freed = bytesBlock;
+  }
   SmallVector<Value> arguments(body->getArguments());
   arguments.push_back(block);
   func::CallOp::create(inside, loc, entry, arguments);
-  if (total != 0)
-    memref::DeallocOp::create(inside, loc, block);
+  if (freed)
+    memref::DeallocOp::create(inside, loc, freed);
   func::ReturnOp::create(inside, loc);
-
-  auto size =
-      func::FuncOp::create(builder, loc, name + "_workspace_size",
-                           builder.getFunctionType({}, {builder.getI64Type()}));
-  OpBuilder sizeBody = OpBuilder::atBlockBegin(size.addEntryBlock());
-  func::ReturnOp::create(
-      sizeBody, loc,
-      ValueRange{arith::ConstantIntOp::create(sizeBody, loc, total, 64)});
 }
 
 namespace {

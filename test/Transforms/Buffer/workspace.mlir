@@ -5,7 +5,8 @@
 // with alignment) comes first in the workspace; the statement functions'
 // temporaries share the bytes after it: the larger statement's 128 bytes
 // decide, 192 in all.
-// Temporaries of run-time size, allocated in a loop, or freed other than by
+// Temporaries of a run-time extent that is not a size of the program
+// (workspace-sized.mlir has those), allocated in a loop, or freed other than by
 // a top-level dealloc of the allocation stay allocations.
 
 // CHECK-LABEL: func.func private @p.s0(
