@@ -677,6 +677,29 @@ static void followResultLayout(const ContractionShape &shape,
 static std::optional<SmallVector<int64_t>>
 getLoopExtents(const ContractionShape &shape);
 
+/// Over sizes, a contraction of few terms per element steps its other
+/// parallel dimensions (neither rows nor columns: batch-like) one at a
+/// time outside its column blocks, as the parts of a split contraction do
+/// (enterOuterLoops): each register tile then streams its rows whole,
+/// rather than every column block revisiting all of them in short pieces
+/// (K5L with `size E`: 1331 rows of E doubles in pieces of 256). Last, so
+/// that the reuse counts of the panels see the whole extents.
+static void enterOuterLoopsOverSizes(const ContractionShape &shape,
+                                     ArrayRef<bool> sizedLoops,
+                                     ArrayRef<int64_t> extents,
+                                     const TileContractionsConfig &config,
+                                     ContractionTilingPlan &plan) {
+  if (!llvm::is_contained(sizedLoops, true) || plan.packedInput >= 0 ||
+      shape.productOfExtents(extents, /*reductionsOnly=*/true) >
+          config.maxSummandsToShareLoops)
+    return;
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+    if (!shape.isReduction(dim) && dim != plan.columnDim &&
+        dim != plan.depthDim && !(plan.hasRows && dim == plan.rowDim) &&
+        extents[dim] > 1)
+      plan.cacheTiles[dim] = 1;
+}
+
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
 /// `sizedLoops` are the loops whose extents are sizes (`shape` has
 /// planning extents for them).
@@ -778,6 +801,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   if (plan.packedInput < 0)
     plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
   planSizedPanels(shape, sizedLoops, extents, config, plan);
+  enterOuterLoopsOverSizes(shape, sizedLoops, extents, config, plan);
 }
 
 /// The plans of the `cpu` planner (and of those that derive only their

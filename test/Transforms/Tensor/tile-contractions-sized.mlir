@@ -286,3 +286,32 @@ func.func @one_dimension_lacking(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C:
   } -> tensor<?x?x?xf64>
   return %r : tensor<?x?x?xf64>
 }
+
+// -----
+
+// A mode product with the element index last and a size (K5L's first
+// step): few terms per element (11), so its other parallel dimensions (b,
+// c) are stepped one at a time outside the column blocks over E, and each
+// register tile streams its 11 rows of u whole instead of every column
+// block revisiting all 1331 rows.
+// REMARK: remark: tiling plan: rows=d0 columns=d4 depth=d3 cache=[0,1,1,0,{{[0-9]+}}] register=[11,1,1,1,16] cache-order=[d1,d2,d4,d3,d0] {{.*}} sized=d4 (edges padded)
+// CHECK-LABEL: func.func @mode_product_element_last
+// CHECK: scf.for %{{.*}} = %c0 to %c11 step %c1
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c11 step %c1
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %dim step %c{{[0-9]+}}
+// CHECK: vector.contract {{.*}} : vector<11x1xf64>, vector<1x16xf64> into vector<11x16xf64>
+#a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3)>
+#u = affine_map<(d0, d1, d2, d3, d4) -> (d3, d1, d2, d4)>
+#t = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+func.func @mode_product_element_last(%A: tensor<11x11xf64>, %u: tensor<11x11x11x?xf64>, %e: index) -> tensor<11x11x11x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty(%e) : tensor<11x11x11x?xf64>
+  %fill = linalg.fill ins(%zero : f64) outs(%empty : tensor<11x11x11x?xf64>) -> tensor<11x11x11x?xf64>
+  %t = linalg.generic {indexing_maps = [#a, #u, #t], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%A, %u : tensor<11x11xf64>, tensor<11x11x11x?xf64>) outs(%fill : tensor<11x11x11x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<11x11x11x?xf64>
+  return %t : tensor<11x11x11x?xf64>
+}
