@@ -262,6 +262,19 @@ public:
 
   int compilations() const { return program.getCompilations(); }
 
+  /// The bytes of workspace the compiled kernel needs for these values of
+  /// the sizes (the C API's tensorlangProgramGetWorkspaceSize).
+  int64_t workspaceSize(const std::vector<int64_t> &sizes) {
+    DiagnosticCollector diagnostics(program.getContext());
+    FailureOr<int64_t> bytes = program.getWorkspaceSize(sizes);
+    if (failed(bytes)) {
+      if (!problem.empty())
+        throw py::value_error(takeProblem());
+      diagnostics.raise("cannot size the workspace");
+    }
+    return *bytes;
+  }
+
   /// The source's warnings (`file:line:col: warning: ...`), for Python's
   /// warnings module.
   std::string warnings() const { return loadWarnings; }
@@ -334,5 +347,6 @@ PYBIND11_MODULE(_tensorlang, m) {
       .def("run", &PyProgram::run, py::arg("arrays"), py::arg("reference"),
            py::arg("max_work"))
       .def("ir", &PyProgram::ir, py::arg("stage"))
+      .def("workspace_size", &PyProgram::workspaceSize, py::arg("sizes"))
       .def_property_readonly("compilations", &PyProgram::compilations);
 }

@@ -211,8 +211,10 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
     jit->deviceFunction = *deviceFunction;
   }
   // (GPU programs keep their temporaries in device memory: no workspace.)
-  if (lowered->workspaceBytes < 0 && !lowered->workspaceGrowsWithSizes)
+  if (lowered->workspaceBytes < 0 && !lowered->workspaceGrowsWithSizes) {
+    jit->workspaceBytes = -1;
     return jit;
+  }
   auto withWorkspace = jit->engine->lookupPacked(jit->functionName + "_ws");
   auto workspaceFunction = jit->engine->lookup(jit->functionName + "_ws");
   if (!withWorkspace || !workspaceFunction) {
@@ -267,14 +269,15 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
     return;
   }
   std::unique_lock<std::mutex> lock(workspaceMutex, std::try_to_lock);
-  // (A workspace that grows with the sizes is reallocated when a call
-  // needs more than any before it.)
-  int64_t needed = getWorkspaceSize(sizes);
-  if (lock.owns_lock() &&
-      (!workspace || workspace->getShape()[0] * 8 < needed))
+  // A workspace that grows with the sizes is reallocated when a call needs
+  // more than any before it. (A size computation that overflowed comes out
+  // negative: the plain function allocates what it needs itself.)
+  int64_t needed = lock.owns_lock() ? getWorkspaceSize(sizes) : -1;
+  if (needed >= 0 &&
+      (!workspace || int64_t(workspace->getByteSize()) < needed))
     workspace = HostTensor::allocateUninitialized(
         ElementKind::F64, {std::max<int64_t>(1, (needed + 7) / 8)});
-  if (!lock.owns_lock() || !workspace) {
+  if (needed < 0 || !workspace) {
     packed(arguments.data());
     return;
   }

@@ -173,6 +173,12 @@ static int runTargets(void) {
   void *kernel = tensorlangProgramGetDeviceKernel(program, &error);
   printf("cuda device kernel: %s\n", kernel ? "compiled" : error);
   free(error);
+  /* Its temporaries are in device memory: no workspace to size (where a
+     driver compiles it). */
+  error = NULL;
+  int64_t bytes = tensorlangProgramGetWorkspaceSize(program, NULL, &error);
+  printf("cuda workspace: %lld %s", (long long)bytes, error ? error : "\n");
+  free(error);
   tensorlangProgramDestroy(program);
   return 0;
 }

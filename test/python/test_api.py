@@ -432,6 +432,26 @@ def test_sizes_compiled_once():
         assert prog._impl.compilations == 1
 
 
+def test_sized_workspace_grows():
+    # Intermediates whose extents are sizes live in the JIT's workspace,
+    # which grows when a call's sizes need more than any before and serves
+    # smaller calls after: each result right, one compilation, and the size
+    # function says the intermediates (9E doubles each) are in it.
+    source = ("size E\nvar input A : [3 3]\nvar input u : [3 3 E]\n"
+              "var output v : [3 3 E]\nv = A # A # u . [[2 5] [4 6]]\n")
+    for threads in (1, 2):
+        prog = tl.compile(source, threads=threads)
+        A = rng.random((3, 3))
+        for e in (1, 37, 1001, 2, 0, 1001):
+            u = rng.random((3, 3, e))
+            assert_same(prog(A=A, u=u)["v"],
+                        np.einsum("ia,jb,abe->ije", A, A, u))
+        assert prog._impl.compilations == 1
+    library = tl.compile(source)
+    largest = library._impl.workspace_size([1001])
+    assert largest >= 8 * 9 * 1001 > library._impl.workspace_size([1])
+
+
 def test_sizes_ir():
     # ir() shows the code the JIT compiles: with a size's value given for
     # every size, code for that value; otherwise code taking the sizes.

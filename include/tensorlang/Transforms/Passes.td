@@ -755,7 +755,8 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
     caller who runs a kernel many times pays each time. This pass gives
     every such temporary a fixed place in one block of bytes:
 
-    - `@p_ws(..., %workspace: memref<Nxi8>)` is the function with each
+    - `@p_ws(..., %workspace: memref<Nxi8>)` (in a program without sized
+      temporaries, below) is the function with each
       top-level static `memref.alloc` of its own and of the statement
       functions it calls replaced by a `memref.view` of the workspace at a
       fixed offset (64-byte aligned), and their `memref.dealloc`s removed.
@@ -769,7 +770,9 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
       program's sizes (the arguments marked `tl.size`, in order).
 
     Temporaries whose extents are computed from the sizes alone (pure
-    operations on `tl.size` arguments and constants) have places too:
+    operations on `tl.size` arguments and constants; in a statement
+    function, only where every call passes the program function's size of
+    the same name) have places too:
     after the static temporaries of their function, at offsets computed
     from the sizes at the function's start. The workspace then grows with
     the sizes: it is passed as a pointer (`memref<i8>`, as the sized

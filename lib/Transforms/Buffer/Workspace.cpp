@@ -238,7 +238,8 @@ static IRMapping mapSizes(func::FuncOp func,
 /// ones after them (their offsets computed at the function's start). A
 /// sized program's workspace comes as a pointer (`memref<i8>`, as its
 /// sized variables do): it is viewed as bytes at the function's start, and
-/// `sizedBase` (the entry's, computed there) adds to `base`.
+/// the value `buildSizedBase` builds there (the program function's: the
+/// largest statement's bytes) adds to `base`.
 static void placeTemporaries(
     FunctionTemporaries &plan, Value workspace, int64_t base,
     llvm::function_ref<Value(OpBuilder &)> buildSizedBase = nullptr) {
@@ -320,8 +321,33 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
   SmallVector<FunctionTemporaries> statements;
   int64_t statementBytes = 0;
   bool sized = own.isSized();
+  // A statement's sizes are the program's where every call passes the
+  // program function's size of the same name for each; otherwise (a
+  // statement given a value computed from a size, say) its temporaries of
+  // run-time extent stay allocations.
+  auto getSizesPassedOn = [&](func::FuncOp callee) {
+    bool passedOn = true;
+    entry.walk([&](func::CallOp call) {
+      if (call.getCallee() != callee.getSymName())
+        return;
+      for (auto [index, operand] : llvm::enumerate(call.getOperands())) {
+        auto name =
+            callee.getArgAttrOfType<StringAttr>(index, kSizeArgAttrName);
+        if (!name)
+          continue;
+        auto argument = dyn_cast<BlockArgument>(operand);
+        auto passed =
+            argument && argument.getOwner() == &entry.getBody().front()
+                ? entry.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                     kSizeArgAttrName)
+                : StringAttr();
+        passedOn &= passed == name;
+      }
+    });
+    return passedOn ? sizeNames : llvm::StringSet<>();
+  };
   for (func::FuncOp callee : callees) {
-    statements.push_back(planTemporaries(callee, sizeNames));
+    statements.push_back(planTemporaries(callee, getSizesPassedOn(callee)));
     statementBytes = std::max(statementBytes, statements.back().bytes);
     sized |= statements.back().isSized();
   }

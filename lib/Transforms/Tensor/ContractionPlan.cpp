@@ -677,19 +677,21 @@ static void followResultLayout(const ContractionShape &shape,
 static std::optional<SmallVector<int64_t>>
 getLoopExtents(const ContractionShape &shape);
 
-/// Over sizes, a contraction of few terms per element steps its other
-/// parallel dimensions (neither rows nor columns: batch-like) one at a
-/// time outside its column blocks, as the parts of a split contraction do
-/// (enterOuterLoops): each register tile then streams its rows whole,
-/// rather than every column block revisiting all of them in short pieces
-/// (K5L with `size E`: 1331 rows of E doubles in pieces of 256). Last, so
-/// that the reuse counts of the panels see the whole extents.
-static void enterOuterLoopsOverSizes(const ContractionShape &shape,
-                                     ArrayRef<bool> sizedLoops,
-                                     ArrayRef<int64_t> extents,
-                                     const TileContractionsConfig &config,
-                                     ContractionTilingPlan &plan) {
-  if (!llvm::is_contained(sizedLoops, true) || plan.packedInput >= 0 ||
+/// A contraction of few terms per element whose columns are blocked steps
+/// its other parallel dimensions (neither rows nor columns: batch-like)
+/// one at a time outside its column blocks, as the parts of a split
+/// contraction do (SplitContraction.cpp, enterOuterLoops): each register
+/// tile then streams its rows whole, rather than every column block
+/// revisiting all of them in short pieces (K5L: 1331 rows of E doubles in
+/// pieces of 256). (Threads share the first of those dimensions, as they
+/// did without the rule: distributeOverThreads takes the cache order's
+/// first dimension.) Last, so that the reuse counts of the panels see the
+/// whole extents.
+static void stepBatchLikeDimsOutsideColumnBlocks(const ContractionShape &shape,
+                            ArrayRef<int64_t> extents,
+                            const TileContractionsConfig &config,
+                            ContractionTilingPlan &plan) {
+  if (plan.packedInput >= 0 || plan.cacheTiles[plan.columnDim] == 0 ||
       shape.productOfExtents(extents, /*reductionsOnly=*/true) >
           config.maxSummandsToShareLoops)
     return;
@@ -801,7 +803,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   if (plan.packedInput < 0)
     plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
   planSizedPanels(shape, sizedLoops, extents, config, plan);
-  enterOuterLoopsOverSizes(shape, sizedLoops, extents, config, plan);
+  stepBatchLikeDimsOutsideColumnBlocks(shape, extents, config, plan);
 }
 
 /// The plans of the `cpu` planner (and of those that derive only their

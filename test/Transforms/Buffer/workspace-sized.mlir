@@ -146,3 +146,34 @@ func.func @q(%e: index {tl.size = "E"}, %m: memref<index>) {
   return
 }
 func.func private @use(memref<?xf64>, memref<?xf64>)
+
+// -----
+
+// A statement given a value computed from a size where its argument is
+// named as the size: the size function would compute its temporary from
+// the size itself, not the value passed, so it stays an allocation. The
+// same statement's static temporary still has its place.
+// CHECK-LABEL: func.func private @m.s0(
+// CHECK-SAME: %[[E:.*]]: index {tl.size = "E"}, %[[WS:.*]]: memref<64xi8>)
+// CHECK: %[[T:.*]] = memref.alloc(%[[E]]) : memref<?xf64>
+// CHECK: memref.view %[[WS]][%{{.*}}][] : memref<64xi8> to memref<2xf64>
+// CHECK: memref.dealloc %[[T]]
+// CHECK-LABEL: func.func @m_workspace_size(
+// CHECK-SAME: %{{.*}}: index {tl.size = "E"}) -> i64 {
+// CHECK-NEXT: %[[SIZE:.*]] = arith.constant 64 : i64
+// CHECK-NEXT: return %[[SIZE]]
+func.func private @m.s0(%e: index {tl.size = "E"}) {
+  %t = memref.alloc(%e) : memref<?xf64>
+  %s = memref.alloc() : memref<2xf64>
+  call @use(%t, %s) : (memref<?xf64>, memref<2xf64>) -> ()
+  memref.dealloc %s : memref<2xf64>
+  memref.dealloc %t : memref<?xf64>
+  return
+}
+func.func @m(%e: index {tl.size = "E"}) {
+  %c2 = arith.constant 2 : index
+  %twice = arith.muli %e, %c2 : index
+  call @m.s0(%twice) : (index) -> ()
+  return
+}
+func.func private @use(memref<?xf64>, memref<2xf64>)
