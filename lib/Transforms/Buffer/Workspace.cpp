@@ -20,8 +20,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <algorithm>
-
 namespace tensorlang {
 #define GEN_PASS_DEF_WORKSPACE
 #include "tensorlang/Transforms/Passes.h.inc"
@@ -124,15 +122,13 @@ collectTemporaries(func::FuncOp func, const llvm::StringSet<> &sizes,
     deallocs.clear();
     return temporaries;
   }
-  for (Operation *op : candidates)
-    temporaries.push_back(cast<memref::AllocOp>(op));
+  // Those of static size first, at offsets known at compile time.
+  for (bool isStatic : {true, false})
+    for (Operation *op : candidates)
+      if (cast<memref::AllocOp>(op).getType().hasStaticShape() == isStatic)
+        temporaries.push_back(cast<memref::AllocOp>(op));
   llvm::erase_if(deallocs, [&](memref::DeallocOp dealloc) {
     return !candidates.contains(dealloc.getMemref().getDefiningOp());
-  });
-  // Those of static size first, at offsets known at compile time.
-  std::stable_partition(temporaries.begin(), temporaries.end(),
-                        [](memref::AllocOp alloc) {
-    return alloc.getType().hasStaticShape();
   });
   return temporaries;
 }

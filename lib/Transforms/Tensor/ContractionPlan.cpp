@@ -695,11 +695,12 @@ static void stepBatchLikeDimsOutsideColumnBlocks(const ContractionShape &shape,
       shape.productOfExtents(extents, /*reductionsOnly=*/true) >
           config.maxSummandsToShareLoops)
     return;
-  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
+    bool isRows = plan.hasRows && dim == plan.rowDim;
     if (!shape.isReduction(dim) && dim != plan.columnDim &&
-        dim != plan.depthDim && !(plan.hasRows && dim == plan.rowDim) &&
-        extents[dim] > 1)
+        dim != plan.depthDim && !isRows && extents[dim] > 1)
       plan.cacheTiles[dim] = 1;
+  }
 }
 
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
