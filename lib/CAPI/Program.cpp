@@ -349,8 +349,7 @@ void *tensorlangProgramGetWorkspaceKernel(TensorlangProgram program,
 }
 
 int64_t tensorlangProgramGetWorkspaceSize(TensorlangProgram program,
-                                          const int64_t *sizes,
-                                          char **error) {
+                                          const int64_t *sizes, char **error) {
   size_t count =
       sizes ? llvm::range_size(program->program.getOp().getSizes()) : 0;
   FailureOr<int64_t> bytes =

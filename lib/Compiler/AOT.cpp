@@ -163,12 +163,10 @@ DeclaredExtents tensorlang::getDeclaredExtents(tl::ProgramOp program,
   return declared;
 }
 
-std::string
-tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
-                        int64_t streamingMinBytes, bool hasSizedTemporaries,
-                        StringRef distributed, int64_t workspaceBytes,
-                        bool hugePages, StringRef gpuChip,
-                        bool workspaceGrowsWithSizes) {
+std::string tensorlang::emitCHeader(
+    tl::ProgramOp program, int64_t temporaryBytes, int64_t streamingMinBytes,
+    bool hasSizedTemporaries, StringRef distributed, int64_t workspaceBytes,
+    bool hugePages, StringRef gpuChip, bool workspaceGrowsWithSizes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string name = program.getSymName().str();
@@ -217,13 +215,12 @@ tensorlang::emitCHeader(tl::ProgramOp program, int64_t temporaryBytes,
   else if (workspaceBytes >= 0 || workspaceGrowsWithSizes)
     os << "   The function allocates its temporaries with malloc while it\n"
        << "   runs: one block of "
-       << (workspaceGrowsWithSizes
-               ? "the bytes that\n   " + name +
-                     (distributed.empty() ? "" : "_mpi") +
-                     "_workspace_size gives"
-               : std::to_string(workspaceBytes) + " bytes")
-       << " (the workspace of " << name
-       << (distributed.empty() ? "" : "_mpi") << "_ws, below)"
+       << (workspaceGrowsWithSizes ? "the bytes that\n   " + name +
+                                         (distributed.empty() ? "" : "_mpi") +
+                                         "_workspace_size gives"
+                                   : std::to_string(workspaceBytes) + " bytes")
+       << " (the workspace of " << name << (distributed.empty() ? "" : "_mpi")
+       << "_ws, below)"
        << (hasSizedTemporaries
                ? ",\n   and those whose size grows with the program's sizes"
                : "")

@@ -227,7 +227,8 @@ JitProgram::compile(tl::ProgramOp program, const CompileOptions &options) {
   // (The lowering read the size tl-workspace gave the size function.)
   jit->workspaceBytes = lowered->workspaceBytes;
   if (lowered->workspaceGrowsWithSizes) {
-    auto size = jit->engine->lookupPacked(jit->functionName + "_workspace_size");
+    auto size =
+        jit->engine->lookupPacked(jit->functionName + "_workspace_size");
     if (!size)
       return program.emitError("JIT compilation produced no workspace size "
                                "function: ")
@@ -273,8 +274,7 @@ void JitProgram::call(llvm::ArrayRef<int64_t> sizes,
   // more than any before it. (A size computation that overflowed comes out
   // negative: the plain function allocates what it needs itself.)
   int64_t needed = lock.owns_lock() ? getWorkspaceSize(sizes) : -1;
-  if (needed >= 0 &&
-      (!workspace || int64_t(workspace->getByteSize()) < needed))
+  if (needed >= 0 && (!workspace || int64_t(workspace->getByteSize()) < needed))
     workspace = HostTensor::allocateUninitialized(
         ElementKind::F64, {std::max<int64_t>(1, (needed + 7) / 8)});
   if (needed < 0 || !workspace) {

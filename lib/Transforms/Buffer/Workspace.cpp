@@ -393,15 +393,13 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
     // The largest statement's temporaries, then the program function's.
     IRMapping ownMapping = mapSizes(entry, sizeValues);
     Value total = arith::AddIOp::create(
-        sizeBody, loc,
-        arith::ConstantIndexOp::create(sizeBody, loc, own.bytes),
+        sizeBody, loc, arith::ConstantIndexOp::create(sizeBody, loc, own.bytes),
         buildSizedOffsets(sizeBody, loc, own, ownMapping).second);
     Value largest = buildLargestStatement(sizeBody, sizeValues);
     total = arith::AddIOp::create(sizeBody, loc, total, largest);
-    func::ReturnOp::create(
-        sizeBody, loc,
-        ValueRange{arith::IndexCastOp::create(
-            sizeBody, loc, sizeBody.getI64Type(), total)});
+    func::ReturnOp::create(sizeBody, loc,
+                           ValueRange{arith::IndexCastOp::create(
+                               sizeBody, loc, sizeBody.getI64Type(), total)});
   }
 
   // A sized program's workspace is a pointer, as its sized variables are
@@ -460,8 +458,8 @@ static void addWorkspace(ModuleOp module, func::FuncOp entry) {
     for (unsigned argument : sizeArguments)
       sizes.push_back(body->getArgument(argument));
     Value bytes = func::CallOp::create(inside, loc, size, sizes).getResult(0);
-    Value extent = arith::IndexCastOp::create(inside, loc,
-                                              inside.getIndexType(), bytes);
+    Value extent =
+        arith::IndexCastOp::create(inside, loc, inside.getIndexType(), bytes);
     Value bytesBlock = memref::AllocOp::create(
         inside, loc,
         MemRefType::get({ShapedType::kDynamic}, inside.getI8Type()), extent,

@@ -687,10 +687,9 @@ getLoopExtents(const ContractionShape &shape);
 /// did without the rule: distributeOverThreads takes the cache order's
 /// first dimension.) Last, so that the reuse counts of the panels see the
 /// whole extents.
-static void stepBatchLikeDimsOutsideColumnBlocks(const ContractionShape &shape,
-                            ArrayRef<int64_t> extents,
-                            const TileContractionsConfig &config,
-                            ContractionTilingPlan &plan) {
+static void stepBatchLikeDimsOutsideColumnBlocks(
+    const ContractionShape &shape, ArrayRef<int64_t> extents,
+    const TileContractionsConfig &config, ContractionTilingPlan &plan) {
   if (plan.packedInput >= 0 || plan.cacheTiles[plan.columnDim] == 0 ||
       shape.productOfExtents(extents, /*reductionsOnly=*/true) >
           config.maxSummandsToShareLoops)

@@ -39,8 +39,8 @@ static double check(int64_t E, int64_t N) {
 }
 
 int main(void) {
-  const int64_t cases[][2] = {{1, 3}, {7, 5}, {13, 4}, {3999, 11}, {7, 5},
-                              {0, 4}};
+  const int64_t cases[][2] = {{1, 3},     {7, 5}, {13, 4},
+                              {3999, 11}, {7, 5}, {0, 4}};
   for (int i = 0; i < 6; ++i)
     printf("E=%lld N=%lld max error: %g\n", (long long)cases[i][0],
            (long long)cases[i][1], check(cases[i][0], cases[i][1]));
@@ -48,8 +48,7 @@ int main(void) {
      sizes. */
   int64_t largest = sizes_workspace_size(3999, 11);
   printf("workspace grows with the sizes: %s\n",
-         largest >= 8 * 3999 * 11 &&
-                 sizes_workspace_size(7, 5) < largest &&
+         largest >= 8 * 3999 * 11 && sizes_workspace_size(7, 5) < largest &&
                  sizes_workspace_size(0, 4) >= 0
              ? "yes"
              : "no");
