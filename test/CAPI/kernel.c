@@ -180,12 +180,16 @@ int main(void) {
     int ok = 1;
     for (int64_t i = 0; i < 9 * E; ++i)
       ok &= v[i] == expected[i];
-    /* v[i][j][e] = sum_kl A[i][k] A[j][l] u[k][l][e], at one element. */
-    double first = 0;
-    for (int k = 0; k < 3; ++k)
-      for (int l = 0; l < 3; ++l)
-        first += A[k] * A[l] * u[(k * 3 + l) * E];
-    ok &= fabs(first - v[0]) < 1e-12;
+    /* v[i][j][e] = sum_kl A[i][k] A[j][l] u[k][l][e], by plain loops. */
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int64_t e = 0; e < E; ++e) {
+          double sum = 0;
+          for (int k = 0; k < 3; ++k)
+            for (int l = 0; l < 3; ++l)
+              sum += A[i * 3 + k] * A[j * 3 + l] * u[(k * 3 + l) * E + e];
+          ok &= fabs(sum - v[(i * 3 + j) * E + e]) < 1e-12;
+        }
     printf("workspace E=%d: %s\n", (int)E, ok ? "ok" : "wrong");
     free(u);
     free(expected);

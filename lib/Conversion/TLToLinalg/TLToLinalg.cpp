@@ -31,6 +31,7 @@
 
 #include "tensorlang/Conversion/Passes.h"
 #include "tensorlang/Dialect/TL/Analysis/IndexBinding.h"
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Dialect/TL/IR/TLOps.h"
 #include "tensorlang/Dialect/TL/IR/TypeRules.h"
 
@@ -833,7 +834,8 @@ static SizeValues bindSizeArguments(OpBuilder &builder, tl::ProgramOp program,
                                     func::FuncOp func, unsigned first = 0) {
   SizeValues sizes;
   for (auto [index, size] : llvm::enumerate(program.getSizes())) {
-    func.setArgAttr(first + index, "tl.size", size.getSymNameAttr());
+    func.setArgAttr(first + index, tl::kSizeArgAttrName,
+                    size.getSymNameAttr());
     sizes[size.getSymName()] = func.getArgument(first + index);
   }
   return sizes;

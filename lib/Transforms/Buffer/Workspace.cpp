@@ -8,6 +8,8 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,14 +28,11 @@ namespace tensorlang {
 } // namespace tensorlang
 
 using namespace mlir;
+using tensorlang::tl::kSizeArgAttrName;
 
 /// Temporaries start at multiples of a cache line, as `memref.alloc
 /// {alignment = 64}` places them.
 static constexpr int64_t kAlignment = 64;
-
-/// Names the arguments that are the program's sizes
-/// (--convert-tl-to-linalg's mark).
-static constexpr llvm::StringLiteral kSizeArgAttrName = "tl.size";
 
 /// Marks a workspace variant (tl-strip-annotations removes it).
 static constexpr llvm::StringLiteral kVariantAttrName = "tl.workspace_variant";

@@ -28,6 +28,10 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "tl.target";
 inline constexpr llvm::StringLiteral kContractionPlanAttrName =
     "tl.contraction_plan";
 
+/// The attribute that names an argument of a program's functions as one of
+/// its sizes (--convert-tl-to-linalg puts it; tl-workspace reads it).
+inline constexpr llvm::StringLiteral kSizeArgAttrName = "tl.size";
+
 /// The TargetAttr of the module that holds `op` (or of `op`, a module);
 /// null where there is none.
 TargetAttr getTargetAttr(mlir::Operation *op);
