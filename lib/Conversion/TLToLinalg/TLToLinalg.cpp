@@ -834,8 +834,7 @@ static SizeValues bindSizeArguments(OpBuilder &builder, tl::ProgramOp program,
                                     func::FuncOp func, unsigned first = 0) {
   SizeValues sizes;
   for (auto [index, size] : llvm::enumerate(program.getSizes())) {
-    func.setArgAttr(first + index, tl::kSizeArgAttrName,
-                    size.getSymNameAttr());
+    func.setArgAttr(first + index, tl::kSizeArgAttrName, size.getSymNameAttr());
     sizes[size.getSymName()] = func.getArgument(first + index);
   }
   return sizes;
