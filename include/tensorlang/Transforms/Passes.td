@@ -556,9 +556,13 @@ def StridedCopiesToLoops
     loops of its tiles (the start of an accumulator at an edge, the copy
     of a block into panels), a statement over a view made there has
     extents that affine loops cannot take as bounds: it becomes scf loops
-    here.
+    here. A copy, transposition or fill whose runs of the last dimension
+    are adjacent and of a static length (the panels of a sized tile) moves
+    each run as one vector.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

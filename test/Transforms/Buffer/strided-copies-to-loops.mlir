@@ -81,11 +81,14 @@ func.func @start_at_edge(%out: memref<?x?xf64>, %n: index, %rows: index, %first:
   return
 }
 
+// The copy of a block into panels moves each run of the panel's width,
+// adjacent in both buffers, as one vector.
 // CHECK-LABEL: func.func @panels_in_tile
 // CHECK: scf.for
 // CHECK-NOT: linalg.transpose
-// CHECK: memref.load
-// CHECK: memref.store
+// CHECK: scf.for %[[STEP:.*]] = %{{.*}} to %arg3
+// CHECK-NEXT: %[[VEC:.*]] = vector.load %{{.*}}[%[[STEP]], %[[ZERO:.*]]] : memref<?x16xf64, strided<[?, 1], offset: ?>>, vector<16xf64>
+// CHECK-NEXT: vector.store %[[VEC]], %{{.*}}[%[[STEP]], %[[ZERO]]] : memref<?x16xf64>, vector<16xf64>
 // CHECK: linalg.fill {{.*}} outs(%arg1 : memref<?x16xf64>)
 func.func @panels_in_tile(%block: memref<?x?xf64>, %whole: memref<?x16xf64>, %n: index, %depth: index) {
   %zero = arith.constant 0.0 : f64
@@ -97,6 +100,60 @@ func.func @panels_in_tile(%block: memref<?x?xf64>, %whole: memref<?x16xf64>, %n:
     linalg.transpose ins(%columns : memref<?x16xf64, strided<[?, 1], offset: ?>>) outs(%panels : memref<?x16xf64>) permutation = [0, 1]
     memref.dealloc %panels : memref<?x16xf64>
     linalg.fill ins(%zero : f64) outs(%whole : memref<?x16xf64>)
+  }
+  return
+}
+
+// A sized tile's block [depth][batch][panels x 16] into panels
+// [panels][batch][depth][16]: the loops follow the block's layout (depth,
+// batch, panel), the source read line after line, and each run of 16 is
+// one vector; the padding of the last panel is a vector of zeros per run.
+// CHECK-LABEL: func.func @panels_follow_source
+// CHECK: %[[BLOCK:.*]] = memref.subview %arg0
+// CHECK: %[[PANELS:.*]] = memref.alloc
+// CHECK: scf.for %[[DEPTH:.*]] = %{{.*}} to %c256
+// CHECK-NEXT: scf.for %[[BATCH:.*]] = %{{.*}} to %arg2
+// CHECK-NEXT: scf.for %[[PANEL:.*]] = %{{.*}} to %arg3
+// CHECK-NEXT: %[[VEC:.*]] = vector.load %[[BLOCK]][%[[DEPTH]], %[[BATCH]], %[[PANEL]], %[[ZERO:.*]]] : memref<256x?x?x16xf64, strided<[?, ?, 16, 1]>>, vector<16xf64>
+// CHECK-NEXT: vector.store %[[VEC]], %[[PANELS]][%[[PANEL]], %[[BATCH]], %[[DEPTH]], %[[ZERO]]] : memref<?x?x256x16xf64>, vector<16xf64>
+// CHECK: %[[ZEROS:.*]] = vector.broadcast %{{.*}} : f64 to vector<16xf64>
+// CHECK: vector.store %[[ZEROS]], %[[PANELS]][
+// CHECK-NOT: linalg.
+func.func @panels_follow_source(%a: memref<256x?x?x16xf64>, %n: index, %batch: index, %count: index) {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %block = memref.subview %a[0, 0, 0, 0] [256, %batch, %count, 16] [1, 1, 1, 1] : memref<256x?x?x16xf64> to memref<256x?x?x16xf64, strided<[?, ?, 16, 1]>>
+    %panels = memref.alloc(%count, %batch) : memref<?x?x256x16xf64>
+    linalg.transpose ins(%block : memref<256x?x?x16xf64, strided<[?, ?, 16, 1]>>) outs(%panels : memref<?x?x256x16xf64>) permutation = [2, 1, 0, 3]
+    linalg.fill ins(%zero : f64) outs(%panels : memref<?x?x256x16xf64>)
+    memref.dealloc %panels : memref<?x?x256x16xf64>
+  }
+  return
+}
+
+// Scalar loops where a run is not one vector: the last dimension is
+// another loop in the source (a transposition of the last two), its
+// elements are not adjacent in the source, its length is a size, or it
+// is longer than four registers.
+// CHECK-LABEL: func.func @runs_not_vectors
+// CHECK-NOT: vector.
+// CHECK-COUNT-4: memref.store
+// CHECK-NOT: vector.
+func.func @runs_not_vectors(%a: memref<?x16xf64>, %s: memref<?x32xf64>, %d: memref<?x?xf64>, %f: memref<?x64xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %b = memref.alloc(%n) : memref<16x?xf64>
+    linalg.transpose ins(%a : memref<?x16xf64>) outs(%b : memref<16x?xf64>) permutation = [1, 0]
+    %strided = memref.subview %s[0, 0] [%n, 16] [1, 2] : memref<?x32xf64> to memref<?x16xf64, strided<[32, 2]>>
+    %c = memref.alloc(%n) : memref<?x16xf64>
+    linalg.copy ins(%strided : memref<?x16xf64, strided<[32, 2]>>) outs(%c : memref<?x16xf64>)
+    %e = memref.alloc(%n, %n) : memref<?x?xf64>
+    linalg.copy ins(%d : memref<?x?xf64>) outs(%e : memref<?x?xf64>)
+    %g = memref.alloc(%n) : memref<?x64xf64>
+    linalg.copy ins(%f : memref<?x64xf64>) outs(%g : memref<?x64xf64>)
   }
   return
 }
