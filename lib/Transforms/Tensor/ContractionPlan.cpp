@@ -568,7 +568,9 @@ static int rowPanelInput(const ContractionShape &shape,
 /// (ContractionTilingPlan::sizedPanelInput, sizedRowPanelInput), where
 /// `sizedLoops` are the loops whose extents are sizes: the columns'
 /// operand, where each element of its block serves `minPanelReuse` rows
-/// or more (the steps of the dimensions it lacks in a cache tile), and the
+/// or more (the steps of the dimensions it lacks in a cache tile), or
+/// where its depth steps are a size apart and it serves two register tiles
+/// of rows (its other dimensions then step outside the blocks), and the
 /// rows' operand, where each serves `minRowPanelReuse` register tiles or
 /// more (its tiles of columns, and the steps of the other dimensions it
 /// lacks), with every size as short as kShortExtentOfSize. Panels of rows
@@ -596,20 +598,22 @@ static void planSizedPanels(const ContractionShape &shape,
         steps = std::numeric_limits<int64_t>::max();
     return steps;
   };
-  // Whether panels of `dim` spare a register tile something: `dim` is a
-  // size (its edges are padded), or the steps of `dim` in `map`'s operand
-  // are a size apart (through a pointer per row). A small matrix of
-  // fixed extents (the CFD kernels' 11 x 11 operator) reads as well in
-  // place.
-  auto paysInPanels = [&](AffineMap map, unsigned dim) {
+  // Whether the steps of `dim` in `map`'s operand are a size (or more)
+  // apart: a dimension inside it in the operand's layout is a size.
+  auto stepsSizeApart = [&](AffineMap map, unsigned dim) {
     std::optional<unsigned> position =
         map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
-    return sizedLoops[dim] ||
-           llvm::any_of(
-               map.getResults().drop_front(*position + 1),
-               [&](AffineExpr inner) {
-                 return sizedLoops[cast<AffineDimExpr>(inner).getPosition()];
-               });
+    return llvm::any_of(
+        map.getResults().drop_front(*position + 1), [&](AffineExpr inner) {
+          return sizedLoops[cast<AffineDimExpr>(inner).getPosition()];
+        });
+  };
+  // Whether panels of `dim` spare a register tile something: `dim` is a
+  // size (its edges are padded), or its steps in `map`'s operand are a
+  // size apart (through a pointer per row). A small matrix of fixed
+  // extents (the CFD kernels' 11 x 11 operator) reads as well in place.
+  auto paysInPanels = [&](AffineMap map, unsigned dim) {
+    return sizedLoops[dim] || stepsSizeApart(map, dim);
   };
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
     AffineMap map = shape.getInputMap(input);
@@ -617,10 +621,33 @@ static void planSizedPanels(const ContractionShape &shape,
         !map.isFunctionOfDim(plan.depthDim) ||
         !map.isFunctionOfDim(plan.columnDim))
       continue;
-    if (extents[plan.columnDim] > plan.registerTiles[plan.columnDim] &&
-        paysInPanels(map, plan.columnDim) &&
-        stepsLacking(map, -1) >= config.minPanelReuse)
+    if (extents[plan.columnDim] <= plan.registerTiles[plan.columnDim] ||
+        !paysInPanels(map, plan.columnDim))
+      break;
+    int64_t reuse = stepsLacking(map, -1);
+    if (reuse >= config.minPanelReuse) {
       plan.sizedPanelInput = input;
+      break;
+    }
+    // Where its depth steps are a size apart, a register tile reads a line
+    // a size or more from the last at every depth step (a page or more
+    // with long sizes), which neither the TLB nor the prefetchers keep up
+    // with; from panels it reads one run. That pays where two register
+    // tiles of rows or more share it. The operand's other dimensions then
+    // step one at a time, outside the column blocks, so that its block,
+    // and the copy, is one cache tile's rather than every step of theirs
+    // (TCCG abc-adc-db: the batch c, whole in the cache tile, made the
+    // copy as large as the operand).
+    if (plan.hasRows && stepsSizeApart(map, plan.depthDim) &&
+        reuse >= 2 * plan.registerTiles[plan.rowDim]) {
+      plan.sizedPanelInput = input;
+      for (AffineExpr expr : map.getResults()) {
+        unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+        if (!shape.isReduction(dim) && dim != plan.columnDim &&
+            extents[dim] > 1)
+          plan.cacheTiles[dim] = 1;
+      }
+    }
     break;
   }
   if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)

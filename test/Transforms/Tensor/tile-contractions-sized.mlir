@@ -8,7 +8,9 @@
 // registers over sizes: static register tiles of 8 x 16 in their bulk,
 // and the tiles at the edges padded to 8 x 16 at run time (masked reads
 // of the operands' slices and of the accumulator, one write back that
-// drops what is out of bounds). Every tile is a vector contraction; the
+// drops what is out of bounds). B's depth steps are a size (the columns)
+// apart, so that the sized tiles copy its blocks into panels too
+// (sized-panels). Every tile is a vector contraction; the
 // result is not zeroed first (the depth is blocked): each tile starts
 // from zeros in the first depth block (a select on the block), from its
 // accumulator in the others.
@@ -17,7 +19,7 @@
 #b = affine_map<(i, k, j) -> (k, j)>
 #c = affine_map<(i, k, j) -> (i, j)>
 
-// REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,256,256] register=[8,1,16] {{.*}} panels=in1 sized=d0,d1,d2 (edges padded)
+// REMARK: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[64,256,256] register=[8,1,16] {{.*}} panels=in1 sized-panels=in1 sized=d0,d1,d2 (edges padded)
 // CHECK-LABEL: func.func @sized
 // CHECK-NOT: linalg.fill
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
@@ -262,19 +264,27 @@ func.func @short_extents(%A: tensor<?x?x?xf64>, %B: tensor<?x?x?x?xf64>, %C: ten
 
 // The columns' operand A lacks one dimension (b), the rows' operand B two
 // of which one is the columns (TCCG abcde-efbad-cf): with sizes as short
-// as 16, each element of a block would serve 16 rows or one register tile
-// of columns, too few to repay a copy. No panels in the sized tiles.
+// as 16, each element of a block serves 16 rows, too few for panels by
+// reuse alone. But A's depth steps are a size (d) apart: in place, each
+// register tile would read a new line that far away at every depth step.
+// Its block is copied into panels, and A's other dimension (a) steps one
+// at a time outside the column blocks, so that the copy is one cache
+// tile's (256 x 256), not every step of a.
 
 #a = affine_map<(a, b, d, k) -> (a, k, d)>
 #b = affine_map<(a, b, d, k) -> (k, b)>
 #c = affine_map<(a, b, d, k) -> (a, b, d)>
 
-// REMARK: remark: tiling plan: rows=d1 columns=d2 depth=d3 cache=[0,64,256,256] register=[1,8,16,1] {{.*}} panels=in0 sized=d0,d1,d2,d3 (edges padded)
-// CHECK-LABEL: func.func @one_dimension_lacking
-// CHECK-NOT: linalg.transpose
+// REMARK: remark: tiling plan: rows=d1 columns=d2 depth=d3 cache=[1,64,256,256] register=[1,8,16,1] {{.*}} panels=in0 sized-panels=in0 sized=d0,d1,d2,d3 (edges padded)
+// CHECK-LABEL: func.func @depth_steps_size_apart
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK: scf.for %{{.*}} step %c256
+// CHECK: scf.for %{{.*}} step %c256
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x256x?x16xf64>) outs(%{{.*}} : tensor<?x1x256x16xf64>) permutation = [2, 0, 1, 3]
+// CHECK: scf.for %{{.*}} step %c64
 // CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x16xf64> into vector<8x16xf64>
 // CHECK: return
-func.func @one_dimension_lacking(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?x?xf64>) -> tensor<?x?x?xf64> {
+func.func @depth_steps_size_apart(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?x?xf64>) -> tensor<?x?x?xf64> {
   %zero = arith.constant 0.0 : f64
   %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?xf64>) -> tensor<?x?x?xf64>
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
@@ -285,6 +295,35 @@ func.func @one_dimension_lacking(%A: tensor<?x?x?xf64>, %B: tensor<?x?xf64>, %C:
     linalg.yield %s : f64
   } -> tensor<?x?x?xf64>
   return %r : tensor<?x?x?xf64>
+}
+
+// -----
+
+// The same with 8 rows (b fixed): each element of A's block serves one
+// register tile of rows, which no copy repays, however far apart its
+// depth steps are. No panels in the sized tiles, and a stays whole in
+// the cache tile.
+
+#a = affine_map<(a, b, d, k) -> (a, k, d)>
+#b = affine_map<(a, b, d, k) -> (k, b)>
+#c = affine_map<(a, b, d, k) -> (a, b, d)>
+
+// REMARK: remark: tiling plan: rows=d1 columns=d2 depth=d3 cache=[0,0,256,256] register=[1,8,16,1] {{.*}} split=none sized=d0,d2,d3 (edges padded)
+// CHECK-LABEL: func.func @one_tile_of_rows
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: return
+func.func @one_tile_of_rows(%A: tensor<?x?x?xf64>, %B: tensor<?x8xf64>, %C: tensor<?x8x?xf64>) -> tensor<?x8x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x8x?xf64>) -> tensor<?x8x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%A, %B : tensor<?x?x?xf64>, tensor<?x8xf64>) outs(%fill : tensor<?x8x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x8x?xf64>
+  return %r : tensor<?x8x?xf64>
 }
 
 // -----
