@@ -66,11 +66,11 @@ static LogicalResult copyRunsAsVectors(RewriterBase &rewriter,
   if (!isa<linalg::CopyOp, linalg::TransposeOp, linalg::FillOp>(op) ||
       !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return failure();
-  // A GPU kernel's threads each move an element (tl-gpu-map-loops).
+  // Loops already mapped to a GPU kernel (tl-gpu-map-loops runs before)
+  // keep their element-wise form, which their lowering expects.
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
-    if (parent->getDialect() &&
-        parent->getDialect()->getNamespace() == "gpu")
+    if (parent->getDialect() && parent->getDialect()->getNamespace() == "gpu")
       return failure();
   Value target = op.getDpsInits().front();
   auto targetType = cast<MemRefType>(target.getType());
