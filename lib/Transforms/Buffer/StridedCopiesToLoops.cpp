@@ -66,18 +66,14 @@ static LogicalResult copyRunsAsVectors(RewriterBase &rewriter,
   if (!isa<linalg::CopyOp, linalg::TransposeOp, linalg::FillOp>(op) ||
       !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return failure();
-  // Loops already mapped to a GPU kernel (tl-gpu-map-loops runs before)
-  // keep their element-wise form, which their lowering expects.
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (parent->getDialect() && parent->getDialect()->getNamespace() == "gpu")
-      return failure();
   Value target = op.getDpsInits().front();
   auto targetType = cast<MemRefType>(target.getType());
   Type element = targetType.getElementType();
+  // Whole bytes: a vector of i1 is packed bits in LLVM, a buffer of i1 a
+  // byte per element.
   std::optional<int64_t> run = contiguousLastExtent(target);
   if (!run || *run < 2 || *run > kMaxCopiedRunElements ||
-      !VectorType::isValidElementType(element))
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap targetMap = maps.back();

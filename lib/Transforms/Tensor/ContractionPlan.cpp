@@ -636,15 +636,16 @@ static void planSizedPanels(const ContractionShape &shape,
     // tiles of rows or more share it. The operand's other dimensions then
     // step one at a time, outside the column blocks, so that its block,
     // and the copy, is one cache tile's rather than every step of theirs
-    // (TCCG abc-adc-db: the batch c, whole in the cache tile, made the
-    // copy as large as the operand).
+    // (TCCG abc-adc-db: c, batch-like, whole in the cache tile, made the
+    // copy as large as the operand). The row panels below count those
+    // steps as one, as they then are.
     if (plan.hasRows && stepsSizeApart(map, plan.depthDim) &&
         reuse >= 2 * plan.registerTiles[plan.rowDim]) {
       plan.sizedPanelInput = input;
       for (AffineExpr expr : map.getResults()) {
         unsigned dim = cast<AffineDimExpr>(expr).getPosition();
         if (!shape.isReduction(dim) && dim != plan.columnDim &&
-            extents[dim] > 1)
+            dim != plan.rowDim && extents[dim] > 1)
           plan.cacheTiles[dim] = 1;
       }
     }

@@ -135,13 +135,14 @@ func.func @panels_follow_source(%a: memref<256x?x?x16xf64>, %n: index, %batch: i
 
 // Scalar loops where a run is not one vector: the last dimension is
 // another loop in the source (a transposition of the last two), its
-// elements are not adjacent in the source, its length is a size, or it
-// is longer than four registers.
+// elements are not adjacent in the source, its length is a size, it is
+// longer than four registers, or its elements are bits (i1: a byte each
+// in a buffer, packed in a vector).
 // CHECK-LABEL: func.func @runs_not_vectors
 // CHECK-NOT: vector.
-// CHECK-COUNT-4: memref.store
+// CHECK-COUNT-5: memref.store
 // CHECK-NOT: vector.
-func.func @runs_not_vectors(%a: memref<?x16xf64>, %s: memref<?x32xf64>, %d: memref<?x?xf64>, %f: memref<?x64xf64>, %n: index) {
+func.func @runs_not_vectors(%a: memref<?x16xf64>, %s: memref<?x32xf64>, %d: memref<?x?xf64>, %f: memref<?x64xf64>, %bits: memref<?x16xi1>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
@@ -154,6 +155,8 @@ func.func @runs_not_vectors(%a: memref<?x16xf64>, %s: memref<?x32xf64>, %d: memr
     linalg.copy ins(%d : memref<?x?xf64>) outs(%e : memref<?x?xf64>)
     %g = memref.alloc(%n) : memref<?x64xf64>
     linalg.copy ins(%f : memref<?x64xf64>) outs(%g : memref<?x64xf64>)
+    %h = memref.alloc(%n) : memref<?x16xi1>
+    linalg.copy ins(%bits : memref<?x16xi1>) outs(%h : memref<?x16xi1>)
   }
   return
 }
