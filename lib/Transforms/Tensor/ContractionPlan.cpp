@@ -570,13 +570,13 @@ static int rowPanelInput(const ContractionShape &shape,
 /// operand, where each element of its block serves `minPanelReuse` rows
 /// or more (the steps of the dimensions it lacks in a cache tile), or
 /// where its depth steps are a size apart and it serves two register tiles
-/// of rows (its other dimensions then step outside the blocks), and the
-/// rows' operand, where each serves `minRowPanelReuse` register tiles or
-/// more (its tiles of columns, and the steps of the other dimensions it
-/// lacks), with every size as short as kShortExtentOfSize. Panels of rows
-/// also spare a register tile a pointer per row where they are a size
-/// apart, which is more pointers than the registers hold beside the
-/// accumulators.
+/// of rows (its other parallel dimensions then step outside the blocks),
+/// and the rows' operand, where each serves `minRowPanelReuse` register
+/// tiles or more (its tiles of columns, and the steps of the other
+/// dimensions it lacks), with every size as short as kShortExtentOfSize.
+/// Panels of rows also spare a register tile a pointer per row where they
+/// are a size apart, which is more pointers than the registers hold beside
+/// the accumulators.
 static void planSizedPanels(const ContractionShape &shape,
                             ArrayRef<bool> sizedLoops,
                             ArrayRef<int64_t> extents,
