@@ -345,6 +345,14 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.prefetchMinSliceBytes,
                        "prefetch-min-bytes", "a number of bytes", value);
      }},
+    {"prefetch-steps", OptionKind::Value, OptionScope::All, "N",
+     "Prefetch the operands a register tile reads a stride apart at each "
+     "reduction step N steps ahead (tl-lower-contraction-vectors; 0: none)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setBytes(options.compile.prefetchStridedSteps,
+                       "prefetch-steps", "a number of steps", value);
+     }},
     {"interlace-batches", OptionKind::Flag, OptionScope::All, "",
      "Compute chains of small elements a register tile's columns of batch "
      "indices at a time, with the batch index last (tl-interlace-batches)",

@@ -55,6 +55,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.fuseBatchesMinBytes = options.fuseBatchesMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchMinSliceBytes = options.prefetchMinSliceBytes;
+  lowering.prefetchStridedSteps = options.prefetchStridedSteps;
   lowering.interlaceBatches = options.interlaceBatches;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;

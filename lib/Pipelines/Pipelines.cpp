@@ -164,6 +164,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     addPipeline(pm, "func.func(fold-memref-alias-ops),canonicalize,cse");
     LowerContractionVectorsOptions registerTiles;
     registerTiles.vectorLanes = options.vectorLanes;
+    registerTiles.prefetchSteps = options.prefetchStridedSteps;
     pm.addNestedPass<func::FuncOp>(
         createLowerContractionVectors(registerTiles));
     addPipeline(pm, "canonicalize,cse");

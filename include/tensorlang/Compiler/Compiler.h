@@ -100,6 +100,9 @@ struct CompileOptions {
   /// Batch loops that compute prefetch the next iteration's slices of at
   /// least this many bytes (tl-prefetch-batch-slices).
   int64_t prefetchMinSliceBytes = kPrefetchMinSliceBytes;
+  /// Register tiles prefetch the operands they read a stride apart at each
+  /// reduction step this many steps ahead (tl-lower-contraction-vectors).
+  int64_t prefetchStridedSteps = kPrefetchStridedSteps;
   /// Computes chains of small elements a register tile's columns of batch
   /// indices at a time with the batch index last (tl-interlace-batches).
   bool interlaceBatches = false;

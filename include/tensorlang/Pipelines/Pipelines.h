@@ -86,6 +86,13 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "iteration's slices of at least this many bytes "
                      "(tl-prefetch-batch-slices)"),
       llvm::cl::init(kPrefetchMinSliceBytes)};
+  Option<int64_t> prefetchStridedSteps{
+      *this, "prefetch-strided-steps",
+      llvm::cl::desc("Register tiles prefetch the operands they read a "
+                     "stride apart at each reduction step this many steps "
+                     "ahead (tl-lower-contraction-vectors prefetch-steps; "
+                     "0: none)"),
+      llvm::cl::init(kPrefetchStridedSteps)};
   Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Report each contraction's tiling plan, or why it is "

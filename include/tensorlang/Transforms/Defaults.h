@@ -48,6 +48,11 @@ inline constexpr int64_t kStreamingMinBytes = int64_t(32) << 20;
 /// (tl-prefetch-batch-slices); smaller ones are a few lines the
 /// prefetchers fetch in time.
 inline constexpr int64_t kPrefetchMinSliceBytes = 1024;
+/// tl-lower-contraction-vectors: operands a register tile reads in place a
+/// stride apart at each reduction step are prefetched this many steps
+/// ahead: a miss to memory (a few hundred cycles) over a step's FMAs (8 to
+/// 16 cycles for the register tiles the targets take).
+inline constexpr int64_t kPrefetchStridedSteps = 16;
 /// tl-huge-page-temporaries: temporaries of at least two 2 MiB huge pages
 /// are advised to use transparent huge pages.
 inline constexpr int64_t kHugePageTemporaryBytes = int64_t(4) << 20;

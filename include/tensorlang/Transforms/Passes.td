@@ -496,6 +496,14 @@ def LowerContractionVectors
     least 32 steps, starts the rows from zeros and adds the result's rows
     after the loop, prefetched before it.
 
+    With `prefetch-steps`, a reduction loop of at least four times that
+    many steps (or of a number known at run time) prefetches, that many
+    steps ahead, each operand it reads in place whose elements of one
+    step lie a stride of at least 512 bytes (or one known at run time)
+    from the last step's: the prefetchers follow a stream or a short
+    stride, not a new line several pages away at each step (a register
+    tile's rows from `A[a][d][b]` with depth `d`).
+
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct
     arguments are taken not to overlap, as the statements' functions
@@ -507,6 +515,10 @@ def LowerContractionVectors
            "Elements per vector register: register tiles several registers "
            "wide are unrolled into one tile per register's width of columns "
            "first (0: they are not)">,
+    Option<"prefetchSteps", "prefetch-steps", "int64_t",
+           "::tensorlang::kPrefetchStridedSteps",
+           "Prefetch operands read a stride apart at each reduction step "
+           "this many steps ahead (0: none)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",

@@ -480,6 +480,140 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
   }
 }
 
+
+/// Strides between one reduction step's reads and the next's from which
+/// operands are prefetched: below, the lines are a stream or a short
+/// stride, which the hardware prefetchers follow.
+static constexpr int64_t kMinPrefetchedStrideBytes = 512;
+
+/// Position of the one index of `read` that the induction variable of
+/// `loop` moves (the variable itself, or a sum with it), if exactly one
+/// does and the others do not change within the loop.
+static std::optional<unsigned> indexMovedByLoop(vector::TransferReadOp read,
+                                                scf::ForOp loop) {
+  Value step = loop.getInductionVar();
+  std::optional<unsigned> moved;
+  for (auto [position, index] : llvm::enumerate(read.getIndices())) {
+    Operation *sum = index.getDefiningOp();
+    bool movedByStep =
+        index == step ||
+        (sum && isa<affine::AffineApplyOp, arith::AddIOp>(sum) &&
+         llvm::is_contained(sum->getOperands(), step));
+    if (!movedByStep) {
+      if (!loop.isDefinedOutsideOfLoop(index))
+        return std::nullopt;
+      continue;
+    }
+    if (moved)
+      return std::nullopt;
+    moved = position;
+  }
+  return moved;
+}
+
+/// Prefetches, `steps` steps ahead, each operand that a register tile's
+/// reduction `loop` reads in place a stride apart at each step: a register
+/// tile that broadcasts its rows from `A[a][d][b]` (depth d) reads a line
+/// several pages from the last at each step, which no prefetcher follows
+/// (TCCG abc-bda-dc: most of its time in those loads). Short loops are
+/// left alone: most of their prefetches would be for lines past the loop.
+static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
+                                    int64_t steps) {
+  if (!llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument carried) {
+        return isa<VectorType>(carried.getType());
+      }))
+    return;
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  std::optional<APInt> tripCount = loop.getStaticTripCount();
+  if (!step || (tripCount && tripCount->getSExtValue() < 4 * steps))
+    return;
+  SmallVector<vector::TransferReadOp> reads;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto read = dyn_cast<vector::TransferReadOp>(op))
+      reads.push_back(read);
+  // The steps ahead stop at the loop's last step: lines past it are not the
+  // loop's (with depth steps a size apart, another row's), and a loop
+  // whose length is a size may be short (TCCG abcde-efcad-bf sums 32).
+  Value ahead;
+  auto aheadOfStep = [&](Location loc) {
+    if (ahead)
+      return ahead;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
+                                       loop.getStep());
+    Value left =
+        arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
+    ahead = arith::MinSIOp::create(
+        rewriter, loc, left,
+        arith::ConstantIndexOp::create(rewriter, loc, steps * *step));
+    return ahead;
+  };
+  for (vector::TransferReadOp read : reads) {
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    std::optional<unsigned> moved = indexMovedByLoop(read, loop);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || !moved ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      continue;
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    // The tiler's copies (panels, packed blocks) are in the caches by
+    // construction.
+    if (isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+            rootBuffer(read.getBase()).getDefiningOp()))
+      continue;
+    int64_t minStride = kMinPrefetchedStrideBytes / elementBytes;
+    int64_t stride = strides[*moved];
+    if (!ShapedType::isDynamic(stride) && stride < minStride)
+      continue;
+    Location loc = read.getLoc();
+    Value stepsAhead = aheadOfStep(loc);
+    // A stride that is a size is compared at run time: short, the lines
+    // are prefetched at the step that reads them (no lines ahead to spoil
+    // the caches with, and a prefetch of a line being read costs little).
+    if (ShapedType::isDynamic(stride) &&
+        loop.isDefinedOutsideOfLoop(read.getBase())) {
+      rewriter.setInsertionPoint(loop);
+      auto metadata = memref::ExtractStridedMetadataOp::create(
+          rewriter, loc, read.getBase());
+      Value far = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge,
+          metadata.getStrides()[*moved],
+          arith::ConstantIndexOp::create(rewriter, loc, minStride));
+      rewriter.setInsertionPoint(read);
+      stepsAhead = arith::SelectOp::create(
+          rewriter, loc, far, stepsAhead,
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+    }
+    rewriter.setInsertionPoint(read);
+    SmallVector<Value> indices(read.getIndices());
+    indices[*moved] =
+        arith::AddIOp::create(rewriter, loc, indices[*moved], stepsAhead);
+    // One prefetch per line of a vector along a contiguous last dimension;
+    // the first line alone for any other read.
+    int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
+    int64_t numElements = read.getVectorType().getNumElements();
+    bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
+                               read.getVectorType().getRank() == 1 &&
+                               strides.back() == 1 &&
+                               *moved != indices.size() - 1;
+    if (!alongContiguousLast)
+      numElements = 1;
+    Value first = indices.back();
+    for (int64_t element = 0; element < numElements; element += lineElements) {
+      if (element > 0)
+        indices.back() = arith::AddIOp::create(
+            rewriter, loc, first,
+            arith::ConstantIndexOp::create(rewriter, loc, element));
+      memref::PrefetchOp::create(rewriter, loc, read.getBase(), indices,
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+  }
+}
+
 namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
@@ -547,6 +681,10 @@ struct LowerContractionVectorsPass
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
     func.walk([&](scf::ForOp loop) { addTileAfterLoop(rewriter, loop); });
+    if (prefetchSteps > 0)
+      func.walk([&](scf::ForOp loop) {
+        prefetchStridedOperands(rewriter, loop, prefetchSteps);
+      });
   }
 };
 } // namespace

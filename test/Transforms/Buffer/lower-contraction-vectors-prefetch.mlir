@@ -1,0 +1,168 @@
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=0}))" | FileCheck %s --check-prefix=OFF
+
+// OFF-NOT: read, locality
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// The rows come from one line per step, a size apart (`A[d][b]` with the
+// depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line is
+// prefetched 16 steps ahead, or at the loop's last step where fewer are
+// left, where the size makes the stride 512 bytes or more (64 elements),
+// else at the step itself. The columns' 16 elements a step are the next
+// 128 bytes of a stream: not prefetched.
+// CHECK-LABEL: func.func @rows_a_size_apart
+// CHECK-SAME: (%[[A:.*]]: memref<256x?xf64, strided<[?, 1]>>, %[[B:.*]]: memref<256x16xf64>
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[MIN_STRIDE:.*]] = arith.constant 64 : index
+// CHECK: %[[FAR:.*]] = arith.cmpi sge, %[[STRIDES]]#0, %[[MIN_STRIDE]] : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[LAST]], %[[K]] : index
+// CHECK: %[[STEPS:.*]] = arith.constant 16 : index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[STEPS]] : index
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[DISTANCE:.*]] = arith.select %[[FAR]], %[[MIN]], %[[ZERO]] : index
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[DISTANCE]] : index
+// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %{{.*}}], read, locality<3>, data
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.transfer_read %[[A]][%[[K]], %{{.*}}]
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.yield
+func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<256x16xf64>, %c: memref<8x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c256 step %c1 {
+    %x = vector.transfer_read %a[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<256x?xf64, strided<[?, 1]>>, vector<8x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x16xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf64>, memref<8x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Columns read in place 32 KB apart at each step, over a loop whose number
+// of steps is a size: both lines of the 16 columns are prefetched, at
+// their own indices. The rows' depth is their last, contiguous dimension
+// (a stream each): not prefetched.
+// CHECK-LABEL: func.func @columns_pages_apart
+// CHECK-SAME: (%[[A:.*]]: memref<2x?xf64>, %[[B:.*]]: memref<?x4096xf64>
+// CHECK-NOT: extract_strided_metadata
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NOT: memref.prefetch %[[A]]
+// CHECK: %[[MIN:.*]] = arith.minsi
+// CHECK-NOT: arith.select
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
+// CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[J:.*]]], read
+// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[NEXT]]], read
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.yield
+func.func @columns_pages_apart(%a: memref<2x?xf64>, %b: memref<?x4096xf64>, %c: memref<2x16xf64>, %depth: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %depth step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x?xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %j], %pad {in_bounds = [true, true]} : memref<?x4096xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x16xf64>, vector<2x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x16xf64> into vector<2x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf64>, memref<2x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A loop of fewer than four times 16 steps: most prefetches would be for
+// lines past its end. Nothing prefetched for reading.
+// CHECK-LABEL: func.func @short_loop
+// CHECK: scf.for
+// CHECK-NOT: read, locality
+// CHECK: scf.yield
+func.func @short_loop(%a: memref<2x?xf64>, %b: memref<48x4096xf64>, %c: memref<2x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c48 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x?xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<48x4096xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x16xf64>, vector<2x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x16xf64> into vector<2x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf64>, memref<2x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Columns 256 bytes apart at each step: a short stride the prefetchers
+// follow. Nothing prefetched for reading.
+// CHECK-LABEL: func.func @short_stride
+// CHECK: scf.for
+// CHECK-NOT: read, locality
+// CHECK: scf.yield
+func.func @short_stride(%a: memref<2x?xf64>, %b: memref<256x32xf64>, %c: memref<2x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c256 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x?xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x32xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x16xf64>, vector<2x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x16xf64> into vector<2x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf64>, memref<2x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Columns from a buffer of the function's own (a panel or packed block
+// the tiler copied, in the caches by construction), however far apart its
+// steps: not prefetched.
+// CHECK-LABEL: func.func @columns_of_a_copy
+// CHECK: scf.for
+// CHECK-NOT: read, locality
+// CHECK: scf.yield
+func.func @columns_of_a_copy(%a: memref<2x?xf64>, %c: memref<2x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  %panel = memref.alloc() : memref<256x4096xf64>
+  scf.for %k = %c0 to %c256 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x?xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %panel[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x4096xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x16xf64>, vector<2x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x16xf64> into vector<2x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf64>, memref<2x16xf64>
+  }
+  memref.dealloc %panel : memref<256x4096xf64>
+  return
+}
