@@ -350,8 +350,8 @@ static const ProgramOptionInfo optionTable[] = {
      "reduction step N steps ahead (tl-lower-contraction-vectors; 0: none)",
      true,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
-       return setBytes(options.compile.prefetchStridedSteps,
-                       "prefetch-steps", "a number of steps", value);
+       return setBytes(options.compile.prefetchStridedSteps, "prefetch-steps",
+                       "a number of steps", value);
      }},
     {"interlace-batches", OptionKind::Flag, OptionScope::All, "",
      "Compute chains of small elements a register tile's columns of batch "

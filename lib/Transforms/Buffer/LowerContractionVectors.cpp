@@ -480,7 +480,6 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
   }
 }
 
-
 /// Strides between one reduction step's reads and the next's from which
 /// operands are prefetched: below, the lines are a stream or a short
 /// stride, which the hardware prefetchers follow.
@@ -497,7 +496,7 @@ static std::optional<unsigned> indexMovedByLoop(vector::TransferReadOp read,
     Operation *sum = index.getDefiningOp();
     bool movedByStep =
         index == step ||
-        (sum && isa<affine::AffineApplyOp, arith::AddIOp>(sum) &&
+        (isa_and_nonnull<affine::AffineApplyOp, arith::AddIOp>(sum) &&
          llvm::is_contained(sum->getOperands(), step));
     if (!movedByStep) {
       if (!loop.isDefinedOutsideOfLoop(index))
@@ -554,8 +553,7 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     std::optional<unsigned> moved = indexMovedByLoop(read, loop);
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (!type || !moved ||
-        failed(type.getStridesAndOffset(strides, offset)))
+    if (!type || !moved || failed(type.getStridesAndOffset(strides, offset)))
       continue;
     int64_t elementBytes =
         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
@@ -576,8 +574,8 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     if (ShapedType::isDynamic(stride) &&
         loop.isDefinedOutsideOfLoop(read.getBase())) {
       rewriter.setInsertionPoint(loop);
-      auto metadata = memref::ExtractStridedMetadataOp::create(
-          rewriter, loc, read.getBase());
+      auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                               read.getBase());
       Value far = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::sge,
           metadata.getStrides()[*moved],
