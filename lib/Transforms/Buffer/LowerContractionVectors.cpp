@@ -589,18 +589,26 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     SmallVector<Value> indices(read.getIndices());
     indices[*moved] =
         arith::AddIOp::create(rewriter, loc, indices[*moved], stepsAhead);
-    // One prefetch per line of a vector along a contiguous last dimension;
-    // the first line alone for any other read.
+    // A vector along a contiguous last dimension: one prefetch per line,
+    // and one of its last element, whose line is another where the vector
+    // is not aligned to lines (rows of 311 doubles). Any other read: its
+    // first element's line.
     int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
     int64_t numElements = read.getVectorType().getNumElements();
     bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
                                read.getVectorType().getRank() == 1 &&
                                strides.back() == 1 &&
                                *moved != indices.size() - 1;
-    if (!alongContiguousLast)
-      numElements = 1;
+    SmallVector<int64_t> offsets = {0};
+    if (alongContiguousLast && numElements > 1) {
+      for (int64_t element = lineElements; element < numElements;
+           element += lineElements)
+        offsets.push_back(element);
+      if ((numElements - 1) % lineElements != 0)
+        offsets.push_back(numElements - 1);
+    }
     Value first = indices.back();
-    for (int64_t element = 0; element < numElements; element += lineElements) {
+    for (int64_t element : offsets) {
       if (element > 0)
         indices.back() = arith::AddIOp::create(
             rewriter, loc, first,

@@ -8,7 +8,8 @@
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // The rows come from one line per step, a size apart (`A[d][b]` with the
-// depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line is
+// depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line (and the
+// line of the last row, another where the size is odd) is
 // prefetched 16 steps ahead, or at the loop's last step where fewer are
 // left, where the size makes the stride 512 bytes or more (64 elements),
 // else at the step itself. The columns' 16 elements a step are the next
@@ -26,7 +27,9 @@
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK: %[[DISTANCE:.*]] = arith.select %[[FAR]], %[[MIN]], %[[ZERO]] : index
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[DISTANCE]] : index
-// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %{{.*}}], read, locality<3>, data
+// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[FIRST:.*]]], read, locality<3>, data
+// CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[FIRST]], %c7{{.*}} : index
+// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.transfer_read %[[A]][%[[K]], %{{.*}}]
 // CHECK-NOT: memref.prefetch
@@ -54,7 +57,8 @@ func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<
 
 // Columns read in place 32 KB apart at each step, over a loop whose number
 // of steps is a size: both lines of the 16 columns are prefetched, at
-// their own indices. The rows' depth is their last, contiguous dimension
+// their own indices, and the line of the last column (a third where the
+// columns start off a line). The rows' depth is their last, contiguous dimension
 // (a stream each): not prefetched.
 // CHECK-LABEL: func.func @columns_pages_apart
 // CHECK-SAME: (%[[A:.*]]: memref<2x?xf64>, %[[B:.*]]: memref<?x4096xf64>
@@ -65,8 +69,10 @@ func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<
 // CHECK-NOT: arith.select
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[J:.*]]], read
-// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c8{{.*}} : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[NEXT]]], read
+// CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[J]], %c15{{.*}} : index
+// CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[LAST_ELEMENT]]], read
 // CHECK-NOT: memref.prefetch
 // CHECK: scf.yield
 func.func @columns_pages_apart(%a: memref<2x?xf64>, %b: memref<?x4096xf64>, %c: memref<2x16xf64>, %depth: index, %j: index) {
