@@ -11,8 +11,8 @@
 // depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line (and the
 // line of the last row, another where the size is odd) is
 // prefetched 16 steps ahead, or at the loop's last step where fewer are
-// left, where the size makes the stride 512 bytes or more (64 elements),
-// else at the step itself. The columns' 16 elements a step are the next
+// left, where the size makes the stride 512 bytes or more (64 elements);
+// not at all where it does not. The columns' 16 elements a step are the next
 // 128 bytes of a stream: not prefetched.
 // CHECK-LABEL: func.func @rows_a_size_apart
 // CHECK-SAME: (%[[A:.*]]: memref<256x?xf64, strided<[?, 1]>>, %[[B:.*]]: memref<256x16xf64>
@@ -24,12 +24,12 @@
 // CHECK: %[[LEFT:.*]] = arith.subi %[[LAST]], %[[K]] : index
 // CHECK: %[[STEPS:.*]] = arith.constant 16 : index
 // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[STEPS]] : index
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: %[[DISTANCE:.*]] = arith.select %[[FAR]], %[[MIN]], %[[ZERO]] : index
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[DISTANCE]] : index
+// CHECK: scf.if %[[FAR]] {
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
 // CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[FIRST:.*]]], read, locality<3>, data
 // CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[FIRST]], %c7{{.*}} : index
 // CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
+// CHECK-NEXT: }
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.transfer_read %[[A]][%[[K]], %{{.*}}]
 // CHECK-NOT: memref.prefetch
@@ -66,7 +66,7 @@ func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK-NOT: memref.prefetch %[[A]]
 // CHECK: %[[MIN:.*]] = arith.minsi
-// CHECK-NOT: arith.select
+// CHECK-NOT: scf.if
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[J:.*]]], read
 // CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c8{{.*}} : index
