@@ -553,7 +553,8 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     std::optional<unsigned> moved = indexMovedByLoop(read, loop);
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (!type || !moved || failed(type.getStridesAndOffset(strides, offset)))
+    if (!type || !moved || read.getMask() ||
+        failed(type.getStridesAndOffset(strides, offset)))
       continue;
     int64_t elementBytes =
         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
@@ -595,8 +596,11 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     // first element's line.
     int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
     int64_t numElements = read.getVectorType().getNumElements();
+    // (Elements of a read that may run past the buffer, at an edge, are
+    // not addresses to prefetch.)
     bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
                                read.getVectorType().getRank() == 1 &&
+                               read.getInBoundsValues().front() &&
                                strides.back() == 1 &&
                                *moved != indices.size() - 1;
     SmallVector<int64_t> offsets = {0};

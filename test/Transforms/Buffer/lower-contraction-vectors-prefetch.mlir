@@ -172,3 +172,33 @@ func.func @columns_of_a_copy(%a: memref<2x?xf64>, %c: memref<2x16xf64>) {
   memref.dealloc %panel : memref<256x4096xf64>
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Columns at an edge (a read that may run past the buffer, padded): the
+// line of its first element alone is prefetched, no address past it.
+// CHECK-LABEL: func.func @columns_at_an_edge
+// CHECK-SAME: (%{{.*}}: memref<2x?xf64>, %[[B:.*]]: memref<?x4096xf64>
+// CHECK: scf.for
+// CHECK: memref.prefetch %[[B]][%{{.*}}, %{{.*}}], read
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.transfer_read %[[B]]
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.yield
+func.func @columns_at_an_edge(%a: memref<2x?xf64>, %b: memref<?x4096xf64>, %c: memref<2x16xf64>, %depth: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %depth step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x?xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %j], %pad {in_bounds = [true, false]} : memref<?x4096xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x16xf64>, vector<2x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x16xf64> into vector<2x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x16xf64>, memref<2x16xf64>
+  }
+  return
+}
