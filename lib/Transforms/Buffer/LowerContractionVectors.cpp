@@ -485,6 +485,36 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
 /// stride, which the hardware prefetchers follow.
 static constexpr int64_t kMinPrefetchedStrideBytes = 512;
 
+/// Whether `index` is `value` plus something else (an addi, or an
+/// affine.apply whose result grows by one with `value`), so that it moves
+/// one for one with it.
+static bool isSumWith(Value index, Value value) {
+  if (index == value)
+    return true;
+  if (auto add = index.getDefiningOp<arith::AddIOp>())
+    return add.getLhs() == value || add.getRhs() == value;
+  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return false;
+  AffineMap map = apply.getAffineMap();
+  AffineExpr result = map.getResult(0);
+  for (auto [position, operand] : llvm::enumerate(apply.getMapOperands())) {
+    if (operand != value)
+      continue;
+    AffineExpr variable =
+        position < map.getNumDims()
+            ? getAffineDimExpr(position, apply.getContext())
+            : getAffineSymbolExpr(position - map.getNumDims(),
+                                  apply.getContext());
+    AffineExpr growth = simplifyAffineExpr(
+        result.replace(variable, variable + 1) - result, map.getNumDims(),
+        map.getNumSymbols());
+    auto constant = dyn_cast<AffineConstantExpr>(growth);
+    return constant && constant.getValue() == 1;
+  }
+  return false;
+}
+
 /// Position of the one index of `read` that the induction variable of
 /// `loop` moves (the variable itself, or a sum with it), if exactly one
 /// does and the others do not change within the loop.
@@ -493,11 +523,7 @@ static std::optional<unsigned> indexMovedByLoop(vector::TransferReadOp read,
   Value step = loop.getInductionVar();
   std::optional<unsigned> moved;
   for (auto [position, index] : llvm::enumerate(read.getIndices())) {
-    Operation *sum = index.getDefiningOp();
-    bool movedByStep =
-        index == step ||
-        (isa_and_nonnull<affine::AffineApplyOp, arith::AddIOp>(sum) &&
-         llvm::is_contained(sum->getOperands(), step));
+    bool movedByStep = isSumWith(index, step);
     if (!movedByStep) {
       if (!loop.isDefinedOutsideOfLoop(index))
         return std::nullopt;

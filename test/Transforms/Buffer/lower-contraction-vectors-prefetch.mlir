@@ -202,3 +202,32 @@ func.func @columns_at_an_edge(%a: memref<2x?xf64>, %b: memref<?x4096xf64>, %c: m
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Rows two lines of A apart per step (index 2k): the index does not move
+// one for one with the step, so "16 steps ahead" is not an index to add.
+// Nothing prefetched for reading.
+// CHECK-LABEL: func.func @rows_every_other_step
+// CHECK: scf.for
+// CHECK-NOT: read, locality
+// CHECK: scf.yield
+func.func @rows_every_other_step(%a: memref<512x?xf64, strided<[?, 1]>>, %b: memref<256x16xf64>, %c: memref<8x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c256 step %c1 {
+    %row = affine.apply affine_map<(d0) -> (d0 * 2)>(%k)
+    %x = vector.transfer_read %a[%row, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<512x?xf64, strided<[?, 1]>>, vector<8x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x16xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf64>, memref<8x16xf64>
+  }
+  return
+}
