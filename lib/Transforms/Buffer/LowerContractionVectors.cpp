@@ -501,14 +501,13 @@ static bool isSumWith(Value index, Value value) {
   for (auto [position, operand] : llvm::enumerate(apply.getMapOperands())) {
     if (operand != value)
       continue;
-    AffineExpr variable =
-        position < map.getNumDims()
-            ? getAffineDimExpr(position, apply.getContext())
-            : getAffineSymbolExpr(position - map.getNumDims(),
-                                  apply.getContext());
-    AffineExpr growth = simplifyAffineExpr(
-        result.replace(variable, variable + 1) - result, map.getNumDims(),
-        map.getNumSymbols());
+    AffineExpr variable = position < map.getNumDims()
+                              ? getAffineDimExpr(position, apply.getContext())
+                              : getAffineSymbolExpr(position - map.getNumDims(),
+                                                    apply.getContext());
+    AffineExpr growth =
+        simplifyAffineExpr(result.replace(variable, variable + 1) - result,
+                           map.getNumDims(), map.getNumSymbols());
     auto constant = dyn_cast<AffineConstantExpr>(growth);
     return constant && constant.getValue() == 1;
   }
