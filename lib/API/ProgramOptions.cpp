@@ -55,7 +55,8 @@ static llvm::Error setNegatedFlag(bool &on, StringRef name, StringRef value) {
   return llvm::Error::success();
 }
 
-/// A count of bytes, 0 included; above int64_t's range is not a count.
+/// A count (of bytes, of steps), 0 included; above int64_t's range is not
+/// a count.
 static llvm::Error setBytes(int64_t &bytes, StringRef name, StringRef what,
                             StringRef value) {
   int64_t parsed;

@@ -498,11 +498,15 @@ def LowerContractionVectors
 
     With `prefetch-steps`, a reduction loop of at least four times that
     many steps (or of a number known at run time) prefetches, that many
-    steps ahead, each operand it reads in place whose elements of one
-    step lie a stride of at least 512 bytes (or one known at run time)
-    from the last step's: the prefetchers follow a stream or a short
-    stride, not a new line several pages away at each step (a register
-    tile's rows from `A[a][d][b]` with depth `d`).
+    steps ahead (at most to its last step), each operand it reads in
+    place at an index that moves one for one with the steps, whose
+    elements of one step lie a stride of at least 512 bytes from the last
+    step's (a stride that is a size is compared at run time, and the
+    prefetches skipped where it is shorter): the prefetchers follow a
+    stream or a short stride, not a new line several pages away at each
+    step (a register tile's rows from `A[a][d][b]` with depth `d`).
+    Buffers the function allocates (the tiler's panels and packed
+    blocks) and masked reads are not prefetched.
 
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct

@@ -33,6 +33,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_LOWERCONTRACTIONVECTORS
@@ -395,6 +396,31 @@ static LogicalResult unrollToRegisterWidth(func::FuncOp func, int64_t lanes) {
 /// Cache line size the prefetches of addTileAfterLoop step by.
 static constexpr int64_t kCacheLineBytes = 64;
 
+/// Prefetches the lines of `numElements` elements of `base` from `indices`
+/// along its contiguous last dimension: one prefetch per line, and, with
+/// `lastElementToo`, one of the last element, whose line is another where
+/// the run does not start on a line (rows of 311 doubles).
+static void prefetchLinesOfRun(RewriterBase &rewriter, Location loc, Value base,
+                               SmallVector<Value> indices, int64_t numElements,
+                               int64_t elementBytes, bool isWrite,
+                               bool lastElementToo) {
+  int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
+  SmallVector<int64_t> offsets;
+  for (int64_t offset = 0; offset < numElements; offset += lineElements)
+    offsets.push_back(offset);
+  if (lastElementToo && (numElements - 1) % lineElements != 0)
+    offsets.push_back(numElements - 1);
+  Value first = indices.back();
+  for (int64_t offset : offsets) {
+    if (offset > 0)
+      indices.back() = arith::AddIOp::create(
+          rewriter, loc, first,
+          arith::ConstantIndexOp::create(rewriter, loc, offset));
+    memref::PrefetchOp::create(rewriter, loc, base, indices, isWrite,
+                               /*localityHint=*/3, /*isDataCache=*/true);
+  }
+}
+
 /// Reduction loops of at least this many steps give the loads of the
 /// tile's elements, issued as prefetches before the loop, the time to
 /// complete (a miss to memory: a few hundred cycles); shorter ones (the
@@ -456,22 +482,11 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
                                         rewriter.getZeroAttr(type));
     rewriter.modifyOpInPlace(
         loop, [&] { loop.getInitArgsMutable()[i].assign(zeros); });
-    // One prefetch per cache line of the row.
-    int64_t elementBytes =
-        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
-    SmallVector<Value> indices(read.getIndices());
-    Value column = indices.back();
-    for (int64_t offset = 0; offset < type.getNumElements();
-         offset += lineElements) {
-      if (offset > 0)
-        indices.back() = arith::AddIOp::create(
-            rewriter, loc, column,
-            arith::ConstantIndexOp::create(rewriter, loc, offset));
-      memref::PrefetchOp::create(rewriter, loc, read.getBase(), indices,
-                                 /*isWrite=*/true, /*localityHint=*/3,
-                                 /*isDataCache=*/true);
-    }
+    prefetchLinesOfRun(rewriter, loc, read.getBase(),
+                       SmallVector<Value>(read.getIndices()),
+                       type.getNumElements(),
+                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8),
+                       /*isWrite=*/true, /*lastElementToo=*/false);
     rewriter.moveOpBefore(read, write);
     rewriter.setInsertionPoint(write);
     Value sum = arith::AddFOp::create(rewriter, loc, result, read.getResult());
@@ -485,33 +500,36 @@ static void addTileAfterLoop(RewriterBase &rewriter, scf::ForOp loop) {
 /// stride, which the hardware prefetchers follow.
 static constexpr int64_t kMinPrefetchedStrideBytes = 512;
 
-/// Whether `index` is `value` plus something else (an addi, or an
-/// affine.apply whose result grows by one with `value`), so that it moves
-/// one for one with it.
-static bool isSumWith(Value index, Value value) {
-  if (index == value)
+/// Whether `index` is the induction variable of `loop` plus values the
+/// loop does not change (an addi, or an affine.apply whose result grows by
+/// one with the variable), so that it moves one for one with the steps.
+static bool isStepPlusInvariant(Value index, scf::ForOp loop) {
+  Value step = loop.getInductionVar();
+  if (index == step)
     return true;
-  if (auto add = index.getDefiningOp<arith::AddIOp>())
-    return add.getLhs() == value || add.getRhs() == value;
-  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
-  if (!apply)
+  Operation *sum = index.getDefiningOp();
+  if (!isa_and_nonnull<arith::AddIOp, affine::AffineApplyOp>(sum) ||
+      llvm::count(sum->getOperands(), step) != 1 ||
+      !llvm::all_of(sum->getOperands(), [&](Value operand) {
+        return operand == step || loop.isDefinedOutsideOfLoop(operand);
+      }))
     return false;
+  auto apply = dyn_cast<affine::AffineApplyOp>(sum);
+  if (!apply)
+    return true;
   AffineMap map = apply.getAffineMap();
+  unsigned position =
+      llvm::find(apply.getMapOperands(), step) - apply.getMapOperands().begin();
+  AffineExpr variable = position < map.getNumDims()
+                            ? getAffineDimExpr(position, apply.getContext())
+                            : getAffineSymbolExpr(position - map.getNumDims(),
+                                                  apply.getContext());
   AffineExpr result = map.getResult(0);
-  for (auto [position, operand] : llvm::enumerate(apply.getMapOperands())) {
-    if (operand != value)
-      continue;
-    AffineExpr variable = position < map.getNumDims()
-                              ? getAffineDimExpr(position, apply.getContext())
-                              : getAffineSymbolExpr(position - map.getNumDims(),
-                                                    apply.getContext());
-    AffineExpr growth =
-        simplifyAffineExpr(result.replace(variable, variable + 1) - result,
-                           map.getNumDims(), map.getNumSymbols());
-    auto constant = dyn_cast<AffineConstantExpr>(growth);
-    return constant && constant.getValue() == 1;
-  }
-  return false;
+  AffineExpr growth =
+      simplifyAffineExpr(result.replace(variable, variable + 1) - result,
+                         map.getNumDims(), map.getNumSymbols());
+  auto constant = dyn_cast<AffineConstantExpr>(growth);
+  return constant && constant.getValue() == 1;
 }
 
 /// Position of the one index of `read` that the induction variable of
@@ -519,11 +537,9 @@ static bool isSumWith(Value index, Value value) {
 /// does and the others do not change within the loop.
 static std::optional<unsigned> indexMovedByLoop(vector::TransferReadOp read,
                                                 scf::ForOp loop) {
-  Value step = loop.getInductionVar();
   std::optional<unsigned> moved;
   for (auto [position, index] : llvm::enumerate(read.getIndices())) {
-    bool movedByStep = isSumWith(index, step);
-    if (!movedByStep) {
+    if (!isStepPlusInvariant(index, loop)) {
       if (!loop.isDefinedOutsideOfLoop(index))
         return std::nullopt;
       continue;
@@ -549,7 +565,9 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     return;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   std::optional<APInt> tripCount = loop.getStaticTripCount();
-  if (!step || (tripCount && tripCount->getSExtValue() < 4 * steps))
+  int64_t distance;
+  if (!step || llvm::MulOverflow(steps, *step, distance) ||
+      (tripCount && tripCount->getSExtValue() / 4 < steps))
     return;
   SmallVector<vector::TransferReadOp> reads;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -570,7 +588,7 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
         arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
     ahead = arith::MinSIOp::create(
         rewriter, loc, left,
-        arith::ConstantIndexOp::create(rewriter, loc, steps * *step));
+        arith::ConstantIndexOp::create(rewriter, loc, distance));
     return ahead;
   };
   for (vector::TransferReadOp read : reads) {
@@ -615,37 +633,18 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     SmallVector<Value> indices(read.getIndices());
     indices[*moved] =
         arith::AddIOp::create(rewriter, loc, indices[*moved], stepsAhead);
-    // A vector along a contiguous last dimension: one prefetch per line,
-    // and one of its last element, whose line is another where the vector
-    // is not aligned to lines (rows of 311 doubles). Any other read: its
-    // first element's line.
-    int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
-    int64_t numElements = read.getVectorType().getNumElements();
-    // (Elements of a read that may run past the buffer, at an edge, are
-    // not addresses to prefetch.)
+    // A vector along a contiguous last dimension: the lines of its run;
+    // any other read, or one that may run past its buffer at an edge (no
+    // addresses past it): its first element's line.
     bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
                                read.getVectorType().getRank() == 1 &&
                                read.getInBoundsValues().front() &&
                                strides.back() == 1 &&
                                *moved != indices.size() - 1;
-    SmallVector<int64_t> offsets = {0};
-    if (alongContiguousLast && numElements > 1) {
-      for (int64_t element = lineElements; element < numElements;
-           element += lineElements)
-        offsets.push_back(element);
-      if ((numElements - 1) % lineElements != 0)
-        offsets.push_back(numElements - 1);
-    }
-    Value first = indices.back();
-    for (int64_t element : offsets) {
-      if (element > 0)
-        indices.back() = arith::AddIOp::create(
-            rewriter, loc, first,
-            arith::ConstantIndexOp::create(rewriter, loc, element));
-      memref::PrefetchOp::create(rewriter, loc, read.getBase(), indices,
-                                 /*isWrite=*/false, /*localityHint=*/3,
-                                 /*isDataCache=*/true);
-    }
+    prefetchLinesOfRun(
+        rewriter, loc, read.getBase(), indices,
+        alongContiguousLast ? read.getVectorType().getNumElements() : 1,
+        elementBytes, /*isWrite=*/false, /*lastElementToo=*/true);
   }
 }
 

@@ -1,7 +1,20 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=0}))" | FileCheck %s --check-prefix=OFF
 
+// A distance longer than any loop (2^62 steps): loops of a static length
+// are too short for it, and loops whose length is a size prefetch their
+// last step's line (the clamp), without overflow or crash.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=4611686018427387904}))" | FileCheck %s --check-prefix=HUGE
+
 // OFF-NOT: read, locality
+
+// HUGE-LABEL: func.func @rows_a_size_apart
+// HUGE-NOT: read, locality
+// HUGE-LABEL: func.func @columns_pages_apart
+// HUGE: %[[DISTANCE:.*]] = arith.constant 4611686018427387904 : index
+// HUGE: arith.minsi %{{.*}}, %[[DISTANCE]] : index
+// HUGE: memref.prefetch {{.*}}, read
+// HUGE-LABEL: func.func @short_loop
 
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
@@ -223,6 +236,34 @@ func.func @rows_every_other_step(%a: memref<512x?xf64, strided<[?, 1]>>, %b: mem
   %pad = ub.poison : f64
   scf.for %k = %c0 to %c256 step %c1 {
     %row = affine.apply affine_map<(d0) -> (d0 * 2)>(%k)
+    %x = vector.transfer_read %a[%row, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<512x?xf64, strided<[?, 1]>>, vector<8x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x16xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf64>, memref<8x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Rows at index k + k: a sum with the step, but of a value the loop
+// changes (2k again). Nothing prefetched for reading.
+// CHECK-LABEL: func.func @rows_at_a_sum_of_steps
+// CHECK: scf.for
+// CHECK-NOT: read, locality
+// CHECK: scf.yield
+func.func @rows_at_a_sum_of_steps(%a: memref<512x?xf64, strided<[?, 1]>>, %b: memref<256x16xf64>, %c: memref<8x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c256 step %c1 {
+    %row = arith.addi %k, %k : index
     %x = vector.transfer_read %a[%row, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<512x?xf64, strided<[?, 1]>>, vector<8x1xf64>
     %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x16xf64>, vector<1x16xf64>
     %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
