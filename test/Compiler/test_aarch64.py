@@ -133,6 +133,14 @@ SIZED_CONTRACTIONS = {
               "var output C : [Nd Nc Nb Na]\n"
               "C = A # B . [[1 8] [3 6]] ^ [[1 4] [2 3] [3 4]]\n",
               {"A": (5, 7, 3, 11), "B": (13, 3, 17, 5)}),
+    # TCCG's abc-bda-dc with every extent a size, at extents where the
+    # register tile reads A's rows 71 doubles apart over 67 depth steps:
+    # prefetched (prfm) after the stride's test at run time.
+    "abc-bda-dc": ("size Na\nsize Nb\nsize Nc\nsize Nd\n"
+                   "var input A : [Na Nd Nb]\nvar input B : [Nc Nd]\n"
+                   "var output C : [Nc Nb Na]\n"
+                   "C = A # B . [[2 5]] ^ [[1 3]]\n",
+                   {"A": (5, 67, 71), "B": (11, 67)}),
 }
 
 

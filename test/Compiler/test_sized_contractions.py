@@ -104,3 +104,45 @@ def test_extents_are_primes_above_and_below_the_tiles():
         assert math.prod(extents.values()) <= MAX_ITERATIONS
         seen.update(extents.values())
     assert {5, 7, 11, 13, 17, 19} <= seen, seen
+
+
+@pytest.mark.parametrize("sized", [False, True])
+def test_strided_operand_prefetched(tmp_path, sized):
+    """TCCG abc-bda-dc at extents where its register tile reads A's rows
+    in place 71 doubles (568 bytes, more than 512) apart over 67 depth
+    steps: tl-lower-contraction-vectors prefetches them (for the sized
+    program, after comparing the stride at run time), so the results of
+    that path, vectors past lines included (71 is no multiple of 8), are
+    checked here; the primes above stay below its thresholds."""
+    name = "abc-bda-dc"
+    extents = {"a": 5, "b": 71, "c": 11, "d": 67}
+    make = tccg.sized_program if sized else tccg.program
+    source, spec = make(name, extents)
+    c, a, b = (indices[::-1] for indices in name.split("-"))
+    rng = np.random.default_rng(71)
+    inputs = {"A": rng.random([extents[i] for i in a]) - 0.5,
+              "B": rng.random([extents[i] for i in b]) - 0.5}
+    reference, _ = run(tmp_path, source, inputs, "reference")
+    np.testing.assert_allclose(reference,
+                               np.einsum(spec, inputs["A"], inputs["B"]),
+                               rtol=1e-12, atol=1e-12)
+    compiled, _ = run(tmp_path, source, inputs, "jit")
+    assert_same(compiled, reference)
+    # The prefetches are there, and gone with the option off: the IR right
+    # after tl-lower-contraction-vectors (the tiles' own prefetches are
+    # for writing; those of batch slices come later).
+    counts = []
+    for steps in ("16", "0"):
+        lowered = subprocess.run(
+            [os.path.join(BIN_DIR, "tl-translate"), "--import-tl",
+             str(tmp_path / "sized.tl")], capture_output=True, text=True)
+        assert lowered.returncode == 0, lowered.stderr
+        dumped = subprocess.run(
+            [os.path.join(BIN_DIR, "tl-opt"),
+             "--tl-to-llvm=prefetch-strided-steps=" + steps,
+             "--mlir-print-ir-after=tl-lower-contraction-vectors",
+             "-o", os.devnull],
+            input=lowered.stdout, capture_output=True, text=True)
+        assert dumped.returncode == 0, dumped.stderr
+        counts.append(dumped.stderr.count("read, locality<3>"))
+    assert counts[0] > 0 and counts[1] == 0, counts

@@ -18,6 +18,8 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "../Loops/AffineOffsets.h"
+
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -518,18 +520,9 @@ static bool isStepPlusInvariant(Value index, scf::ForOp loop) {
   if (!apply)
     return true;
   AffineMap map = apply.getAffineMap();
-  unsigned position =
-      llvm::find(apply.getMapOperands(), step) - apply.getMapOperands().begin();
-  AffineExpr variable = position < map.getNumDims()
-                            ? getAffineDimExpr(position, apply.getContext())
-                            : getAffineSymbolExpr(position - map.getNumDims(),
-                                                  apply.getContext());
-  AffineExpr result = map.getResult(0);
-  AffineExpr growth =
-      simplifyAffineExpr(result.replace(variable, variable + 1) - result,
-                         map.getNumDims(), map.getNumSymbols());
-  auto constant = dyn_cast<AffineConstantExpr>(growth);
-  return constant && constant.getValue() == 1;
+  std::optional<AffineExpr> stepExpr =
+      tensorlang::getOperandExpr(map, apply.getMapOperands(), step);
+  return stepExpr && tensorlang::isOffsetOf(map.getResult(0), *stepExpr, map);
 }
 
 /// Position of the one index of `read` that the induction variable of
