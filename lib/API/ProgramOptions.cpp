@@ -354,6 +354,15 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.prefetchStridedSteps, "prefetch-steps",
                        "a number of steps", value);
      }},
+    {"max-short-size", OptionKind::Value, OptionScope::All, "N",
+     "Give contractions over sizes a version planned for short sizes, run "
+     "where every size of its loops is at most N (tl-tile-contractions; 0: "
+     "none; default: twice the target's depth block)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setBytes(options.compile.maxShortSize, "max-short-size",
+                       "a number of elements", value);
+     }},
     {"interlace-batches", OptionKind::Flag, OptionScope::All, "",
      "Compute chains of small elements a register tile's columns of batch "
      "indices at a time, with the batch index last (tl-interlace-batches)",

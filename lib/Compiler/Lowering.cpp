@@ -56,6 +56,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchMinSliceBytes = options.prefetchMinSliceBytes;
   lowering.prefetchStridedSteps = options.prefetchStridedSteps;
+  lowering.maxShortSize = options.maxShortSize;
   lowering.interlaceBatches = options.interlaceBatches;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;

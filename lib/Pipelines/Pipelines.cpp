@@ -111,6 +111,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   tiling.l1CacheBytes = options.l1CacheBytes;
   tiling.l2CacheBytes = options.l2CacheBytes;
   tiling.emitRemarks = options.remarks;
+  tiling.maxShortSize = options.maxShortSize;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   // After the contractions: their tiling folds some transpositions into
   // them and adds others (operands copied into the layout the register

@@ -3,7 +3,8 @@ extents: every TCCG index pattern at prime extents (below and above the
 register tiles), run by tl-run's JIT against the reference interpreter
 and NumPy, without and with padding and threads. The remarks must show
 the tiled path (a plan naming the sized loops), never the generic
-lowering."""
+lowering. The primes run the version planned for short sizes; the
+version planned for long ones runs with --max-short-size below them."""
 
 import importlib.util
 import math
@@ -93,6 +94,35 @@ def test_sized_tccg_pattern_padded(tmp_path, number):
 @pytest.mark.parametrize("number", range(1, len(CASES), 4))
 def test_sized_tccg_pattern_threaded(tmp_path, number):
     check_case(tmp_path, number, ["--threads=2"])
+
+
+@pytest.mark.parametrize("number", range(2, len(CASES), 4))
+def test_sized_tccg_pattern_long_version(tmp_path, number):
+    """The tests above run the version planned for short sizes (every
+    prime is at most 512); with --max-short-size=2 the same programs run
+    the version planned for long ones."""
+    check_case(tmp_path, number, ["--max-short-size=2"])
+
+
+def test_short_and_long_versions_remarked(tmp_path):
+    """TCCG abc-bda-dc over sizes gets both versions (its plans for short
+    and long sizes differ), each remarked; --max-short-size=0 leaves one."""
+    source, _ = tccg.sized_program("abc-bda-dc",
+                                   {"a": 5, "b": 7, "c": 3, "d": 11})
+    program = tmp_path / "sized.tl"
+    program.write_text(source)
+    remarks = []
+    for extra in ([], ["--max-short-size=0"]):
+        result = subprocess.run(
+            [os.path.join(BIN_DIR, "tl-compile"), str(program), "--remarks",
+             "-o", str(tmp_path / "sized.o")] + extra,
+            capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        remarks.append(result.stderr)
+    assert "planned for short sizes (each as 32)" in remarks[0], remarks[0]
+    assert "planned as 32)" in remarks[0], remarks[0]
+    assert "planned for short sizes" not in remarks[1], remarks[1]
+    assert "planned as 32" not in remarks[1], remarks[1]
 
 
 def test_extents_are_primes_above_and_below_the_tiles():

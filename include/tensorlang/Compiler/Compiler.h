@@ -103,6 +103,10 @@ struct CompileOptions {
   /// Register tiles prefetch the operands they read a stride apart at each
   /// reduction step this many steps ahead (tl-lower-contraction-vectors).
   int64_t prefetchStridedSteps = kPrefetchStridedSteps;
+  /// Contractions over sizes get a version planned for short sizes, run
+  /// where every size of its loops is at most this (tl-tile-contractions;
+  /// -1: the target's, 0: none).
+  int64_t maxShortSize = -1;
   /// Computes chains of small elements a register tile's columns of batch
   /// indices at a time with the batch index last (tl-interlace-batches).
   bool interlaceBatches = false;

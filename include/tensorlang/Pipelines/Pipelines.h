@@ -93,6 +93,13 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "ahead (tl-lower-contraction-vectors prefetch-steps; "
                      "0: none)"),
       llvm::cl::init(kPrefetchStridedSteps)};
+  Option<int64_t> maxShortSize{
+      *this, "max-short-size",
+      llvm::cl::desc("Contractions over sizes get a version planned for "
+                     "short sizes, run where every size of its loops is at "
+                     "most this (tl-tile-contractions max-short-size; -1: "
+                     "the target's; 0: none)"),
+      llvm::cl::init(-1)};
   Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Report each contraction's tiling plan, or why it is "

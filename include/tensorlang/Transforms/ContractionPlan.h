@@ -134,6 +134,10 @@ struct TileContractionsConfig {
   /// ... and each of its register tiles of rows serves this many register
   /// tiles of columns or more.
   int64_t minRowPanelReuse = 24;
+  /// A contraction over sizes gets a second version, planned with every
+  /// size as kShortPlanningExtentOfSize and chosen at run time where every
+  /// size of its loops is at most this (twice the depth block; 0: none).
+  int64_t maxShortSize = 512;
 
   /// Elements of `elementBytes` bytes per cache line (8 doubles).
   int64_t lineElements(int64_t elementBytes) const {
@@ -256,6 +260,17 @@ constexpr int64_t kPlanningExtentOfSize = 1280;
 /// extents are 16.
 constexpr int64_t kShortExtentOfSize = 16;
 
+/// The extent a planner assumes for the sizes of the version of a sized
+/// contraction that runs where every size is short
+/// (versionContractionForShortSizes): shorter than every cache tile, so
+/// that the plan takes the extents whole, as a fixed program's plan takes
+/// TCCG's extents of 24 to 312.
+constexpr int64_t kShortPlanningExtentOfSize = 32;
+
+/// The attribute of a contraction over sizes that sets the extent its
+/// planner assumes for them (ContractionShape::planningExtentOfSize).
+constexpr llvm::StringLiteral kPlanningExtentAttrName = "tl.planning_extent";
+
 struct ContractionShape {
   /// The inputs' indexing maps, then the result's.
   llvm::SmallVector<mlir::AffineMap> indexingMaps;
@@ -268,6 +283,9 @@ struct ContractionShape {
   bool onTensors = true;
   /// Whether the body is `out + in0 * in1` (isMultiplyAccumulate).
   bool multiplyAccumulate = false;
+  /// The extent assumed for each size (withPlanningExtents): the
+  /// contraction's `tl.planning_extent`, else kPlanningExtentOfSize.
+  int64_t planningExtentOfSize = kPlanningExtentOfSize;
 
   static ContractionShape get(mlir::linalg::GenericOp op);
   /// The same contraction with the result indexed by `resultMap` and of
@@ -295,9 +313,10 @@ struct ContractionShape {
   /// Whether some loop's extent is known only at run time (a size).
   bool hasSizedExtents() const;
   /// The same contraction with each extent known only at run time replaced
-  /// by kPlanningExtentOfSize, where every map is a projected permutation:
-  /// a planner plans a sized contraction as a large one, and the rewrites
-  /// pad its partial tiles at run time.
+  /// by planningExtentOfSize, where every map is a projected permutation:
+  /// a planner plans a sized contraction as a large one (the version for
+  /// short sizes as a short one), and the rewrites pad its partial tiles
+  /// at run time.
   std::optional<ContractionShape> withPlanningExtents() const;
   /// The product of `extents` over the loops, or over the reductions only
   /// (saturated).

@@ -176,6 +176,10 @@ defvar ContractionPlannerOptions = [
     Option<"l2BlockBytes", "l2-block-bytes", "int64_t", "0",
            "Most bytes of a packed or panelled operand block kept in L2 "
            "(0: half of the target's L2)">,
+    Option<"maxShortSize", "max-short-size", "int64_t", "-1",
+           "A contraction over sizes gets a version planned for short "
+           "sizes, run where every size of its loops is at most this (-1: "
+           "twice the depth block; 0: no such version)">,
     Option<"plannerName", "planner", "std::string", "\"\"",
            "The contraction planner (cpu, aarch64, or one registered with "
            "registerContractionPlanner; empty: the target's own)">,
@@ -308,6 +312,31 @@ def BlockStridedSums : Pass<"tl-block-strided-sums", "::mlir::func::FuncOp"> {
                 "rows a cache line at a time";
   let description = [{
     Step 3 of `tl-tile-contractions`.
+  }];
+  let options = ContractionPlannerOptions;
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def VersionForShortSizes
+    : Pass<"tl-version-for-short-sizes", "::mlir::func::FuncOp"> {
+  let summary = "Give contractions over sizes a second version, planned for "
+                "short sizes and chosen at run time";
+  let description = [{
+    Step 3b of `tl-tile-contractions`: a contraction whose extents include
+    sizes is planned with every size as a long extent (1280), which blocks
+    the extents a fixed program takes whole (TCCG's 24 to 312) into cache
+    tiles with partial edges. Where the planner plans it differently with
+    every size as a short extent (32), the contraction gets both versions
+    under an `scf.if` that runs the short one where every size of its loops
+    is at most `maxShortSize` (twice the depth block: 512 on the x86-64
+    targets) at run time. Each version carries the extent it is planned
+    with (`tl.planning_extent`); `emit-remarks` says which contractions
+    were versioned.
   }];
   let options = ContractionPlannerOptions;
   let dependentDialects = ["::mlir::scf::SCFDialect",

@@ -13,7 +13,8 @@
 //
 //   1. foldTranspositionIntoContraction, collapseContractionReductions,
 //      blockStridedSum: reshape contractions so that they tile well (or,
-//      for sums to a scalar, block them);
+//      for sums to a scalar, block them); versionContractionForShortSizes:
+//      a second version of a sized contraction for short sizes;
 //   2. unshareAccumulatorFill: one zero-filled accumulator per contraction;
 //   3. splitContraction where the plan says so (columns whose rest is no
 //      whole vector, a packed dimension the lanes do not divide), planning
@@ -45,6 +46,10 @@ namespace tensorlang {
 /// tl-strided-copies-to-loops makes it scf loops.
 constexpr llvm::StringLiteral kFirstDepthBlockStartAttrName =
     "tl.first_depth_block_start";
+/// Marks the `scf.if` between a transposition folded into a sized
+/// contraction and kept after it (foldTranspositionIntoContraction), which
+/// versionContractionForShortSizes versions as a whole.
+constexpr llvm::StringLiteral kVersionChoiceAttrName = "tl.version_choice";
 
 /// `plan` (which splits nothing) as the attribute that carries it from one
 /// pass of tl-tile-contractions to the next, and back.
@@ -63,6 +68,22 @@ ContractionTilingPlan getContractionTilingPlan(tl::ContractionPlanAttr attr);
 mlir::FailureOr<mlir::linalg::GenericOp> foldTranspositionIntoContraction(
     mlir::RewriterBase &rewriter, mlir::linalg::GenericOp copy,
     const ContractionPlanner &planner, bool *atRunTime = nullptr);
+
+/// Gives `contraction`, whose extents include sizes, a second version
+/// planned with every size as kShortPlanningExtentOfSize, where `planner`
+/// plans that differently: an `scf.if` runs it where every size of its
+/// loops is at most `maxShortSize` of the planner's configuration, and the
+/// contraction planned as before otherwise. A plan for long sizes blocks
+/// extents of 24 to 312 into cache tiles of 64 x 256 x 256 with partial
+/// edges, where a fixed program's plan takes them whole. A contraction in
+/// the versions of a transposition folded or kept is versioned with that
+/// whole choice. Each contraction of a version carries its planning extent
+/// (kPlanningExtentAttrName). Returns the
+/// `scf.if`; changes nothing where it fails.
+mlir::FailureOr<mlir::scf::IfOp>
+versionContractionForShortSizes(mlir::RewriterBase &rewriter,
+                                mlir::linalg::GenericOp contraction,
+                                const ContractionPlanner &planner);
 
 /// Makes contraction `copy`'s producer, whose transposition `copy` is not
 /// folded into it, compute into the layout that reads its largest input in

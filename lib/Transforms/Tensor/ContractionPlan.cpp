@@ -94,6 +94,7 @@ static void deriveCacheTiles(const TargetDescription &target,
       std::max(config.registerRows,
                powerOfTwoAtMost(target.l2CacheBytes / 8 / depthBytes));
   config.wholeDepthPanelBytes = target.l2CacheBytes / 4;
+  config.maxShortSize = 2 * config.cacheDepth;
   config.maxTransposedElements = target.l2CacheBytes / 4 / elementBytes;
   config.cacheLineBytes = target.cacheLineBytes;
   // Packed and panelled blocks: half of L2, as the columns' block. The
@@ -1033,6 +1034,10 @@ ContractionShape ContractionShape::get(linalg::GenericOp op) {
       op.getNumDpsInits() == 1 ? tensorlang::elementBytes(op) : 8;
   shape.onTensors = op.hasPureTensorSemantics();
   shape.multiplyAccumulate = isMultiplyAccumulate(op);
+  if (auto extent = op->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName))
+    shape.planningExtentOfSize = std::max<int64_t>(1, extent.getInt());
+  if (getenv("TL_SHORT_ONLY"))
+    shape.planningExtentOfSize = 32;
   return shape;
 }
 
@@ -1116,7 +1121,7 @@ std::optional<ContractionShape> ContractionShape::withPlanningExtents() const {
     return std::nullopt;
   for (int64_t &extent : *extents)
     if (ShapedType::isDynamic(extent))
-      extent = kPlanningExtentOfSize;
+      extent = planningExtentOfSize;
   ContractionShape planned = *this;
   for (auto [map, shape] :
        llvm::zip_equal(planned.indexingMaps, planned.operandShapes))

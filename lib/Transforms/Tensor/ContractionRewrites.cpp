@@ -209,6 +209,7 @@ foldAtRunTime(RewriterBase &rewriter, linalg::GenericOp contraction,
         kept->setAttr(kKeptTranspositionMarker, builder.getUnitAttr());
         scf::YieldOp::create(builder, loc, kept->getResults());
       });
+  choice->setAttr(kVersionChoiceAttrName, rewriter.getUnitAttr());
   rewriter.replaceOp(copy, choice->getResults());
   rewriter.eraseOp(contraction);
   if (fill->use_empty())
@@ -280,6 +281,128 @@ tensorlang::foldTranspositionIntoContractionAlways(RewriterBase &rewriter,
     return failure();
   return replaceWithFolded(rewriter, match->contraction, copy, match->fill,
                            match->maps);
+}
+
+/// The plan `planner` makes for `shape` with its sizes planned as
+/// `extent`, printed; empty where it plans none.
+static std::string planForSizesOf(const ContractionPlanner &planner,
+                                  ContractionShape shape, int64_t extent) {
+  shape.planningExtentOfSize = extent;
+  FailureOr<ContractionTilingPlan> plan = planner.plan(shape);
+  std::string printed;
+  if (succeeded(plan))
+    llvm::raw_string_ostream(printed) << *plan;
+  return printed;
+}
+
+/// Whether every size of the loops of `contraction` is at most `maxShort`,
+/// at run time, from the extents of its inputs (which a version choice
+/// around it does not define); null where a sized loop is in no input.
+static Value sizesAtMostAtRunTime(OpBuilder &builder, Location loc,
+                                  linalg::GenericOp contraction,
+                                  int64_t maxShort) {
+  Value bound = arith::ConstantIndexOp::create(builder, loc, maxShort);
+  Value atMost = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  SmallVector<int64_t> extents = contraction.getStaticLoopRanges();
+  for (auto [dim, extent] : llvm::enumerate(extents)) {
+    if (!ShapedType::isDynamic(extent))
+      continue;
+    Value size;
+    for (OpOperand *input : contraction.getDpsInputOperands()) {
+      AffineMap map = contraction.getMatchingIndexingMap(input);
+      if (std::optional<unsigned> position =
+              map.getResultPosition(builder.getAffineDimExpr(dim))) {
+        size = tensor::DimOp::create(builder, loc, input->get(), *position);
+        break;
+      }
+    }
+    if (!size)
+      return nullptr;
+    Value short_ = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ule, size, bound);
+    atMost = arith::AndIOp::create(builder, loc, atMost, short_);
+  }
+  return atMost;
+}
+
+/// Marks every contraction in `op` (`op` included) as planned with its
+/// sizes as `extent`.
+static void setPlanningExtent(Operation *op, int64_t extent) {
+  op->walk([&](linalg::GenericOp generic) {
+    if (generic.getNumReductionLoops() > 0)
+      generic->setAttr(
+          kPlanningExtentAttrName,
+          IntegerAttr::get(IndexType::get(op->getContext()), extent));
+  });
+}
+
+FailureOr<scf::IfOp>
+tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
+                                            linalg::GenericOp contraction,
+                                            const ContractionPlanner &planner) {
+  if (!contraction.hasPureTensorSemantics() ||
+      contraction->getNumResults() != 1)
+    return rewriter.notifyMatchFailure(contraction, "not one tensor result");
+  if (contraction->hasAttr(kPlanningExtentAttrName))
+    return rewriter.notifyMatchFailure(contraction, "versioned already");
+  if (planner.getConfig().maxShortSize <= 0)
+    return rewriter.notifyMatchFailure(contraction,
+                                       "no version for short sizes");
+  ContractionShape shape = ContractionShape::get(contraction);
+  if (!shape.hasSizedExtents())
+    return rewriter.notifyMatchFailure(contraction, "no extent is a size");
+  std::string longPlan = planForSizesOf(planner, shape, kPlanningExtentOfSize);
+  std::string shortPlan =
+      planForSizesOf(planner, shape, kShortPlanningExtentOfSize);
+  if (longPlan.empty() || shortPlan.empty() || longPlan == shortPlan)
+    return rewriter.notifyMatchFailure(
+        contraction, "the plans for short and long sizes do not differ");
+
+  // A contraction in a version of a transposition folded or kept
+  // (foldAtRunTime) is versioned with the whole choice: a choice inside
+  // each version makes four versions nested in one function, whose
+  // bufferization took 5 to 8 times as long as the two alone.
+  Operation *versioned = contraction;
+  auto foldChoice = dyn_cast<scf::IfOp>(contraction->getParentOp());
+  if (foldChoice && foldChoice->hasAttr(kVersionChoiceAttrName))
+    versioned = foldChoice;
+  Location loc = contraction.getLoc();
+  rewriter.setInsertionPoint(versioned);
+  Value isShort = sizesAtMostAtRunTime(rewriter, loc, contraction,
+                                       planner.getConfig().maxShortSize);
+  if (!isShort)
+    return rewriter.notifyMatchFailure(contraction,
+                                       "a sized loop is in no input");
+
+  // A fill of the accumulator used only here goes into each version with
+  // the contraction, as the accumulator of a folded transposition does
+  // (foldAtRunTime): each version then has its own, in place.
+  linalg::FillOp fill;
+  if (versioned == contraction) {
+    fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+    if (fill && !fill->hasOneUse())
+      fill = nullptr;
+  }
+  auto buildVersion = [&](OpBuilder &builder, Location loc, int64_t extent) {
+    IRMapping mapping;
+    if (fill)
+      builder.clone(*fill, mapping);
+    Operation *version = builder.clone(*versioned, mapping);
+    setPlanningExtent(version, extent);
+    scf::YieldOp::create(builder, loc, version->getResults());
+  };
+  auto choice = scf::IfOp::create(
+      rewriter, loc, isShort,
+      [&](OpBuilder &builder, Location loc) {
+        buildVersion(builder, loc, kShortPlanningExtentOfSize);
+      },
+      [&](OpBuilder &builder, Location loc) {
+        buildVersion(builder, loc, kPlanningExtentOfSize);
+      });
+  rewriter.replaceOp(versioned, choice->getResults());
+  if (fill && fill->use_empty())
+    rewriter.eraseOp(fill);
+  return choice;
 }
 
 FailureOr<linalg::GenericOp>

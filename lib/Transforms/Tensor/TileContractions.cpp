@@ -40,6 +40,7 @@ namespace tensorlang {
 #define GEN_PASS_DEF_FOLDTRANSPOSITIONS
 #define GEN_PASS_DEF_COLLAPSECONTRACTIONREDUCTIONS
 #define GEN_PASS_DEF_BLOCKSTRIDEDSUMS
+#define GEN_PASS_DEF_VERSIONFORSHORTSIZES
 #define GEN_PASS_DEF_SPLITCONTRACTIONS
 #define GEN_PASS_DEF_PLANCONTRACTIONS
 #define GEN_PASS_DEF_TILECONTRACTIONSFORCACHES
@@ -212,6 +213,43 @@ public:
       else
         emitRemark(loc) << "transposition kept after its contraction: "
                         << reason;
+    }
+  }
+
+  /// Gives each sized contraction whose plan for short sizes differs from
+  /// its plan for long ones a version for short sizes, chosen at run time;
+  /// with remarks, says which.
+  void versionForShortSizes() {
+    // One at a time: versioning a contraction in a transposition's
+    // versions replaces the other contraction there too. Those made carry
+    // their planning extent and are not versioned again.
+    llvm::SmallPtrSet<Operation *, 8> refused;
+    while (true) {
+      linalg::GenericOp contraction;
+      function.walk([&](linalg::GenericOp op) {
+        if (op.getNumReductionLoops() == 0 || refused.contains(op) ||
+            op->hasAttr(kPlanningExtentAttrName))
+          return WalkResult::advance();
+        contraction = op;
+        return WalkResult::interrupt();
+      });
+      if (!contraction)
+        break;
+      Location loc = contraction.getLoc();
+      IRRewriter versionRewriter(function.getContext());
+      if (failed(versionContractionForShortSizes(versionRewriter, contraction,
+                                                 *planner))) {
+        refused.insert(contraction);
+        continue;
+      }
+      if (!emitRemarks)
+        continue;
+      emitRemark(loc) << "planned for short sizes (each as "
+                      << kShortPlanningExtentOfSize << ") where every size "
+                      << "of its loops is at most "
+                      << planner->getConfig().maxShortSize
+                      << " at run time, and for long ones (each as "
+                      << kPlanningExtentOfSize << ") otherwise";
     }
   }
 
@@ -473,8 +511,14 @@ private:
     for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges()))
       if (ShapedType::isDynamic(extent))
         sized.push_back("d" + std::to_string(dim));
-    if (!sized.empty())
-      stream << " sized=" << llvm::join(sized, ",") << " (edges padded)";
+    if (!sized.empty()) {
+      stream << " sized=" << llvm::join(sized, ",") << " (edges padded";
+      // The version for short sizes (versionForShortSizes) says so.
+      if (auto extent = op->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
+          extent && extent.getInt() != kPlanningExtentOfSize)
+        stream << "; planned as " << extent.getInt();
+      stream << ")";
+    }
     op->emitRemark() << "tiling plan: " << summary;
   }
 
@@ -524,6 +568,8 @@ struct PlannedSteps {
     override(config.cacheDepth, pass.cacheDepth);
     override(config.wholeDepthPanelBytes, pass.wholeDepthPanelBytes);
     override(config.l2BlockBytes, pass.l2BlockBytes);
+    if (pass.maxShortSize >= 0)
+      config.maxShortSize = pass.maxShortSize;
     // Unknown lanes (no option, no tl.target): no register tiles three
     // vectors wide.
     if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
@@ -568,6 +614,7 @@ struct TileContractionsPass
       steps.foldTranspositions();
       steps.collapseReductions();
       steps.blockStridedSums();
+      steps.versionForShortSizes();
       LogicalResult result = steps.splitContractions();
       if (succeeded(result)) {
         steps.planContractions();
@@ -619,6 +666,20 @@ struct BlockStridedSumsPass
   void runOnOperation() override {
     PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
       steps.blockStridedSums();
+      return success();
+    });
+  }
+};
+
+struct VersionForShortSizesPass
+    : public tensorlang::impl::VersionForShortSizesBase<
+          VersionForShortSizesPass> {
+  using Base::Base;
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
+  void runOnOperation() override {
+    PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
+      steps.versionForShortSizes();
       return success();
     });
   }
