@@ -1036,8 +1036,6 @@ ContractionShape ContractionShape::get(linalg::GenericOp op) {
   shape.multiplyAccumulate = isMultiplyAccumulate(op);
   if (auto extent = op->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName))
     shape.planningExtentOfSize = std::max<int64_t>(1, extent.getInt());
-  if (getenv("TL_SHORT_ONLY"))
-    shape.planningExtentOfSize = 32;
   return shape;
 }
 
