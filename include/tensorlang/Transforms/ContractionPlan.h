@@ -267,6 +267,13 @@ constexpr int64_t kShortExtentOfSize = 16;
 /// TCCG's extents of 24 to 312.
 constexpr int64_t kShortPlanningExtentOfSize = 32;
 
+/// Most loops of a contraction that gets a version for short sizes. TCCG's
+/// ccsd_t contractions (seven loops, extents of 16 to 24) ran 0.4 to 0.9
+/// times as fast with it as with the plan for long sizes alone, where
+/// those of four to six loops ran 1.05 to 1.5 times as fast
+/// (bench/README.md).
+constexpr unsigned kMaxLoopsOfShortVersion = 6;
+
 /// The attribute of a contraction over sizes that sets the extent its
 /// planner assumes for them (ContractionShape::planningExtentOfSize).
 constexpr llvm::StringLiteral kPlanningExtentAttrName = "tl.planning_extent";

@@ -69,7 +69,8 @@ mlir::FailureOr<mlir::linalg::GenericOp> foldTranspositionIntoContraction(
     mlir::RewriterBase &rewriter, mlir::linalg::GenericOp copy,
     const ContractionPlanner &planner, bool *atRunTime = nullptr);
 
-/// Gives `contraction`, whose extents include sizes, a second version
+/// Gives `contraction`, whose extents include sizes, of at most
+/// kMaxLoopsOfShortVersion loops, a second version
 /// planned with every size as kShortPlanningExtentOfSize, where `planner`
 /// plans that differently: an `scf.if` runs it where every size of its
 /// loops is at most `maxShortSize` of the planner's configuration, and the

@@ -351,6 +351,9 @@ tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
   ContractionShape shape = ContractionShape::get(contraction);
   if (!shape.hasSizedExtents())
     return rewriter.notifyMatchFailure(contraction, "no extent is a size");
+  if (shape.getNumLoops() > kMaxLoopsOfShortVersion)
+    return rewriter.notifyMatchFailure(
+        contraction, "more loops than a version for short sizes pays for");
   std::string longPlan = planForSizesOf(planner, shape, kPlanningExtentOfSize);
   std::string shortPlan =
       planForSizesOf(planner, shape, kShortPlanningExtentOfSize);

@@ -142,3 +142,25 @@ func.func @fixed(%A: tensor<64x96xf64>, %B: tensor<96x80xf64>, %C: tensor<64x80x
   } -> tensor<64x80xf64>
   return %r : tensor<64x80xf64>
 }
+
+// -----
+
+// TCCG ccsd_t's abcdef-gdab-efgc over sizes: seven loops, more than a
+// version for short sizes pays for (kMaxLoopsOfShortVersion).
+
+// CHECK-LABEL: func.func @seven_loops
+// CHECK-NOT: scf.if
+// CHECK-NOT: tl.planning_extent
+// CHECK: return
+func.func @seven_loops(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?x?xf64>, %C: tensor<?x?x?x?x?x?xf64>) -> tensor<?x?x?x?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?x?x?x?x?xf64>) -> tensor<?x?x?x?x?x?xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c, d, e, f, g) -> (g, d, a, b)>, affine_map<(a, b, c, d, e, f, g) -> (e, f, g, c)>, affine_map<(a, b, c, d, e, f, g) -> (a, b, c, d, e, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+    ins(%A, %B : tensor<?x?x?x?xf64>, tensor<?x?x?x?xf64>) outs(%fill : tensor<?x?x?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?x?x?xf64>
+  return %r : tensor<?x?x?x?x?x?xf64>
+}
