@@ -295,32 +295,49 @@ static std::string planForSizesOf(const ContractionPlanner &planner,
   return printed;
 }
 
-/// Whether every size of the loops of `contraction` is at most `maxShort`,
-/// at run time, from the extents of its inputs (which a version choice
-/// around it does not define); null where a sized loop is in no input.
-static Value sizesAtMostAtRunTime(OpBuilder &builder, Location loc,
-                                  linalg::GenericOp contraction,
-                                  int64_t maxShort) {
-  Value bound = arith::ConstantIndexOp::create(builder, loc, maxShort);
-  Value atMost = arith::ConstantIntOp::create(builder, loc, 1, 1);
-  SmallVector<int64_t> extents = contraction.getStaticLoopRanges();
-  for (auto [dim, extent] : llvm::enumerate(extents)) {
+/// Where each sized loop of `contraction` reads its extent at run time: an
+/// input that `versioned` (the contraction, or a version choice around it)
+/// does not define, and its dimension. std::nullopt where a sized loop is
+/// in no such input (the operands of a collapsed contraction are copies
+/// made in the versions).
+static std::optional<SmallVector<std::pair<Value, unsigned>>>
+getSizesOutside(linalg::GenericOp contraction, Operation *versioned) {
+  SmallVector<std::pair<Value, unsigned>> sizes;
+  for (auto [dim, extent] :
+       llvm::enumerate(contraction.getStaticLoopRanges())) {
     if (!ShapedType::isDynamic(extent))
       continue;
-    Value size;
+    std::optional<std::pair<Value, unsigned>> found;
     for (OpOperand *input : contraction.getDpsInputOperands()) {
+      Value value = input->get();
+      if (versioned->isAncestor(value.getParentRegion()->getParentOp()))
+        continue;
       AffineMap map = contraction.getMatchingIndexingMap(input);
-      if (std::optional<unsigned> position =
-              map.getResultPosition(builder.getAffineDimExpr(dim))) {
-        size = tensor::DimOp::create(builder, loc, input->get(), *position);
+      if (std::optional<unsigned> position = map.getResultPosition(
+              getAffineDimExpr(dim, contraction.getContext()))) {
+        found = {value, *position};
         break;
       }
     }
-    if (!size)
-      return nullptr;
-    Value short_ = arith::CmpIOp::create(
+    if (!found)
+      return std::nullopt;
+    sizes.push_back(*found);
+  }
+  return sizes;
+}
+
+/// Whether every one of `sizes` (getSizesOutside) is at most `maxShort`,
+/// at run time.
+static Value sizesAtMostAtRunTime(OpBuilder &builder, Location loc,
+                                  ArrayRef<std::pair<Value, unsigned>> sizes,
+                                  int64_t maxShort) {
+  Value bound = arith::ConstantIndexOp::create(builder, loc, maxShort);
+  Value atMost = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  for (auto [tensor, dim] : sizes) {
+    Value size = tensor::DimOp::create(builder, loc, tensor, dim);
+    Value isShort = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ule, size, bound);
-    atMost = arith::AndIOp::create(builder, loc, atMost, short_);
+    atMost = arith::AndIOp::create(builder, loc, atMost, isShort);
   }
   return atMost;
 }
@@ -369,13 +386,28 @@ tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
   auto foldChoice = dyn_cast<scf::IfOp>(contraction->getParentOp());
   if (foldChoice && foldChoice->hasAttr(kVersionChoiceAttrName))
     versioned = foldChoice;
+  // The sizes of every contraction the versions plan for short sizes, so
+  // that none of them (a collapsed one in the other version included) is
+  // planned so for longer ones.
+  SmallVector<std::pair<Value, unsigned>> sizes;
+  WalkResult outside = versioned->walk([&](linalg::GenericOp generic) {
+    if (generic.getNumReductionLoops() == 0)
+      return WalkResult::advance();
+    std::optional<SmallVector<std::pair<Value, unsigned>>> found =
+        getSizesOutside(generic, versioned);
+    if (!found)
+      return WalkResult::interrupt();
+    llvm::append_range(sizes, *found);
+    return WalkResult::advance();
+  });
+  if (outside.wasInterrupted())
+    return rewriter.notifyMatchFailure(
+        contraction, "a sized loop is in no input defined outside the "
+                     "versions");
   Location loc = contraction.getLoc();
   rewriter.setInsertionPoint(versioned);
-  Value isShort = sizesAtMostAtRunTime(rewriter, loc, contraction,
+  Value isShort = sizesAtMostAtRunTime(rewriter, loc, sizes,
                                        planner.getConfig().maxShortSize);
-  if (!isShort)
-    return rewriter.notifyMatchFailure(contraction,
-                                       "a sized loop is in no input");
 
   // A fill of the accumulator used only here goes into each version with
   // the contraction, as the accumulator of a folded transposition does

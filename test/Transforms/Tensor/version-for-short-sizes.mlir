@@ -164,3 +164,51 @@ func.func @seven_loops(%A: tensor<?x?x?x?xf64>, %B: tensor<?x?x?x?xf64>, %C: ten
   } -> tensor<?x?x?x?x?x?xf64>
   return %r : tensor<?x?x?x?x?x?xf64>
 }
+
+// -----
+
+// Versions of a choice made at run time whose contraction reads a copy
+// made in its version (as collapsed reductions are): the extents of that
+// copy are not known before the choice, which stays one version for long
+// sizes.
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// CHECK-LABEL: func.func @copied_in_a_version
+// CHECK: scf.if %arg3
+// CHECK-NOT: scf.if
+// CHECK-NOT: tl.planning_extent
+// CHECK: return
+func.func @copied_in_a_version(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>, %choice: i1) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %r = scf.if %choice -> (tensor<?x?xf64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = tensor.dim %A, %c0 : tensor<?x?xf64>
+    %k = tensor.dim %A, %c1 : tensor<?x?xf64>
+    %empty = tensor.empty(%m, %k) : tensor<?x?xf64>
+    %copy = linalg.copy ins(%A : tensor<?x?xf64>) outs(%empty : tensor<?x?xf64>) -> tensor<?x?xf64>
+    %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
+    %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%copy, %B : tensor<?x?xf64>, tensor<?x?xf64>) outs(%fill : tensor<?x?xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %m1 = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %m1 : f64
+      linalg.yield %s : f64
+    } -> tensor<?x?xf64>
+    scf.yield %p : tensor<?x?xf64>
+  } else {
+    %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
+    %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%A, %B : tensor<?x?xf64>, tensor<?x?xf64>) outs(%fill : tensor<?x?xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %m1 = arith.mulf %x, %y : f64
+      %s = arith.addf %acc, %m1 : f64
+      linalg.yield %s : f64
+    } -> tensor<?x?xf64>
+    scf.yield %p : tensor<?x?xf64>
+  } {tl.version_choice}
+  return %r : tensor<?x?xf64>
+}
