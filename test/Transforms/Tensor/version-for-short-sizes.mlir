@@ -213,3 +213,27 @@ func.func @copied_in_a_version(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: ten
   } {tl.version_choice}
   return %r : tensor<?x?xf64>
 }
+
+// -----
+
+// Two reductions (TCCG ab-acd-dbc): they collapse into one loop whose
+// extent is a product of sizes, and with versions TCCG ccsd6's result was
+// no longer bufferized in place. One version.
+
+// REMARK-NOT: remark: planned for short sizes
+// CHECK-LABEL: func.func @two_reductions
+// CHECK-NOT: scf.if
+// CHECK-NOT: tl.planning_extent
+// CHECK: return
+func.func @two_reductions(%A: tensor<?x?x?xf64>, %B: tensor<?x?x?xf64>, %C: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, c, d)>, affine_map<(a, b, c, d) -> (d, b, c)>, affine_map<(a, b, c, d) -> (a, b)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+    ins(%A, %B : tensor<?x?x?xf64>, tensor<?x?x?xf64>) outs(%fill : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %r : tensor<?x?xf64>
+}
