@@ -376,10 +376,9 @@ tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
   // ccsd6's result (215 MB) was no longer bufferized in place: a
   // temporary more, 7-12% slower.
   if (contraction.getNumReductionLoops() > 1 ||
-      llvm::any_of(contraction->getUsers(),
-                   [](Operation *user) {
-                     return isa<tensor::ExpandShapeOp>(user);
-                   }) ||
+      llvm::any_of(
+          contraction->getUsers(),
+          [](Operation *user) { return isa<tensor::ExpandShapeOp>(user); }) ||
       llvm::any_of(contraction.getDpsInputs(), [](Value input) {
         return input.getDefiningOp<tensor::CollapseShapeOp>();
       }))
