@@ -60,19 +60,27 @@ def run(tmp_path, source, inputs, engine, extra=()):
     return np.load(tmp_path / "C.npy"), result.stderr
 
 
-def check_case(tmp_path, number, extra=()):
-    name = CASES[number]
-    extents = prime_extents(number, name)
-    source, spec = tccg.sized_program(name, extents)
-    assert source.startswith("size "), source
+def inputs_and_reference(tmp_path, name, extents, source, spec, seed):
+    """Random inputs of TCCG case `name` at `extents`, and the reference
+    interpreter's result of `source` on them, checked against NumPy."""
     c, a, b = (indices[::-1] for indices in name.split("-"))
-    rng = np.random.default_rng(number)
+    rng = np.random.default_rng(seed)
     inputs = {"A": rng.random([extents[i] for i in a]) - 0.5,
               "B": rng.random([extents[i] for i in b]) - 0.5}
     reference, _ = run(tmp_path, source, inputs, "reference")
     np.testing.assert_allclose(reference,
                                np.einsum(spec, inputs["A"], inputs["B"]),
                                rtol=1e-12, atol=1e-12)
+    return inputs, reference
+
+
+def check_case(tmp_path, number, extra=()):
+    name = CASES[number]
+    extents = prime_extents(number, name)
+    source, spec = tccg.sized_program(name, extents)
+    assert source.startswith("size "), source
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, number)
     compiled, remarks = run(tmp_path, source, inputs, "jit",
                             list(extra) + ["--remarks"])
     assert_same(compiled, reference)
@@ -148,14 +156,8 @@ def test_strided_operand_prefetched(tmp_path, sized):
     extents = {"a": 5, "b": 71, "c": 11, "d": 67}
     make = tccg.sized_program if sized else tccg.program
     source, spec = make(name, extents)
-    c, a, b = (indices[::-1] for indices in name.split("-"))
-    rng = np.random.default_rng(71)
-    inputs = {"A": rng.random([extents[i] for i in a]) - 0.5,
-              "B": rng.random([extents[i] for i in b]) - 0.5}
-    reference, _ = run(tmp_path, source, inputs, "reference")
-    np.testing.assert_allclose(reference,
-                               np.einsum(spec, inputs["A"], inputs["B"]),
-                               rtol=1e-12, atol=1e-12)
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, 71)
     compiled, _ = run(tmp_path, source, inputs, "jit")
     assert_same(compiled, reference)
     # The prefetches are there, and gone with the option off: the IR right

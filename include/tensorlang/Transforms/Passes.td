@@ -336,7 +336,11 @@ def VersionForShortSizes
     is at most `maxShortSize` (twice the depth block: 512 on the x86-64
     targets) at run time. Each version carries the extent it is planned
     with (`tl.planning_extent`); `emit-remarks` says which contractions
-    were versioned.
+    were versioned. A contraction in the versions of a transposition
+    folded or kept at run time is versioned with that whole choice; one
+    of more than six loops, of several reductions, or whose sized loops
+    no input defined before the versions gives, keeps one version
+    (`versionContractionForShortSizes`).
   }];
   let options = ContractionPlannerOptions;
   let dependentDialects = ["::mlir::scf::SCFDialect",
