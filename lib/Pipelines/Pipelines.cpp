@@ -166,6 +166,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     LowerContractionVectorsOptions registerTiles;
     registerTiles.vectorLanes = options.vectorLanes;
     registerTiles.prefetchSteps = options.prefetchStridedSteps;
+    registerTiles.streamingMinBytes = options.streamingMinBytes;
     pm.addNestedPass<func::FuncOp>(
         createLowerContractionVectors(registerTiles));
     addPipeline(pm, "canonicalize,cse");

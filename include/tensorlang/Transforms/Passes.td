@@ -541,6 +541,22 @@ def LowerContractionVectors
     Buffers the function allocates (the tiler's panels and packed
     blocks) and masked reads are not prefetched.
 
+    A tile whose slice of the result a `tl.first_depth_block_start`
+    selects the fill's value into in the first depth block (a sized
+    contraction's, whose depth is blocked) and whose rows, added after
+    the loop, cover that slice drops the start: its rows are written as
+    summed in the first block and added to the result in the others.
+    Where the first block is also the last (a run-time test on the loops
+    of depth blocks), the result is an argument of the function of at
+    least `streaming-min-bytes`, its rows start on lines and its last
+    extent is a multiple of a line, those writes are
+    `vector.store {nontemporal = true}`, the rows' prefetches for writing
+    are skipped, and a fence follows the function's top-level op that
+    holds the tile (or ends each iteration of a parallel loop around it,
+    which only x86's `sfence` from the module's target allows). A start
+    whose slice the rows do not cover becomes a fill in the first block
+    only.
+
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct
     arguments are taken not to overlap, as the statements' functions
@@ -556,8 +572,14 @@ def LowerContractionVectors
            "::tensorlang::kPrefetchStridedSteps",
            "Prefetch operands read a stride apart at each reduction step "
            "this many steps ahead (0: none)">,
+    Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
+           "::tensorlang::kStreamingMinBytes",
+           "Write the rows of a tile whose depth block is the only one "
+           "with non-temporal stores where the result holds at least this "
+           "many bytes and its rows start on lines (negative: never)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::affine::AffineDialect"];

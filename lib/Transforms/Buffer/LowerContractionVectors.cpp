@@ -16,9 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TileContractions.h"
 
 #include "../Loops/AffineOffsets.h"
+#include "../Loops/NonTemporalFence.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -168,14 +171,13 @@ struct ForwardedFills {
 };
 } // namespace
 
-/// The box of elements of `fill`'s buffer that `read` reads, relative to
-/// the fill's subview, where the fill writes all of them: a unit-stride
-/// subview of the read's buffer, and indices at constant distances from
-/// its offsets (the pieces of a tile several registers wide read parts of
-/// the tile that the fill zeroes).
+/// The box of elements of `subview` that `read` reads, relative to the
+/// subview, where all of them are in it: a unit-stride subview of the
+/// read's buffer, and indices at constant distances from its offsets (the
+/// pieces of a tile several registers wide read parts of the tile that a
+/// fill zeroes).
 static std::optional<ForwardedFills::Box>
-boxWithinFill(linalg::FillOp fill, vector::TransferReadOp read) {
-  auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+boxWithinSubview(memref::SubViewOp subview, vector::TransferReadOp read) {
   AffineMap map = read.getPermutationMap();
   if (!subview || subview.getSource() != read.getBase() || read.getMask() ||
       !map.isProjectedPermutation() ||
@@ -257,7 +259,9 @@ static void startFromFill(RewriterBase &rewriter, vector::TransferReadOp read,
   if (!fill || !fill.hasPureBufferSemantics() ||
       !matchPattern(fill.getInputs().front(), m_Constant(&value)))
     return;
-  std::optional<ForwardedFills::Box> box = boxWithinFill(fill, read);
+  auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+  std::optional<ForwardedFills::Box> box =
+      subview ? boxWithinSubview(subview, read) : std::nullopt;
   if (!box)
     return;
   SmallVector<ForwardedFills::Box> &boxes = forwarded.boxes[fill];
@@ -642,6 +646,409 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
 }
 
 namespace {
+/// A row of a register tile that addTileAfterLoop adds to its result after
+/// the reduction loop: the read of the result's row, the sum with the
+/// loop's row, and the write back.
+struct RowAfterLoop {
+  vector::TransferReadOp read;
+  arith::AddFOp sum;
+  vector::TransferWriteOp write;
+  Value row;
+};
+
+/// What startTileInFirstDepthBlock needs to stream rows: the options, and
+/// the conditions and fences it built, shared by the tiles of a function.
+struct FirstDepthBlockStreaming {
+  int64_t minBytes;
+  bool x86Sfence;
+  /// Per result buffer: whether it is large and starts every row on a line
+  /// (computed where the buffer is defined).
+  DenseMap<Value, Value> alignedLargeBuffers;
+  /// The ops before which a fence goes (one per place).
+  llvm::SetVector<Operation *> fencesBefore;
+};
+} // namespace
+
+/// Whether `op` or an op inside it may read or write `root` other than by
+/// a prefetch: an operand viewing it, or effects that are not declared.
+static bool mayAccessBuffer(Operation *op, Value root) {
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (isa<memref::PrefetchOp, ViewLikeOpInterface>(inner))
+      return WalkResult::advance();
+    if (!isa<MemoryEffectOpInterface>(inner) &&
+        !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::interrupt();
+    for (Value operand : inner->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) && rootBuffer(operand) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Whether the current depth block is the only one: `first` (the
+/// conjunction of `iv == start` over the depth blocks' loops, which
+/// fillInFirstDepthBlock built) and, for each of those loops, its last
+/// step; for a loop peeled into a bulk and a remainder loop after it, the
+/// remainder's last step. Null where `first` is not such a conjunction.
+static Value buildOnlyDepthBlock(RewriterBase &rewriter, Value first) {
+  SmallVector<Value> leaves{first};
+  SmallVector<scf::ForOp> loops;
+  while (!leaves.empty()) {
+    Value leaf = leaves.pop_back_val();
+    if (auto conjunction = leaf.getDefiningOp<arith::AndIOp>()) {
+      leaves.append({conjunction.getLhs(), conjunction.getRhs()});
+      continue;
+    }
+    auto compare = leaf.getDefiningOp<arith::CmpIOp>();
+    scf::ForOp loop =
+        compare ? scf::getForInductionVarOwner(compare.getLhs()) : nullptr;
+    if (!loop || compare.getPredicate() != arith::CmpIPredicate::eq)
+      return nullptr;
+    loops.push_back(loop);
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfterValue(first);
+  Location loc = first.getLoc();
+  Value only = first;
+  for (scf::ForOp loop : loops) {
+    Value end = loop.getUpperBound();
+    auto remainder = dyn_cast_or_null<scf::ForOp>(loop->getNextNode());
+    if (remainder && remainder.getLowerBound() == end &&
+        remainder.getStep() == loop.getStep())
+      end = remainder.getUpperBound();
+    Value next = arith::AddIOp::create(rewriter, loc, loop.getInductionVar(),
+                                       loop.getStep());
+    Value last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                       next, end);
+    only = arith::AndIOp::create(rewriter, loc, only, last);
+  }
+  return only;
+}
+
+/// Whether `buffer` holds at least `minBytes` and each of its rows starts
+/// on a line: its aligned pointer and offset, and every stride but the
+/// last (which must be 1), are multiples of a line. Built once per buffer,
+/// right after its definition.
+static Value buildAlignedLargeBuffer(RewriterBase &rewriter, Value buffer,
+                                     FirstDepthBlockStreaming &streaming) {
+  Value &condition = streaming.alignedLargeBuffers[buffer];
+  if (condition)
+    return condition;
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfterValue(buffer);
+  Location loc = buffer.getLoc();
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value zero = constant(0);
+  auto isMultiple = [&](Value value, int64_t of) -> Value {
+    Value rest = arith::RemUIOp::create(rewriter, loc, value, constant(of));
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
+                                 zero);
+  };
+  int64_t lineElements = kCacheLineBytes / elementBytes;
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+  condition =
+      arith::AndIOp::create(rewriter, loc, isMultiple(pointer, kCacheLineBytes),
+                            isMultiple(metadata.getOffset(), lineElements));
+  for (Value stride : metadata.getStrides().drop_back())
+    condition = arith::AndIOp::create(rewriter, loc, condition,
+                                      isMultiple(stride, lineElements));
+  Value bytes = constant(elementBytes);
+  for (Value size : metadata.getSizes())
+    bytes = arith::MulIOp::create(rewriter, loc, bytes, size);
+  Value large = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                      bytes, constant(streaming.minBytes));
+  condition = arith::AndIOp::create(rewriter, loc, condition, large);
+  return condition;
+}
+
+/// Where streamed rows of a tile in `op` are fenced: at the end of each
+/// iteration of the parallel loop around it (before the threads join),
+/// else after the function's top-level op that holds it. Null where a
+/// parallel loop could not take the fence (only x86's sfence lets the
+/// OpenMP lowering through).
+static Operation *fencePlace(Operation *op, bool x86Sfence) {
+  Operation *top = op;
+  while (top->getParentOp() && !isa<FunctionOpInterface>(top->getParentOp())) {
+    top = top->getParentOp();
+    if (isa<scf::ForallOp, scf::ParallelOp, affine::AffineParallelOp>(top))
+      return x86Sfence ? top->getRegion(0).front().getTerminator() : nullptr;
+  }
+  return top->getNextNode();
+}
+
+/// A register tile whose accumulator fillInFirstDepthBlock starts with the
+/// fill's value in the first depth block (`start`: a select over the
+/// tile's slice of the result) and whose rows addTileAfterLoop adds to
+/// the result after the reduction loop: the start is dropped and the rows
+/// are added under `scf.if first`, which writes the loop's rows (plus the
+/// fill value) without reading the result. Where the depth block is also
+/// the only one, the result large and its rows on lines, those writes are
+/// non-temporal (with `streaming.minBytes` >= 0): a sized contraction
+/// whose depth fits one block then writes its result once, as a fixed one
+/// does (TCCG ccsd_t: 302 MB), where it read each line, zeroed it and
+/// wrote it back. Returns whether it changed `start`'s tile; it changes
+/// nothing where the rows after the start do not cover its slice or
+/// something else may touch it.
+static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
+                                       linalg::GenericOp start,
+                                       FirstDepthBlockStreaming &streaming) {
+  if (start.getNumDpsInputs() != 0 || start.getNumDpsInits() != 1 ||
+      !start.hasPureBufferSemantics())
+    return false;
+  auto slice = start.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+  if (!slice || !slice.getType().hasStaticShape())
+    return false;
+  Block &body = start.getRegion().front();
+  auto select =
+      body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != &body ||
+      select.getFalseValue() != body.getArgument(0))
+    return false;
+  Value first = select.getCondition();
+  Value value = select.getTrueValue();
+  auto isOutside = [&](Value v) {
+    return !start.getRegion().isAncestor(v.getParentRegion());
+  };
+  if (!isOutside(first) || !isOutside(value))
+    return false;
+  Value buffer = slice.getSource();
+  Value root = rootBuffer(buffer);
+
+  // The rows after the start that cover its slice.
+  SmallVector<RowAfterLoop> rows;
+  SmallVector<ForwardedFills::Box> boxes;
+  llvm::SmallPtrSet<Operation *, 32> rowOps;
+  int64_t covered = 0, elements = slice.getType().getNumElements();
+  Operation *end = nullptr;
+  for (Operation *op = start->getNextNode(); op && covered < elements;
+       op = op->getNextNode()) {
+    auto read = dyn_cast<vector::TransferReadOp>(op);
+    if (!read || read.getBase() != buffer)
+      continue;
+    if (!read->hasOneUse())
+      return false;
+    auto sum = dyn_cast<arith::AddFOp>(*read->user_begin());
+    if (!sum || !sum->hasOneUse() || sum->getBlock() != read->getBlock())
+      return false;
+    auto write = dyn_cast<vector::TransferWriteOp>(*sum->user_begin());
+    if (!write || write.getBase() != buffer || write.getMask() ||
+        write.getIndices() != read.getIndices() ||
+        write.getPermutationMap() != read.getPermutationMap() ||
+        write.getInBoundsAttr() != read.getInBoundsAttr() ||
+        write->getBlock() != read->getBlock() || !sum->isBeforeInBlock(write))
+      return false;
+    std::optional<ForwardedFills::Box> box = boxWithinSubview(slice, read);
+    if (!box || llvm::any_of(boxes, [&](const ForwardedFills::Box &other) {
+          return overlap(*box, other);
+        }))
+      return false;
+    boxes.push_back(*box);
+    covered += llvm::product_of(box->sizes);
+    Value row = sum.getLhs() == read.getResult() ? sum.getRhs() : sum.getLhs();
+    rows.push_back({read, sum, write, row});
+    rowOps.insert(read);
+    rowOps.insert(sum);
+    rowOps.insert(write);
+    if (!end || end->isBeforeInBlock(write))
+      end = write;
+  }
+  if (covered != elements)
+    return false;
+  // Nothing else between the start and the last row may touch the result;
+  // between the first row and the last, only ops without effects that do
+  // not use the rows, which move before them.
+  Operation *begin = rows.front().read;
+  SmallVector<Operation *> interleaved;
+  bool inRows = false;
+  for (Operation *op = start->getNextNode(); op != end->getNextNode();
+       op = op->getNextNode()) {
+    if (op == begin)
+      inRows = true;
+    if (rowOps.contains(op))
+      continue;
+    if (inRows) {
+      if (!isMemoryEffectFree(op) ||
+          llvm::any_of(op->getOperands(), [&](Value operand) {
+            return rowOps.contains(operand.getDefiningOp());
+          }))
+        return false;
+      interleaved.push_back(op);
+    } else if (mayAccessBuffer(op, root)) {
+      return false;
+    }
+  }
+
+  // Streaming: rows a line or more wide along the last dimension, of a
+  // result that is an argument of the function.
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  auto argument = dyn_cast<BlockArgument>(root);
+  bool streams =
+      streaming.minBytes >= 0 && type &&
+      isa<FloatType>(type.getElementType()) &&
+      succeeded(type.getStridesAndOffset(strides, offset)) &&
+      strides.back() == 1 && argument &&
+      isa<FunctionOpInterface>(argument.getOwner()->getParentOp()) &&
+      llvm::all_of(rows, [&](RowAfterLoop entry) {
+        VectorType vector = entry.write.getVectorType();
+        return vector.getRank() == 1 &&
+               entry.write.getPermutationMap().isMinorIdentity() &&
+               entry.write.getInBoundsValues().front() &&
+               (vector.getNumElements() * vector.getElementTypeBitWidth() / 8) %
+                       kCacheLineBytes ==
+                   0;
+      });
+  Operation *fenceBefore =
+      streams ? fencePlace(start, streaming.x86Sfence) : nullptr;
+  Value only = fenceBefore ? buildOnlyDepthBlock(rewriter, first) : Value();
+
+  Location loc = start.getLoc();
+  // The rows' prefetches for writing (addTileAfterLoop) would fetch the
+  // lines that streaming writes without reading: they run only where the
+  // block does not stream.
+  SmallVector<memref::PrefetchOp> prefetches;
+  for (Operation *op = start->getNextNode(); op != begin;
+       op = op->getNextNode())
+    if (auto prefetch = dyn_cast<memref::PrefetchOp>(op);
+        prefetch && prefetch.getIsWrite() && prefetch.getMemref() == buffer)
+      prefetches.push_back(prefetch);
+  // Whether the depth block is the only one and the result is large, its
+  // rows on lines and made of whole lines: every tile of a row then
+  // streams, its masked tail being empty. A row whose last line ordinary
+  // stores write, next to lines that the tiles stream, ran slower than
+  // with no streaming at all (TCCG abcdef-dega-gfbc sized).
+  auto buildStreamsBlock = [&]() -> Value {
+    int64_t lineElements =
+        kCacheLineBytes / (type.getElementTypeBitWidth() / 8);
+    Value extent =
+        memref::DimOp::create(rewriter, loc, buffer, type.getRank() - 1);
+    Value rest = arith::RemUIOp::create(
+        rewriter, loc, extent,
+        arith::ConstantIndexOp::create(rewriter, loc, lineElements));
+    Value wholeLines =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
+                              arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value aligned = arith::AndIOp::create(
+        rewriter, loc, only,
+        buildAlignedLargeBuffer(rewriter, buffer, streaming));
+    return arith::AndIOp::create(rewriter, loc, aligned, wholeLines);
+  };
+  if (only && !prefetches.empty()) {
+    rewriter.setInsertionPoint(prefetches.back());
+    Value streamsBlock = buildStreamsBlock();
+    Value fetches = arith::XOrIOp::create(
+        rewriter, loc, streamsBlock,
+        arith::ConstantIntOp::create(rewriter, loc, 1, /*width=*/1));
+    auto ifFetches = scf::IfOp::create(rewriter, loc, TypeRange{}, fetches,
+                                       /*withElseRegion=*/false);
+    for (memref::PrefetchOp prefetch : prefetches)
+      rewriter.moveOpBefore(prefetch, ifFetches.thenBlock()->getTerminator());
+  }
+  for (Operation *op : interleaved)
+    rewriter.moveOpBefore(op, begin);
+  rewriter.setInsertionPoint(begin);
+  auto ifFirst = scf::IfOp::create(rewriter, loc, TypeRange{}, first,
+                                   /*withElseRegion=*/true);
+  for (Operation *op = begin, *stop = end->getNextNode(); op != stop;) {
+    Operation *next = op->getNextNode();
+    rewriter.moveOpBefore(op, ifFirst.elseBlock()->getTerminator());
+    op = next;
+  }
+  rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  SmallVector<Value> firstRows;
+  for (RowAfterLoop entry : rows) {
+    Value sum = entry.row;
+    if (!matchPattern(value, m_AnyZeroFloat()))
+      sum = arith::AddFOp::create(
+          rewriter, loc, sum,
+          vector::BroadcastOp::create(rewriter, loc, sum.getType(), value));
+    firstRows.push_back(sum);
+  }
+  auto writeRows = [&](bool nontemporal) {
+    for (auto [entry, sum] : llvm::zip_equal(rows, firstRows)) {
+      vector::TransferWriteOp write = entry.write;
+      if (nontemporal)
+        vector::StoreOp::create(rewriter, write.getLoc(), sum, buffer,
+                                write.getIndices(), /*nontemporal=*/true,
+                                llvm::MaybeAlign(kCacheLineBytes));
+      else
+        vector::TransferWriteOp::create(
+            rewriter, write.getLoc(), sum, buffer, write.getIndices(),
+            write.getPermutationMapAttr(), write.getInBoundsAttr());
+    }
+  };
+  if (!only) {
+    writeRows(/*nontemporal=*/false);
+    rewriter.eraseOp(start);
+    return true;
+  }
+  // Each row starts on a line: its first column is a multiple of a line's
+  // elements (the rows themselves start on lines where the buffer does).
+  Value stream = buildStreamsBlock();
+  llvm::SetVector<Value> columns;
+  for (RowAfterLoop entry : rows)
+    columns.insert(entry.write.getIndices().back());
+  Value lineElements = arith::ConstantIndexOp::create(
+      rewriter, loc, kCacheLineBytes / (type.getElementTypeBitWidth() / 8));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (Value column : columns) {
+    Value rest = arith::RemUIOp::create(rewriter, loc, column, lineElements);
+    stream = arith::AndIOp::create(
+        rewriter, loc, stream,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
+                              zero));
+  }
+  auto ifStream = scf::IfOp::create(rewriter, loc, TypeRange{}, stream,
+                                    /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(ifStream.thenBlock()->getTerminator());
+  writeRows(/*nontemporal=*/true);
+  rewriter.setInsertionPoint(ifStream.elseBlock()->getTerminator());
+  writeRows(/*nontemporal=*/false);
+  streaming.fencesBefore.insert(fenceBefore);
+  rewriter.eraseOp(start);
+  return true;
+}
+
+/// A start of a tile in the first depth block that
+/// startTileInFirstDepthBlock leaves (the edges of sized tiles) becomes a
+/// fill under `scf.if first`: the select it makes of every element is the
+/// identity in the other blocks, where it read and wrote the whole slice
+/// for nothing, and in the first it need not read.
+static void fillInFirstDepthBlockOnly(RewriterBase &rewriter,
+                                      linalg::GenericOp start) {
+  if (start.getNumDpsInputs() != 0 || start.getNumDpsInits() != 1 ||
+      !start.hasPureBufferSemantics())
+    return;
+  Block &body = start.getRegion().front();
+  auto select =
+      body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != &body ||
+      select.getFalseValue() != body.getArgument(0))
+    return;
+  Value first = select.getCondition();
+  Value value = select.getTrueValue();
+  if (start.getRegion().isAncestor(first.getParentRegion()) ||
+      start.getRegion().isAncestor(value.getParentRegion()))
+    return;
+  Location loc = start.getLoc();
+  rewriter.setInsertionPoint(start);
+  auto ifFirst = scf::IfOp::create(rewriter, loc, TypeRange{}, first,
+                                   /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  linalg::FillOp::create(rewriter, loc, value, start.getDpsInits().front());
+  rewriter.eraseOp(start);
+}
+
+namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
           LowerContractionVectorsPass> {
@@ -712,6 +1119,24 @@ struct LowerContractionVectorsPass
       func.walk([&](scf::ForOp loop) {
         prefetchStridedOperands(rewriter, loop, prefetchSteps);
       });
+
+    SmallVector<linalg::GenericOp> starts;
+    func.walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(tensorlang::kFirstDepthBlockStartAttrName))
+        starts.push_back(op);
+    });
+    FirstDepthBlockStreaming streaming;
+    streaming.minBytes = streamingMinBytes;
+    tensorlang::tl::TargetAttr target = tensorlang::tl::getTargetAttr(func);
+    streaming.x86Sfence = target && target.getX86Sfence();
+    for (linalg::GenericOp start : starts)
+      if (!startTileInFirstDepthBlock(rewriter, start, streaming))
+        fillInFirstDepthBlockOnly(rewriter, start);
+    for (Operation *place : streaming.fencesBefore) {
+      rewriter.setInsertionPoint(place);
+      tensorlang::createNonTemporalFence(rewriter, place->getLoc(),
+                                         streaming.x86Sfence);
+    }
   }
 };
 } // namespace

@@ -15,6 +15,8 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
+#include "NonTemporalFence.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -132,20 +134,6 @@ collectStreamableWrites(Operation *nest, Block &entry, int64_t minBytes) {
   return result;
 }
 
-/// sfence as inline assembly: unlike an intrinsic call or llvm.fence, it
-/// declares its memory effects, so convert-scf-to-openmp does not wrap a
-/// parallel body that holds it in a memref.alloca_scope (which could not
-/// hold the body's loops once they become blocks).
-static void createFence(OpBuilder &builder, Location loc, bool x86Sfence) {
-  if (x86Sfence)
-    LLVM::InlineAsmOp::create(
-        builder, loc, TypeRange{}, ValueRange{}, "sfence", "~{memory}",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  else
-    LLVM::FenceOp::create(builder, loc, LLVM::AtomicOrdering::seq_cst);
-}
-
 /// In the streaming copy of a perfect nest the order of the loops no longer
 /// matters to the writes (each row leaves whole, through the write-combining
 /// buffers), so the loops follow the layout of the largest read instead: it
@@ -221,11 +209,11 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
   builder.setInsertionPoint(version.thenBlock()->getTerminator());
   IRMapping mapping;
   Operation *streaming = builder.clone(*nest, mapping);
-  createFence(builder, loc, x86Sfence);
+  tensorlang::createNonTemporalFence(builder, loc, x86Sfence);
   // Each thread's stores must be ordered before the threads join.
   if (auto parallel = dyn_cast<affine::AffineParallelOp>(streaming)) {
     OpBuilder bodyBuilder(parallel.getBody()->getTerminator());
-    createFence(bodyBuilder, loc, x86Sfence);
+    tensorlang::createNonTemporalFence(bodyBuilder, loc, x86Sfence);
   }
   for (StreamableWrite entry : writes) {
     auto write = cast<vector::TransferWriteOp>(mapping.lookup(

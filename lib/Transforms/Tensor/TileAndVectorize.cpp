@@ -1248,9 +1248,12 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
     sizes[columns] = half;
     Block *block = op->getBlock();
     rewriter.setInsertionPoint(op);
+    // Each half takes its own slice of the start, so that the whole ones
+    // start from it in registers (LowerContractionVectors).
     FailureOr<linalg::GenericOp> halves =
-        canFillPerTile(op, sizes) ? tileFillingPerTile(rewriter, op, sizes, {})
-                                  : tile(rewriter, op, sizes, {});
+        canFillPerTile(op, sizes) || startsInFirstDepthBlock(op)
+            ? tileFillingPerTile(rewriter, op, sizes, {})
+            : tile(rewriter, op, sizes, {});
     if (failed(halves))
       return rewriter.notifyMatchFailure(loc, "register tiling failed");
     for (linalg::GenericOp piece : peelSizedTiles(rewriter, *halves, block))
