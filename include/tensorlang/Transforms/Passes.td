@@ -555,7 +555,10 @@ def LowerContractionVectors
     holds the tile (or ends each iteration of a parallel loop around it,
     which only x86's `sfence` from the module's target allows). A start
     whose slice the rows do not cover becomes a fill in the first block
-    only.
+    only. Last, reads of a small allocation (a tile padded at an edge of
+    the sizes sums in one) at constant indices take the value last
+    written there in the same block, and an allocation left with writes
+    only is erased.
 
     A tile is hoisted when nothing else in the loop touches its buffer,
     which must be an allocation or an argument of the function. Distinct

@@ -209,3 +209,66 @@ func.func @parallel_without_sfence(%a: memref<8x?xf64>, %b: memref<?x16xf64>, %c
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A tile padded at an edge sums in an allocation of one tile: its rows go
+// there from the result and back. Reads of the allocation take the value
+// last written at their place in the same block, and the allocation, left
+// with writes only, goes: the rows go from the result to registers and
+// back. A write inside a region between (the scf.if) ends what is known:
+// the allocation of the second function stays.
+// CHECK-LABEL: func.func @padded_tile
+// CHECK-SAME: (%[[C:[^:]*]]: memref<?x?xf64>
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ROW0:.*]] = vector.transfer_read %[[C]][%[[I0:.*]], %[[I0]]]
+// CHECK: %[[ROW1:.*]] = vector.transfer_read %[[C]][%[[I1:.*]], %[[I0]]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[ROW0]], %[[ROW0]]
+// CHECK: vector.transfer_write %[[SUM]], %[[C]][%[[I0]], %[[I0]]]
+// CHECK: vector.transfer_write %[[ROW1]], %[[C]][%[[I1]], %[[I0]]]
+// CHECK-NOT: memref.dealloc
+// CHECK-LABEL: func.func @write_in_a_region
+// CHECK: memref.alloc
+// CHECK: scf.if
+// CHECK: vector.transfer_read %alloc
+func.func @padded_tile(%c: memref<?x?xf64>, %x: vector<2x1xf64>, %y: vector<1x8xf64>, %acc: vector<2x8xf64>) -> vector<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+  %tile = memref.alloc() : memref<2x8xf64>
+  %row0 = vector.transfer_read %c[%c0, %c0], %zero : memref<?x?xf64>, vector<8xf64>
+  vector.transfer_write %row0, %tile[%c0, %c0] {in_bounds = [true]} : vector<8xf64>, memref<2x8xf64>
+  %row1 = vector.transfer_read %c[%c1, %c0], %zero : memref<?x?xf64>, vector<8xf64>
+  vector.transfer_write %row1, %tile[%c1, %c0] {in_bounds = [true]} : vector<8xf64>, memref<2x8xf64>
+  %a = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true]} : memref<2x8xf64>, vector<8xf64>
+  %sum = arith.addf %a, %a : vector<8xf64>
+  vector.transfer_write %sum, %tile[%c0, %c0] {in_bounds = [true]} : vector<8xf64>, memref<2x8xf64>
+  %out0 = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true]} : memref<2x8xf64>, vector<8xf64>
+  vector.transfer_write %out0, %c[%c0, %c0] : vector<8xf64>, memref<?x?xf64>
+  %out1 = vector.transfer_read %tile[%c1, %c0], %zero {in_bounds = [true]} : memref<2x8xf64>, vector<8xf64>
+  vector.transfer_write %out1, %c[%c1, %c0] : vector<8xf64>, memref<?x?xf64>
+  memref.dealloc %tile : memref<2x8xf64>
+  return %r : vector<2x8xf64>
+}
+
+func.func @write_in_a_region(%c: memref<?x?xf64>, %x: vector<2x1xf64>, %y: vector<1x8xf64>, %acc: vector<2x8xf64>, %cond: i1) -> vector<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f64
+  %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+  %tile = memref.alloc() : memref<2x8xf64>
+  %row0 = vector.transfer_read %c[%c0, %c0], %zero : memref<?x?xf64>, vector<8xf64>
+  vector.transfer_write %row0, %tile[%c0, %c0] {in_bounds = [true]} : vector<8xf64>, memref<2x8xf64>
+  scf.if %cond {
+    %other = arith.constant dense<1.0> : vector<8xf64>
+    vector.transfer_write %other, %tile[%c0, %c0] {in_bounds = [true]} : vector<8xf64>, memref<2x8xf64>
+  }
+  %out0 = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true]} : memref<2x8xf64>, vector<8xf64>
+  vector.transfer_write %out0, %c[%c0, %c0] : vector<8xf64>, memref<?x?xf64>
+  memref.dealloc %tile : memref<2x8xf64>
+  return %r : vector<2x8xf64>
+}
