@@ -857,7 +857,12 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
     variables are) that each function views as `memref<?xi8>`; the
     statements' temporaries come first, the program function's after the
     largest statement's, and the size function computes the total from
-    the sizes. Temporaries of other run-time extents, those allocated
+    the sizes. Allocations in the branches of a top-level `scf.if` (the
+    versions of a contraction chosen at run time) whose extents are
+    defined before it move out of it first, one for each type and extents
+    in both branches, their deallocations after it (also one of the base
+    buffer of the choice's result, where both branches yield the same
+    allocation). Temporaries of other run-time extents, those allocated
     inside loops (per thread, say), and any freed other than by a
     top-level `memref.dealloc` stay `memref.alloc`s.
   }];

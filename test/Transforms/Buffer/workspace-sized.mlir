@@ -177,3 +177,41 @@ func.func @m(%e: index {tl.size = "E"}) {
   return
 }
 func.func private @use(memref<?xf64>, memref<2xf64>)
+
+// -----
+
+// The versions of a contraction chosen at run time (an scf.if at the top
+// level) each allocate a temporary of the same type and extents, which the
+// choice yields and the function frees through its metadata: the two
+// become one allocation before the choice, which yields it from both
+// branches, so it takes its place in the workspace like any other, and
+// its deallocation goes.
+// CHECK-LABEL: func.func @versions_ws(
+// CHECK-SAME: %[[E:.*]]: index {tl.size = "E"}, %{{.*}}: i1, %[[OUT:.*]]: memref<?xf64>, %[[WS:.*]]: memref<i8>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[T:.*]] = memref.view %{{.*}}[%{{.*}}][%[[E]]] : memref<?xi8> to memref<?xf64>
+// CHECK: scf.if
+// CHECK: linalg.fill {{.*}} outs(%[[T]]
+// CHECK: } else {
+// CHECK: linalg.fill {{.*}} outs(%[[T]]
+// CHECK: }
+// CHECK: memref.copy %[[T]], %[[OUT]]
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @versions(%e: index {tl.size = "E"}, %short: i1, %out: memref<?xf64>) {
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %t = scf.if %short -> (memref<?xf64>) {
+    %a = memref.alloc(%e) {alignment = 64 : i64} : memref<?xf64>
+    linalg.fill ins(%one : f64) outs(%a : memref<?xf64>)
+    scf.yield %a : memref<?xf64>
+  } else {
+    %b = memref.alloc(%e) {alignment = 64 : i64} : memref<?xf64>
+    linalg.fill ins(%two : f64) outs(%b : memref<?xf64>)
+    scf.yield %b : memref<?xf64>
+  }
+  memref.copy %t, %out : memref<?xf64> to memref<?xf64>
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %t : memref<?xf64> -> memref<f64>, index, index, index
+  memref.dealloc %base : memref<f64>
+  return
+}
