@@ -113,12 +113,12 @@ collectTemporaries(func::FuncOp func, const llvm::StringSet<> &sizes,
       return;
     // (Freed as the base buffer of its metadata, where a run-time choice
     // yielded it.)
-    auto metadata =
-        dealloc.getMemref().getDefiningOp<memref::ExtractStridedMetadataOp>();
-    if (dealloc->getBlock() != &entry ||
-        (dealloc.getMemref().getDefiningOp() != allocation &&
-         !(metadata && metadata.getBaseBuffer() == dealloc.getMemref() &&
-           metadata.getSource().getDefiningOp() == allocation)))
+    Value freed = dealloc.getMemref();
+    auto metadata = freed.getDefiningOp<memref::ExtractStridedMetadataOp>();
+    bool freesAllocation = freed.getDefiningOp() == allocation ||
+                           (metadata && metadata.getBaseBuffer() == freed &&
+                            metadata.getSource().getDefiningOp() == allocation);
+    if (dealloc->getBlock() != &entry || !freesAllocation)
       candidates.remove(allocation);
     else
       deallocs.push_back(dealloc);
@@ -203,7 +203,7 @@ static void hoistAllocationsOutOfChoice(scf::IfOp choice) {
         }
       if (!movable)
         continue;
-      auto same = llvm::find_if(hoisted, [&](auto entry) {
+      auto *same = llvm::find_if(hoisted, [&](auto entry) {
         memref::AllocOp other = entry.first;
         return entry.second != region && other.getType() == alloc.getType() &&
                other.getOperands() == alloc.getOperands() &&
