@@ -730,6 +730,16 @@ static Value buildOnlyDepthBlock(RewriterBase &rewriter, Value first) {
   return only;
 }
 
+/// `value % of == 0`, built at the rewriter's insertion point.
+static Value buildIsMultiple(RewriterBase &rewriter, Location loc, Value value,
+                             int64_t of) {
+  Value rest = arith::RemUIOp::create(
+      rewriter, loc, value, arith::ConstantIndexOp::create(rewriter, loc, of));
+  return arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::eq, rest,
+      arith::ConstantIndexOp::create(rewriter, loc, 0));
+}
+
 /// Whether `buffer` holds at least `minBytes` and each of its rows starts
 /// on a line: its aligned pointer and offset, and every stride but the
 /// last (which must be 1), are multiples of a line. Built once per buffer,
@@ -747,11 +757,8 @@ static Value buildAlignedLargeBuffer(RewriterBase &rewriter, Value buffer,
   auto constant = [&](int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  Value zero = constant(0);
-  auto isMultiple = [&](Value value, int64_t of) -> Value {
-    Value rest = arith::RemUIOp::create(rewriter, loc, value, constant(of));
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
-                                 zero);
+  auto isMultiple = [&](Value value, int64_t of) {
+    return buildIsMultiple(rewriter, loc, value, of);
   };
   int64_t lineElements = kCacheLineBytes / elementBytes;
   auto metadata =
@@ -788,6 +795,36 @@ static Operation *fencePlace(Operation *op, bool x86Sfence) {
   return top->getNextNode();
 }
 
+namespace {
+/// What a `tl.first_depth_block_start` selects: `value` where `first`.
+struct FirstDepthBlockStart {
+  Value first;
+  Value value;
+};
+} // namespace
+
+/// The condition and value of `start`, a `tl.first_depth_block_start` on
+/// buffers (`out = first ? value : out`, both defined outside), or
+/// std::nullopt.
+static std::optional<FirstDepthBlockStart>
+matchFirstDepthBlockStart(linalg::GenericOp start) {
+  if (start.getNumDpsInputs() != 0 || start.getNumDpsInits() != 1 ||
+      !start.hasPureBufferSemantics())
+    return std::nullopt;
+  Block &body = start.getRegion().front();
+  auto select =
+      body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != &body ||
+      select.getFalseValue() != body.getArgument(0))
+    return std::nullopt;
+  Value first = select.getCondition();
+  Value value = select.getTrueValue();
+  if (start.getRegion().isAncestor(first.getParentRegion()) ||
+      start.getRegion().isAncestor(value.getParentRegion()))
+    return std::nullopt;
+  return FirstDepthBlockStart{first, value};
+}
+
 /// A register tile whose accumulator fillInFirstDepthBlock starts with the
 /// fill's value in the first depth block (`start`: a select over the
 /// tile's slice of the result) and whose rows addTileAfterLoop adds to
@@ -804,25 +841,13 @@ static Operation *fencePlace(Operation *op, bool x86Sfence) {
 static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
                                        linalg::GenericOp start,
                                        FirstDepthBlockStreaming &streaming) {
-  if (start.getNumDpsInputs() != 0 || start.getNumDpsInits() != 1 ||
-      !start.hasPureBufferSemantics())
-    return false;
+  std::optional<FirstDepthBlockStart> matched =
+      matchFirstDepthBlockStart(start);
   auto slice = start.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
-  if (!slice || !slice.getType().hasStaticShape())
+  if (!matched || !slice || !slice.getType().hasStaticShape())
     return false;
-  Block &body = start.getRegion().front();
-  auto select =
-      body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
-  if (!select || select->getBlock() != &body ||
-      select.getFalseValue() != body.getArgument(0))
-    return false;
-  Value first = select.getCondition();
-  Value value = select.getTrueValue();
-  auto isOutside = [&](Value v) {
-    return !start.getRegion().isAncestor(v.getParentRegion());
-  };
-  if (!isOutside(first) || !isOutside(value))
-    return false;
+  Value first = matched->first;
+  Value value = matched->value;
   Value buffer = slice.getSource();
   Value root = rootBuffer(buffer);
 
@@ -935,12 +960,7 @@ static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
         kCacheLineBytes / (type.getElementTypeBitWidth() / 8);
     Value extent =
         memref::DimOp::create(rewriter, loc, buffer, type.getRank() - 1);
-    Value rest = arith::RemUIOp::create(
-        rewriter, loc, extent,
-        arith::ConstantIndexOp::create(rewriter, loc, lineElements));
-    Value wholeLines =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
-                              arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value wholeLines = buildIsMultiple(rewriter, loc, extent, lineElements);
     Value aligned = arith::AndIOp::create(
         rewriter, loc, only,
         buildAlignedLargeBuffer(rewriter, buffer, streaming));
@@ -1001,16 +1021,11 @@ static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
   llvm::SetVector<Value> columns;
   for (RowAfterLoop entry : rows)
     columns.insert(entry.write.getIndices().back());
-  Value lineElements = arith::ConstantIndexOp::create(
-      rewriter, loc, kCacheLineBytes / (type.getElementTypeBitWidth() / 8));
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  for (Value column : columns) {
-    Value rest = arith::RemUIOp::create(rewriter, loc, column, lineElements);
+  int64_t lineElements = kCacheLineBytes / (type.getElementTypeBitWidth() / 8);
+  for (Value column : columns)
     stream = arith::AndIOp::create(
         rewriter, loc, stream,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rest,
-                              zero));
-  }
+        buildIsMultiple(rewriter, loc, column, lineElements));
   auto ifStream = scf::IfOp::create(rewriter, loc, TypeRange{}, stream,
                                     /*withElseRegion=*/true);
   rewriter.setInsertionPoint(ifStream.thenBlock()->getTerminator());
@@ -1029,26 +1044,17 @@ static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
 /// for nothing, and in the first it need not read.
 static void fillInFirstDepthBlockOnly(RewriterBase &rewriter,
                                       linalg::GenericOp start) {
-  if (start.getNumDpsInputs() != 0 || start.getNumDpsInits() != 1 ||
-      !start.hasPureBufferSemantics())
-    return;
-  Block &body = start.getRegion().front();
-  auto select =
-      body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
-  if (!select || select->getBlock() != &body ||
-      select.getFalseValue() != body.getArgument(0))
-    return;
-  Value first = select.getCondition();
-  Value value = select.getTrueValue();
-  if (start.getRegion().isAncestor(first.getParentRegion()) ||
-      start.getRegion().isAncestor(value.getParentRegion()))
+  std::optional<FirstDepthBlockStart> matched =
+      matchFirstDepthBlockStart(start);
+  if (!matched)
     return;
   Location loc = start.getLoc();
   rewriter.setInsertionPoint(start);
-  auto ifFirst = scf::IfOp::create(rewriter, loc, TypeRange{}, first,
+  auto ifFirst = scf::IfOp::create(rewriter, loc, TypeRange{}, matched->first,
                                    /*withElseRegion=*/false);
   rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-  linalg::FillOp::create(rewriter, loc, value, start.getDpsInits().front());
+  linalg::FillOp::create(rewriter, loc, matched->value,
+                         start.getDpsInits().front());
   rewriter.eraseOp(start);
 }
 
