@@ -1065,6 +1065,224 @@ static bool hasConstantIndices(VectorTransferOpInterface transfer) {
   });
 }
 
+/// Whether `op` runs exactly where the element at `indices` of `slice` is
+/// within it: `op` is directly in `block`, or in the then-region of an
+/// `scf.if` there whose condition is that one dynamic size of `slice`
+/// exceeds the index along it (VectorToSCF's unrolling of a tile masked
+/// along a unit dimension). Sets `guardedDim` to that dimension.
+static bool runsWhereInSlice(Operation *op, Block *block,
+                             memref::SubViewOp slice, ValueRange indices,
+                             std::optional<unsigned> &guardedDim) {
+  guardedDim.reset();
+  if (op->getBlock() == block)
+    return true;
+  auto guard = dyn_cast<scf::IfOp>(op->getParentOp());
+  if (!guard || guard->getBlock() != block ||
+      op->getParentRegion() != &guard.getThenRegion())
+    return false;
+  auto compare = guard.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return false;
+  Value size, index;
+  switch (compare.getPredicate()) {
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    size = compare.getLhs();
+    index = compare.getRhs();
+    break;
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    size = compare.getRhs();
+    index = compare.getLhs();
+    break;
+  default:
+    return false;
+  }
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  for (auto [dim, sliceSize] : llvm::enumerate(sizes))
+    if (isa<Value>(sliceSize) && cast<Value>(sliceSize) == size &&
+        indices[dim] == index) {
+      guardedDim = dim;
+      return true;
+    }
+  return false;
+}
+
+/// The start of an edge tile, whose slice of the result has sizes known
+/// at run time only (bounded by the register tile), read before the
+/// reduction loop and written after it row by row, masked or under
+/// `scf.if` per row: in the first depth block its rows' reads take the
+/// start's value instead of loading it, and where the rows written cover
+/// every element the slice can have, the start is dropped; otherwise it
+/// becomes a fill in the first block only (fillInFirstDepthBlockOnly). A
+/// sized contraction whose depth fits one block then writes its edges as
+/// its bulk, without filling them first (one call to memset per row) and
+/// loading back what the fill stored (TCCG ccsd_t at extents one below a
+/// multiple of 8). Returns false, changing nothing, where the slice's uses
+/// are not such rows.
+static bool startEdgeTileInFirstDepthBlock(RewriterBase &rewriter,
+                                           linalg::GenericOp start) {
+  std::optional<FirstDepthBlockStart> matched =
+      matchFirstDepthBlockStart(start);
+  auto slice = start.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
+  Attribute value;
+  if (!matched || !slice || !matchPattern(matched->value, m_Constant(&value)))
+    return false;
+  Block *block = start->getBlock();
+  Value root = rootBuffer(slice.getSource());
+
+  // The rows: transfers of the slice at constant indices after the start,
+  // no read of elements that a write before it wrote.
+  SmallVector<vector::TransferReadOp> reads;
+  SmallVector<vector::TransferWriteOp> writes;
+  llvm::SmallPtrSet<Operation *, 32> rows;
+  Operation *last = nullptr;
+  for (Operation *user : slice->getUsers()) {
+    if (user == start || isa<memref::PrefetchOp>(user))
+      continue;
+    auto transfer = dyn_cast<VectorTransferOpInterface>(user);
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!transfer || transfer.getBase() != slice.getResult() ||
+        transfer.getMask() || !hasConstantIndices(transfer) || !top ||
+        !start->isBeforeInBlock(top) ||
+        !transfer.getPermutationMap().isProjectedPermutation())
+      return false;
+    std::optional<unsigned> guardedDim;
+    if (!runsWhereInSlice(user, block, slice, transfer.getIndices(),
+                          guardedDim))
+      return false;
+    rows.insert(user);
+    if (!last || last->isBeforeInBlock(top))
+      last = top;
+    if (auto read = dyn_cast<vector::TransferReadOp>(user)) {
+      // Out-of-bounds elements read the padding, which must be the value
+      // the start gives the others.
+      Attribute padding;
+      if (!matchPattern(read.getPadding(), m_Constant(&padding)) ||
+          padding != value)
+        return false;
+      reads.push_back(read);
+      continue;
+    }
+    writes.push_back(cast<vector::TransferWriteOp>(user));
+  }
+  if (reads.empty() || writes.empty())
+    return false;
+  // The box of elements a transfer may access, clipped to `largest`.
+  auto boxOf = [](VectorTransferOpInterface transfer,
+                  ArrayRef<int64_t> largest) {
+    ForwardedFills::Box box;
+    SmallVector<int64_t> lengths(transfer.getIndices().size(), 1);
+    ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
+    for (auto [i, result] :
+         llvm::enumerate(transfer.getPermutationMap().getResults()))
+      lengths[cast<AffineDimExpr>(result).getPosition()] = shape[i];
+    for (auto [index, length, bound] :
+         llvm::zip_equal(transfer.getIndices(), lengths, largest)) {
+      int64_t begin = *getConstantIntValue(index);
+      box.offsets.push_back(begin);
+      box.sizes.push_back(
+          std::max<int64_t>(0, std::min(begin + length, bound) - begin));
+    }
+    return box;
+  };
+  SmallVector<int64_t> unbounded(slice.getType().getRank(),
+                                 std::numeric_limits<int32_t>::max());
+  for (vector::TransferReadOp read : reads) {
+    Operation *readTop = block->findAncestorOpInBlock(*read);
+    ForwardedFills::Box readBox = boxOf(read, unbounded);
+    for (vector::TransferWriteOp write : writes) {
+      Operation *writeTop = block->findAncestorOpInBlock(*write);
+      if (readTop->isBeforeInBlock(writeTop))
+        continue;
+      if (writeTop == readTop || overlap(readBox, boxOf(write, unbounded)))
+        return false;
+    }
+  }
+  // Nothing but the rows may touch the result up to the last of them.
+  for (Operation *op = start->getNextNode(); op != last->getNextNode();
+       op = op->getNextNode()) {
+    WalkResult touches = op->walk([&](Operation *inner) {
+      if (rows.contains(inner))
+        return WalkResult::skip();
+      if (isa<memref::PrefetchOp, ViewLikeOpInterface>(inner))
+        return WalkResult::advance();
+      if (!isa<MemoryEffectOpInterface>(inner) &&
+          !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::interrupt();
+      for (Value operand : inner->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()) &&
+            rootBuffer(operand) == root)
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (touches.wasInterrupted())
+      return false;
+  }
+
+  // Whether the writes cover the largest slice the sizes allow: disjoint
+  // boxes, clipped to it, as many elements as it has. A write masked along
+  // a dimension writes the part of its box within the slice; a write under
+  // its row's guard runs wherever its row is within the slice.
+  auto coversSlice = [&]() {
+    SmallVector<int64_t> largest;
+    for (OpFoldResult size : slice.getMixedSizes()) {
+      if (std::optional<int64_t> known = getConstantIntValue(size)) {
+        largest.push_back(*known);
+        continue;
+      }
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (failed(bound))
+        return false;
+      largest.push_back(*bound);
+    }
+    SmallVector<ForwardedFills::Box> boxes;
+    int64_t covered = 0;
+    for (vector::TransferWriteOp write : writes) {
+      ForwardedFills::Box box = boxOf(write, largest);
+      if (llvm::any_of(boxes, [&](const ForwardedFills::Box &other) {
+            return overlap(box, other);
+          }))
+        return false;
+      covered += llvm::product_of(box.sizes);
+      boxes.push_back(box);
+    }
+    return covered == llvm::product_of(largest);
+  };
+  bool covers = coversSlice();
+
+  Location loc = start.getLoc();
+  DenseMap<VectorType, Value> splats;
+  for (vector::TransferReadOp read : reads) {
+    Value &splat = splats[read.getVectorType()];
+    if (!splat) {
+      rewriter.setInsertionPoint(start);
+      splat = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(read.getVectorType(), cast<TypedAttr>(value)));
+    }
+    rewriter.setInsertionPoint(read);
+    auto ifFirst = scf::IfOp::create(rewriter, read.getLoc(),
+                                     read.getVectorType(), matched->first,
+                                     /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(ifFirst.thenBlock());
+    scf::YieldOp::create(rewriter, read.getLoc(), splat);
+    rewriter.setInsertionPointToStart(ifFirst.elseBlock());
+    auto yield =
+        scf::YieldOp::create(rewriter, read.getLoc(), read.getResult());
+    rewriter.replaceAllUsesExcept(read.getResult(), ifFirst.getResult(0),
+                                  yield);
+    rewriter.moveOpBefore(read, yield);
+  }
+  if (covers)
+    rewriter.eraseOp(start);
+  else
+    fillInFirstDepthBlockOnly(rewriter, start);
+  return true;
+}
+
 /// A register tile padded at an edge of the sizes is summed in an
 /// allocation of one tile (the padded accumulator): its rows are written
 /// there from the result, read before the reduction loop, written after
@@ -1228,7 +1446,8 @@ struct LowerContractionVectorsPass
     tensorlang::tl::TargetAttr target = tensorlang::tl::getTargetAttr(func);
     streaming.x86Sfence = target && target.getX86Sfence();
     for (linalg::GenericOp start : starts)
-      if (!startTileInFirstDepthBlock(rewriter, start, streaming))
+      if (!startTileInFirstDepthBlock(rewriter, start, streaming) &&
+          !startEdgeTileInFirstDepthBlock(rewriter, start))
         fillInFirstDepthBlockOnly(rewriter, start);
     for (Operation *place : streaming.fencesBefore) {
       rewriter.setInsertionPoint(place);
