@@ -74,7 +74,11 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     its chain if it has one and alone if not: every slice is then static,
     so the contraction tiler and the vectorizer treat the loop body as they
     treat a program with fixed extents. (With threads, an `scf.forall`
-    over one share of the batch indices per thread first.)
+    over one share of the batch indices per thread first.) A chain whose
+    leading dimension is static and whose other loops include sizes (the
+    element index last, `[11 11 11 E]`) is fused as over a static batch,
+    its intermediates' bytes weighed with every size at the extent sized
+    contractions are planned for (1280).
 
     A generic with one loop of run-time extent that indexes another
     dimension of its result (the element index last, `[11 11 11 E]`) is

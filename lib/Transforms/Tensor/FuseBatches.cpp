@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tensorlang {
 #define GEN_PASS_DEF_FUSEBATCHES
@@ -46,7 +47,8 @@ using tensorlang::largestDivisorAtMost;
 /// The loop dimension of `op` that indexes the leading dimension of its
 /// result, if the result has one and op is a linalg.generic on tensors
 /// with one result whose indexing maps are projected permutations, and
-/// whose loops all have static ranges but perhaps that one (a size).
+/// either that loop's range is static (K5L's `[p p p E]`: others may be
+/// sizes) or all the others are (K5's `[E p p p]`).
 static std::optional<unsigned> batchDim(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       llvm::any_of(op.getIndexingMapsArray(),
@@ -56,10 +58,20 @@ static std::optional<unsigned> batchDim(linalg::GenericOp op) {
   if (result.getNumResults() == 0)
     return std::nullopt;
   unsigned dim = result.getDimPosition(0);
-  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges()))
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!ShapedType::isDynamic(ranges[dim]))
+    return dim;
+  for (auto [loop, range] : llvm::enumerate(ranges))
     if (ShapedType::isDynamic(range) && loop != dim)
       return std::nullopt;
   return dim;
+}
+
+/// `extent`, or the extent sized contractions are planned for where it is
+/// a size: what the sizes' values are weighed as.
+static int64_t planningExtent(int64_t extent) {
+  return ShapedType::isDynamic(extent) ? tensorlang::kPlanningExtentOfSize
+                                       : extent;
 }
 
 /// Whether the batch loop of `op` has a range known only at run time.
@@ -132,10 +144,15 @@ static std::optional<unsigned> innerSizedLoop(linalg::GenericOp op) {
   return sized;
 }
 
+/// The bytes of `value`, a tensor, with its sizes at their planning
+/// extent (saturated).
 static int64_t tensorBytes(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  return type.getNumElements() *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  for (int64_t extent : type.getShape())
+    if (llvm::MulOverflow(bytes, planningExtent(extent), bytes))
+      return std::numeric_limits<int64_t>::max();
+  return bytes;
 }
 
 namespace {
@@ -173,12 +190,12 @@ static bool streamsUnbatchedInput(linalg::GenericOp op,
     if (map.isFunctionOfDim(batch) ||
         tensorBytes(input->get()) <= budget.unbatchedBytes)
       continue;
-    // (batchDim: every loop but the batch is static.)
     int64_t uses = 1;
     for (auto [loop, range] : llvm::enumerate(ranges))
       if (loop != batch && iterators[loop] == utils::IteratorType::parallel &&
           !map.isFunctionOfDim(loop))
-        uses *= range;
+        if (llvm::MulOverflow(uses, planningExtent(range), uses))
+          uses = std::numeric_limits<int64_t>::max();
     if (uses < budget.minUses)
       return true;
   }
@@ -474,7 +491,8 @@ struct FuseBatchesPass
     int64_t batches = root.getStaticLoopRanges()[dim];
     int64_t bytes = 0;
     for (linalg::GenericOp producer : chain)
-      bytes += tensorBytes(producer->getResult(0));
+      if (llvm::AddOverflow(bytes, tensorBytes(producer->getResult(0)), bytes))
+        bytes = std::numeric_limits<int64_t>::max();
     if (forGPU) {
       // One block per batch index keeps its slice of the chain on the
       // chip; where the slice does not fit a block's shared memory, each

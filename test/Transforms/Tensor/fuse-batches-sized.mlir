@@ -186,3 +186,43 @@ func.func @sized_last_transposed_contraction(%u: tensor<4x4x?xf64>, %m: tensor<4
   } -> tensor<4x4x?xf64>
   return %r : tensor<4x4x?xf64>
 }
+
+// -----
+
+// A chain over a static leading dimension whose other loops include a size
+// (K5L, the element index last): fused as over a static batch, one index
+// of the leading dimension at a time (an intermediate of 8 x 8 x 1280
+// doubles, 640 KiB, is weighed as more than min-intermediate-bytes, and 80
+// KiB per index as more than tile-bytes). Each slice keeps the size.
+// CHECK-LABEL: func.func @static_batch_sized_last
+// CHECK: scf.for %[[I:.*]] = %c0 to %c8 step %c1 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x8x?xf64>)
+// CHECK: %[[FIRST:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x?xf64>, tensor<8x8xf64>) outs(%{{.*}} : tensor<1x8x?xf64>)
+// CHECK: linalg.generic {{.*}} ins(%[[FIRST]], %{{.*}} : tensor<1x8x?xf64>, tensor<8x8xf64>) outs(%{{.*}} : tensor<1x8x?xf64>)
+// CHECK: tensor.insert_slice {{.*}} into %[[OUT]][%[[I]], 0, 0] [1, 8, %{{.*}}]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#tc = affine_map<(i, j, k, e) -> (i, k, e)>
+#nc = affine_map<(i, j, k, e) -> (j, k)>
+#wc = affine_map<(i, j, k, e) -> (i, j, e)>
+func.func @static_batch_sized_last(%u: tensor<8x8x?xf64>, %m: tensor<8x8xf64>, %n: index) -> tensor<8x8x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<8x8x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<8x8x?xf64>) -> tensor<8x8x?xf64>
+  %t = linalg.generic {indexing_maps = [#tc, #nc, #wc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<8x8x?xf64>, tensor<8x8xf64>) outs(%a0 : tensor<8x8x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x8x?xf64>
+  %e1 = tensor.empty(%n) : tensor<8x8x?xf64>
+  %a1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<8x8x?xf64>) -> tensor<8x8x?xf64>
+  %v = linalg.generic {indexing_maps = [#tc, #nc, #wc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%t, %m : tensor<8x8x?xf64>, tensor<8x8xf64>) outs(%a1 : tensor<8x8x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<8x8x?xf64>
+  return %v : tensor<8x8x?xf64>
+}
