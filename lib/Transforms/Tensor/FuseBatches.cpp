@@ -497,8 +497,12 @@ struct FuseBatchesPass
       // One block per batch index keeps its slice of the chain on the
       // chip; where the slice does not fit a block's shared memory, each
       // statement is better off as a kernel of its own (contractions get
-      // tiled kernels).
-      if (!chain.empty() && batches >= 2 &&
+      // tiled kernels). A slice with sizes has no bound to fit.
+      auto isStatic = [](linalg::GenericOp op) {
+        return !ShapedType::isDynamicShape(op.getStaticLoopRanges());
+      };
+      if (!chain.empty() && batches >= 2 && isStatic(root) &&
+          llvm::all_of(chain, isStatic) &&
           bytes / batches <= tensorlang::kGPUSharedMemoryBytes &&
           llvm::none_of(chain, collapsesManyTermsPerElement))
         (void)tileAndFuse(rewriter, root, chain, rewriter.getIndexAttr(1),

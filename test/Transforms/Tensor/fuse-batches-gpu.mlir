@@ -134,3 +134,37 @@ func.func @transposed_large(%d: tensor<40x40xf64>, %u: tensor<?x40x40x40xf64>, %
   } -> tensor<?x40x40x40xf64>
   return %r : tensor<?x40x40x40xf64>
 }
+
+// -----
+
+// A chain over a static batch whose other loops include a size (the
+// element index last): a slice of it has no bound to fit a block's shared
+// memory, so it is not fused for the GPU (the CPU fuses it).
+// CHECK-LABEL: func.func @static_batch_sized_last
+// CHECK-NOT: scf.for
+// CHECK: return
+#tc = affine_map<(i, j, k, e) -> (i, k, e)>
+#nc = affine_map<(i, j, k, e) -> (j, k)>
+#wc = affine_map<(i, j, k, e) -> (i, j, e)>
+func.func @static_batch_sized_last(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %n: index) -> tensor<4x4x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<4x4x?xf64>) -> tensor<4x4x?xf64>
+  %t = linalg.generic {indexing_maps = [#tc, #nc, #wc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%u, %m : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%a0 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x?xf64>
+  %e1 = tensor.empty(%n) : tensor<4x4x?xf64>
+  %a1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<4x4x?xf64>) -> tensor<4x4x?xf64>
+  %v = linalg.generic {indexing_maps = [#tc, #nc, #wc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%t, %m : tensor<4x4x?xf64>, tensor<4x4xf64>) outs(%a1 : tensor<4x4x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<4x4x?xf64>
+  return %v : tensor<4x4x?xf64>
+}
