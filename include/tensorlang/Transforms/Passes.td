@@ -76,7 +76,7 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     treat a program with fixed extents. (With threads, an `scf.forall`
     over one share of the batch indices per thread first.) A chain whose
     leading dimension is static and whose other loops include sizes (the
-    element index last, `[11 11 11 E]`) is fused as over a static batch,
+    element index last, `[11 11 11 E]`) is fused on the CPU as over a static batch,
     its intermediates' bytes weighed with every size at the extent sized
     contractions are planned for (1280).
 

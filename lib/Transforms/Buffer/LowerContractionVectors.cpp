@@ -673,11 +673,15 @@ struct FirstDepthBlockStreaming {
 };
 } // namespace
 
-/// Whether `op` or an op inside it may read or write `root` other than by
-/// a prefetch: an operand viewing it, or effects that are not declared.
-static bool mayAccessBuffer(Operation *op, Value root) {
+/// Whether `op` or an op inside it, other than the `ignored` ones, may
+/// read or write `root` other than by a prefetch: an operand viewing it,
+/// or effects that are not declared.
+static bool
+mayAccessBuffer(Operation *op, Value root,
+                const llvm::SmallPtrSetImpl<Operation *> *ignored = nullptr) {
   WalkResult result = op->walk([&](Operation *inner) {
-    if (isa<memref::PrefetchOp, ViewLikeOpInterface>(inner))
+    if (isa<memref::PrefetchOp, ViewLikeOpInterface>(inner) ||
+        (ignored && ignored->contains(inner)))
       return WalkResult::advance();
     if (!isa<MemoryEffectOpInterface>(inner) &&
         !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -1201,24 +1205,9 @@ static bool startEdgeTileInFirstDepthBlock(RewriterBase &rewriter,
   }
   // Nothing but the rows may touch the result up to the last of them.
   for (Operation *op = start->getNextNode(); op != last->getNextNode();
-       op = op->getNextNode()) {
-    WalkResult touches = op->walk([&](Operation *inner) {
-      if (rows.contains(inner))
-        return WalkResult::skip();
-      if (isa<memref::PrefetchOp, ViewLikeOpInterface>(inner))
-        return WalkResult::advance();
-      if (!isa<MemoryEffectOpInterface>(inner) &&
-          !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return WalkResult::interrupt();
-      for (Value operand : inner->getOperands())
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            rootBuffer(operand) == root)
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (touches.wasInterrupted())
+       op = op->getNextNode())
+    if (mayAccessBuffer(op, root, &rows))
       return false;
-  }
 
   // Whether the writes cover the largest slice the sizes allow: disjoint
   // boxes, clipped to it, as many elements as it has. A write masked along
