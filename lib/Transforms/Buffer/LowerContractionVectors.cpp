@@ -171,6 +171,19 @@ struct ForwardedFills {
 };
 } // namespace
 
+/// The elements `transfer` spans along each dimension of its buffer: the
+/// vector's dimensions where its map (a projected permutation) puts them,
+/// one elsewhere.
+static SmallVector<int64_t>
+transferLengths(VectorTransferOpInterface transfer) {
+  SmallVector<int64_t> lengths(transfer.getIndices().size(), 1);
+  ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
+  for (auto [i, result] :
+       llvm::enumerate(transfer.getPermutationMap().getResults()))
+    lengths[cast<AffineDimExpr>(result).getPosition()] = shape[i];
+  return lengths;
+}
+
 /// The box of elements of `subview` that `read` reads, relative to the
 /// subview, where all of them are in it: a unit-stride subview of the
 /// read's buffer, and indices at constant distances from its offsets (the
@@ -190,17 +203,14 @@ boxWithinSubview(memref::SubViewOp subview, vector::TransferReadOp read) {
   if (offsets.size() != read.getIndices().size() ||
       offsets.size() < shape.size())
     return std::nullopt;
-  // Elements read along each dimension of the buffer: the vector's
-  // dimensions where the map reads them, in order (a tile whose rows and
+  // The map reads the vector's dimensions in order (a tile whose rows and
   // columns are not adjacent in the result, TCCG abcdef-degc-gfab: rows at
-  // dimension 3, columns at 5), one elsewhere.
-  SmallVector<int64_t> readSizes(offsets.size(), 1);
-  for (auto [i, result] : llvm::enumerate(map.getResults())) {
-    unsigned dim = cast<AffineDimExpr>(result).getPosition();
-    if (i > 0 && dim <= cast<AffineDimExpr>(map.getResult(i - 1)).getPosition())
+  // dimension 3, columns at 5).
+  for (unsigned i = 1; i < map.getNumResults(); ++i)
+    if (map.getDimPosition(i) <= map.getDimPosition(i - 1))
       return std::nullopt;
-    readSizes[dim] = shape[i];
-  }
+  SmallVector<int64_t> readSizes =
+      transferLengths(cast<VectorTransferOpInterface>(read.getOperation()));
   ForwardedFills::Box box;
   for (size_t i = 0; i < offsets.size(); ++i) {
     int64_t size = readSizes[i];
@@ -1073,11 +1083,9 @@ static bool hasConstantIndices(VectorTransferOpInterface transfer) {
 /// within it: `op` is directly in `block`, or in the then-region of an
 /// `scf.if` there whose condition is that one dynamic size of `slice`
 /// exceeds the index along it (VectorToSCF's unrolling of a tile masked
-/// along a unit dimension). Sets `guardedDim` to that dimension.
+/// along a unit dimension).
 static bool runsWhereInSlice(Operation *op, Block *block,
-                             memref::SubViewOp slice, ValueRange indices,
-                             std::optional<unsigned> &guardedDim) {
-  guardedDim.reset();
+                             memref::SubViewOp slice, ValueRange indices) {
   if (op->getBlock() == block)
     return true;
   auto guard = dyn_cast<scf::IfOp>(op->getParentOp());
@@ -1102,13 +1110,10 @@ static bool runsWhereInSlice(Operation *op, Block *block,
   default:
     return false;
   }
-  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  for (auto [dim, sliceSize] : llvm::enumerate(sizes))
-    if (isa<Value>(sliceSize) && cast<Value>(sliceSize) == size &&
-        indices[dim] == index) {
-      guardedDim = dim;
+  for (auto [sliceSize, sliceIndex] :
+       llvm::zip_equal(slice.getMixedSizes(), indices))
+    if (dyn_cast<Value>(sliceSize) == size && sliceIndex == index)
       return true;
-    }
   return false;
 }
 
@@ -1151,9 +1156,7 @@ static bool startEdgeTileInFirstDepthBlock(RewriterBase &rewriter,
         !start->isBeforeInBlock(top) ||
         !transfer.getPermutationMap().isProjectedPermutation())
       return false;
-    std::optional<unsigned> guardedDim;
-    if (!runsWhereInSlice(user, block, slice, transfer.getIndices(),
-                          guardedDim))
+    if (!runsWhereInSlice(user, block, slice, transfer.getIndices()))
       return false;
     rows.insert(user);
     if (!last || last->isBeforeInBlock(top))
@@ -1176,13 +1179,8 @@ static bool startEdgeTileInFirstDepthBlock(RewriterBase &rewriter,
   auto boxOf = [](VectorTransferOpInterface transfer,
                   ArrayRef<int64_t> largest) {
     ForwardedFills::Box box;
-    SmallVector<int64_t> lengths(transfer.getIndices().size(), 1);
-    ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
-    for (auto [i, result] :
-         llvm::enumerate(transfer.getPermutationMap().getResults()))
-      lengths[cast<AffineDimExpr>(result).getPosition()] = shape[i];
-    for (auto [index, length, bound] :
-         llvm::zip_equal(transfer.getIndices(), lengths, largest)) {
+    for (auto [index, length, bound] : llvm::zip_equal(
+             transfer.getIndices(), transferLengths(transfer), largest)) {
       int64_t begin = *getConstantIntValue(index);
       box.offsets.push_back(begin);
       box.sizes.push_back(
