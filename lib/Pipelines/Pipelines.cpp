@@ -66,7 +66,12 @@ void tensorlang::buildBufferizePipeline(OpPassManager &pm) {
   // write in place and where it needs a temporary.
   // Temporaries of a batch loop (tl-fuse-batches) are allocated once,
   // before it, rather than on every iteration.
-  addPipeline(pm, "eliminate-empty-tensors,"
+  // Minimums and dimensions that the loops' bounds decide are folded
+  // first: the analysis compares the slices of sized tensors, and each
+  // comparison follows them back through every loop (7.5 s of 8.4 for a
+  // sized TCCG contraction without this, 0.3 s with it).
+  addPipeline(pm, "func.func(scf-for-loop-canonicalization),"
+                  "eliminate-empty-tensors,"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "function-boundary-type-conversion=identity-layout-map}");
   pm.addNestedPass<func::FuncOp>(createBoundLoopAllocations());
