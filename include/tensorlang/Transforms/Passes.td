@@ -482,9 +482,12 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     x `vector-lanes` elements (the result's last dimension and the one that
     is last in the input; every other dimension one at a time, the input's
     last innermost) and vectorizes each square: a vector read per input
-    row, a transpose in registers, a vector write per result row. Squares
-    at the ends of extents that `vector-lanes` does not divide are masked
-    (a vector<8x8> transfer with a mask), not left scalar.
+    row, a transpose in registers, a vector write per result row. The
+    last, partial square of each of the two loops is peeled off, so that
+    the squares of their whole steps are unmasked whatever the extents
+    (sizes known at run time included); those at the ends of extents that
+    `vector-lanes` does not divide are masked (a mask per row), not left
+    scalar.
 
     A transposition that keeps the last dimension copies contiguous rows,
     which the loop vectorizer handles; it is left alone. With `parallel`,

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -78,6 +79,42 @@ tileCopy(RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<int64_t> sizes,
          ArrayRef<int64_t> order, scf::SCFTilingOptions::LoopType loopType) {
   rewriter.setInsertionPoint(op);
   return tile(rewriter, op, sizes, order, loopType);
+}
+
+/// The extent of `tensor` along `dim` where it is a constant: from its type,
+/// or from the constant size of the slice it is (through the slices and
+/// dimensions that dropping unit dimensions and peeling leave around a
+/// square whose type is dynamic).
+static std::optional<int64_t> constantExtent(Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  auto slice = tensor.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return std::nullopt;
+  // The slice's size of result dimension `dim` (a rank-reducing slice
+  // drops some of its sizes).
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  int64_t position = 0;
+  for (int64_t result = -1; position < int64_t(sizes.size()); ++position)
+    if (!dropped.test(position) && ++result == dim)
+      break;
+  if (position == int64_t(sizes.size()))
+    return std::nullopt;
+  OpFoldResult size = sizes[position];
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return constant;
+  auto value = dyn_cast<Value>(size);
+  if (!value)
+    return std::nullopt;
+  if (auto apply = value.getDefiningOp<affine::AffineApplyOp>())
+    if (apply.getAffineMap().isSingleConstant())
+      return apply.getAffineMap().getSingleConstantResult();
+  if (auto dimOp = value.getDefiningOp<tensor::DimOp>())
+    if (std::optional<int64_t> index = dimOp.getConstantIndex())
+      return constantExtent(dimOp.getSource(), *index);
+  return std::nullopt;
 }
 
 /// Drops the unit dimensions of a square's copy (all but the square's two)
@@ -141,15 +178,20 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   struct Row {
     Value index, mask;
   };
-  auto rowOf = [&](Value tensor, RankedTensorType type,
-                   int64_t row) -> std::optional<Row> {
+  auto rowOf = [&](Value tensor, int64_t row) -> std::optional<Row> {
     Value index = arith::ConstantIndexOp::create(rewriter, loc, row);
-    if (type.getDimSize(0) == lanes && type.getDimSize(1) == lanes)
+    std::optional<int64_t> rowCount = constantExtent(tensor, 0);
+    std::optional<int64_t> columnCount = constantExtent(tensor, 1);
+    if (rowCount == lanes && columnCount == lanes)
       return Row{index, Value()};
-    if (!type.isDynamicDim(0) && row >= type.getDimSize(0))
+    if (rowCount && row >= *rowCount)
       return std::nullopt;
-    Value columns = tensor::DimOp::create(rewriter, loc, tensor, 1);
-    if (!type.isDynamicDim(0))
+    Value columns =
+        columnCount
+            ? arith::ConstantIndexOp::create(rewriter, loc, *columnCount)
+                  .getResult()
+            : tensor::DimOp::create(rewriter, loc, tensor, 1).getResult();
+    if (rowCount)
       return Row{index, vector::CreateMaskOp::create(rewriter, loc, maskType,
                                                      ValueRange{columns})};
     Value rows = tensor::DimOp::create(rewriter, loc, tensor, 0);
@@ -166,7 +208,7 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   auto identity = AffineMapAttr::get(
       AffineMap::getMinorIdentityMap(2, 1, rewriter.getContext()));
   for (int64_t row = 0; row < lanes; ++row) {
-    std::optional<Row> at = rowOf(input, inputType, row);
+    std::optional<Row> at = rowOf(input, row);
     if (!at)
       break;
     Value read = vector::TransferReadOp::create(
@@ -180,7 +222,7 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
                                                  ArrayRef<int64_t>{1, 0});
   Value written = result;
   for (int64_t row = 0; row < lanes; ++row) {
-    std::optional<Row> at = rowOf(result, resultType, row);
+    std::optional<Row> at = rowOf(result, row);
     if (!at)
       break;
     Value values = vector::ExtractOp::create(rewriter, loc, transposed, row);
@@ -191,6 +233,40 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   }
   rewriter.replaceOp(copy, written);
   return success();
+}
+
+/// Marks a square's copy while the loops around it are peeled.
+static constexpr llvm::StringLiteral kSquareMarker = "__tl_square";
+
+/// Peels the last, partial square off the loops of the square's two
+/// dimensions around `square` (the innermost two, of `lanes` steps), so
+/// that all squares but those at the ends of the extents are whole and
+/// copied without masks: with sizes, or extents that `lanes` does not
+/// divide, every square would be masked. The inner loop is peeled in the
+/// outer one's whole steps only, which makes three copies of the square
+/// rather than four. Returns the copies.
+static SmallVector<linalg::GenericOp>
+peelPartialSquares(RewriterBase &rewriter, linalg::GenericOp square,
+                   int64_t lanes) {
+  auto inner = dyn_cast<scf::ForOp>(square->getParentOp());
+  auto outer = inner ? dyn_cast<scf::ForOp>(inner->getParentOp()) : nullptr;
+  if (!outer || getConstantIntValue(inner.getStep()) != lanes ||
+      getConstantIntValue(outer.getStep()) != lanes)
+    return {square};
+  square->setAttr(kSquareMarker, rewriter.getUnitAttr());
+  for (scf::ForOp loop : {outer, inner}) {
+    scf::ForOp partial;
+    rewriter.setInsertionPoint(loop);
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  // The copies are in `outer` and the partial steps after it.
+  SmallVector<linalg::GenericOp> squares;
+  for (Operation *op = outer; op; op = op->getNextNode())
+    op->walk([&](linalg::GenericOp copy) {
+      if (copy->removeAttr(kSquareMarker))
+        squares.push_back(copy);
+    });
+  return squares;
 }
 
 namespace {
@@ -259,7 +335,10 @@ struct TileTranspositionsPass
       return emitError(loc, "tl-tile-transpositions: tiling failed");
     // A square the vectorizer rejects stays a correct scalar loop nest,
     // counted and reported rather than failing the compilation.
-    if (failed(vectorizeSquare(rewriter, *tiled, square, lanes))) {
+    bool vectorized = true;
+    for (linalg::GenericOp copy : peelPartialSquares(rewriter, *tiled, lanes))
+      vectorized &= succeeded(vectorizeSquare(rewriter, copy, square, lanes));
+    if (!vectorized) {
       ++numFallbacks;
       if (emitRemarks)
         emitRemark(loc) << "transposition left scalar: vectorizing its "

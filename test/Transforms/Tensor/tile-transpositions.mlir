@@ -33,13 +33,32 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 
 // -----
 
-// Extents of 13 and 11 (nothing divides them): the squares at their ends
-// are masked, not scalar.
+// Extents of 13 and 11 (nothing divides them): the loops' last, partial
+// squares are peeled off, so that the squares of their whole steps are
+// read and written without masks; only those at the ends are masked, not
+// scalar. The inner loop is peeled in the outer one's whole steps only:
+// three copies of the square.
 // CHECK-LABEL: func.func @prime_extents
-// CHECK:       scf.for
-// CHECK:         scf.for
-// A row past the end reads and writes nothing (a mask of no elements) at
-// row 0.
+// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
+// CHECK-NOT:       vector.create_mask
+// CHECK-COUNT-8:   vector.transfer_read %{{.*}}, %{{[^,]*}} {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
+// CHECK:           vector.transpose
+// CHECK-NOT:       vector.create_mask
+// CHECK:           scf.yield
+// The inner loop's partial square: its input rows are whole (no row past
+// the end), their columns masked.
+// CHECK:         scf.for %{{.*}} = %c8{{.*}} to %c11 step %c8
+// CHECK-NOT:       arith.cmpi
+// CHECK:           %[[RMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
+// CHECK:           vector.transfer_read {{.*}}, %[[RMASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
+// CHECK:           vector.transpose
+// CHECK:           arith.cmpi ult
+// CHECK:           scf.yield
+// The outer loop's partial squares, masked both ways. A row past the end
+// reads and writes nothing (a mask of no elements) at row 0.
+// CHECK:       scf.for %{{.*}} = %c8{{.*}} to %c13 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c11 step %c8
 // CHECK:           %[[ROWS:.*]] = tensor.dim %[[IN:.*]], %c0
 // CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWS]]
 // CHECK:           %[[COUNT:.*]] = arith.select %[[EXISTS]]
@@ -55,6 +74,30 @@ func.func @prime_extents(%a: tensor<13x11xf64>) -> tensor<11x13xf64> {
   %init = tensor.empty() : tensor<11x13xf64>
   %t = linalg.transpose ins(%a : tensor<13x11xf64>) outs(%init : tensor<11x13xf64>) permutation = [1, 0]
   return %t : tensor<11x13xf64>
+}
+
+// -----
+
+// Extents known at run time: the same three copies, the loops' whole steps
+// ending at the largest multiple of 8 and their squares unmasked.
+// CHECK-LABEL: func.func @sized
+// CHECK:       %[[ROWS:.*]] = affine.apply #{{.*}}()[%{{.*}}, %{{.*}}, %c8]
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %c8
+// CHECK:         %[[COLUMNS:.*]] = affine.apply
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[COLUMNS]] step %c8
+// CHECK-NOT:       vector.create_mask
+// CHECK:           vector.transpose
+// CHECK-NOT:       vector.create_mask
+// CHECK:           scf.yield
+// CHECK:         scf.for %{{.*}} = %[[COLUMNS]] to
+// CHECK:           vector.create_mask
+// CHECK:       scf.for %{{.*}} = %[[ROWS]] to
+// CHECK:         scf.for
+// CHECK:           vector.create_mask
+// REMARK: remark: transposition copied in squares of 8x8
+func.func @sized(%a: tensor<?x?xf64>, %init: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %t = linalg.transpose ins(%a : tensor<?x?xf64>) outs(%init : tensor<?x?xf64>) permutation = [1, 0]
+  return %t : tensor<?x?xf64>
 }
 
 // -----
