@@ -78,7 +78,9 @@ def FuseBatches : Pass<"tl-fuse-batches", "::mlir::func::FuncOp"> {
     leading dimension is static and whose other loops include sizes (the
     element index last, `[11 11 11 E]`) is fused on the CPU as over a static batch,
     its intermediates' bytes weighed with every size at the extent sized
-    contractions are planned for (1280).
+    contractions are planned for (1280). A chain whose leading dimension
+    and other loops are sizes is tiled by one batch index on the CPU,
+    keeping its sizes inside; such a generic alone is left whole.
 
     A generic with one loop of run-time extent that indexes another
     dimension of its result (the element index last, `[11 11 11 E]`) is

@@ -46,9 +46,9 @@ using tensorlang::largestDivisorAtMost;
 
 /// The loop dimension of `op` that indexes the leading dimension of its
 /// result, if the result has one and op is a linalg.generic on tensors
-/// with one result whose indexing maps are projected permutations, and
-/// either that loop's range is static (K5L's `[p p p E]`: others may be
-/// sizes) or all the others are (K5's `[E p p p]`).
+/// with one result whose indexing maps are projected permutations. Its
+/// range and the others' may be static or sizes (K5's `[E p p p]`, K5L's
+/// `[p p p E]`, a sized TCCG program's every extent).
 static std::optional<unsigned> batchDim(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       llvm::any_of(op.getIndexingMapsArray(),
@@ -57,14 +57,7 @@ static std::optional<unsigned> batchDim(linalg::GenericOp op) {
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (result.getNumResults() == 0)
     return std::nullopt;
-  unsigned dim = result.getDimPosition(0);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (!ShapedType::isDynamic(ranges[dim]))
-    return dim;
-  for (auto [loop, range] : llvm::enumerate(ranges))
-    if (ShapedType::isDynamic(range) && loop != dim)
-      return std::nullopt;
-  return dim;
+  return result.getDimPosition(0);
 }
 
 /// `extent`, or the extent sized contractions are planned for where it is
@@ -74,9 +67,22 @@ static int64_t planningExtent(int64_t extent) {
                                        : extent;
 }
 
-/// Whether the batch loop of `op` has a range known only at run time.
+/// Whether the batch loop of `op` has a range known only at run time and
+/// every other loop a static one (K5's `[E p p p]`): one batch slice at a
+/// time, the loops are static.
 static bool hasSizedBatch(linalg::GenericOp op) {
-  return ShapedType::isDynamic(op.getStaticLoopRanges()[*batchDim(op)]);
+  unsigned batch = *batchDim(op);
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges()))
+    if (ShapedType::isDynamic(range) != (loop == batch))
+      return false;
+  return true;
+}
+
+/// Whether the batch loop of `op` and another of its loops have ranges
+/// known only at run time (a sized TCCG program).
+static bool hasSizesBesideSizedBatch(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ShapedType::isDynamic(ranges[*batchDim(op)]) && !hasSizedBatch(op);
 }
 
 /// The bytes of one index of `type`'s dimension of run-time extent (all of
@@ -454,10 +460,26 @@ struct FuseBatchesPass
 
   void fuseChain(RewriterBase &rewriter, linalg::GenericOp root,
                  ArrayRef<linalg::GenericOp> chain) {
+    // A sized batch with sizes beside it: a chain is computed one batch
+    // slice at a time, as a fixed program's chain whose slices exceed
+    // tile-bytes is (TCCG abcd-ebad-ce: its contraction's result in
+    // slices of 1 MB, from L2 into the transposition after it, rather
+    // than 72 MB through memory). The slices' sizes are unbounded: the
+    // GPU keeps such chains whole.
+    if (hasSizesBesideSizedBatch(root)) {
+      int64_t bytes = 0;
+      for (linalg::GenericOp producer : chain)
+        if (llvm::AddOverflow(bytes, tensorBytes(producer->getResult(0)),
+                              bytes))
+          bytes = std::numeric_limits<int64_t>::max();
+      if (chain.empty() || forGPU || bytes < minIntermediateBytes ||
+          llvm::any_of(chain, collapsesManyTermsPerElement))
+        return;
+    }
     // A batch of run-time extent: one slice per iteration, the only tile
     // that never leaves a partial one, so that everything inside is
-    // static. Threads share the iterations.
-    if (hasSizedBatch(root)) {
+    // static where the other loops are. Threads share the iterations.
+    if (ShapedType::isDynamic(root.getStaticLoopRanges()[*batchDim(root)])) {
       SmallVector<linalg::GenericOp> innerChain(chain);
       if (threads > 1 && !forGPU) {
         // One share of ceil(E / threads) batch indices per thread, as for

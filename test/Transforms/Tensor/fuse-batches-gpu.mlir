@@ -168,3 +168,34 @@ func.func @static_batch_sized_last(%u: tensor<4x4x?xf64>, %m: tensor<4x4xf64>, %
   } -> tensor<4x4x?xf64>
   return %v : tensor<4x4x?xf64>
 }
+
+// -----
+
+// A chain sized throughout: its slices have no bound to fit a block's
+// shared memory either; not fused for the GPU (the CPU fuses it).
+// CHECK-LABEL: func.func @sized_throughout_chain
+// CHECK-NOT: scf.for
+// CHECK: return
+#ta = affine_map<(d, a, b, e, c) -> (d, a, b, e)>
+#tb = affine_map<(d, a, b, e, c) -> (e, c)>
+#tt = affine_map<(d, a, b, e, c) -> (d, a, b, c)>
+#pin = affine_map<(d, c, b, a) -> (d, a, b, c)>
+#pout = affine_map<(d, c, b, a) -> (d, c, b, a)>
+func.func @sized_throughout_chain(%a: tensor<?x?x?x?xf64>, %b: tensor<?x?xf64>, %out: tensor<?x?x?x?xf64>, %nd: index, %na: index, %nb: index, %nc: index) -> tensor<?x?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%nd, %na, %nb, %nc) : tensor<?x?x?x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x?x?x?xf64>) -> tensor<?x?x?x?xf64>
+  %t = linalg.generic {indexing_maps = [#ta, #tb, #tt], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<?x?x?x?xf64>, tensor<?x?xf64>) outs(%a0 : tensor<?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?xf64>
+  %c = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<?x?x?x?xf64>) outs(%out : tensor<?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x?x?x?xf64>
+  return %c : tensor<?x?x?x?xf64>
+}

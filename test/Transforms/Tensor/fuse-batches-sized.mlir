@@ -226,3 +226,71 @@ func.func @static_batch_sized_last(%u: tensor<8x8x?xf64>, %m: tensor<8x8xf64>, %
   } -> tensor<8x8x?xf64>
   return %v : tensor<8x8x?xf64>
 }
+
+// -----
+
+// Every extent a size (a sized TCCG program, abcd-ebad-ce's shape): a
+// contraction and the transposition of its result, both led by the batch
+// d, are computed one index of d at a time, each slice keeping its sizes,
+// as a fixed program's chain is: the contraction's result passes from one
+// to the other in slices, not through memory whole.
+// CHECK-LABEL: func.func @sized_throughout_chain
+// CHECK: scf.for %[[D:.*]] = %c0 to %{{.*}} step %c1 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<?x?x?x?xf64>)
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x?x?x?xf64>, tensor<?x?xf64>) outs(%{{.*}} : tensor<1x?x?x?xf64>)
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<1x?x?x?xf64>) outs(%{{.*}} : tensor<1x?x?x?xf64>)
+// CHECK: tensor.insert_slice {{.*}} into %[[OUT]][%[[D]], 0, 0, 0] [1,
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// PAR-LABEL: func.func @sized_throughout_chain
+// PAR: scf.forall
+// PAR:   scf.for
+#ta = affine_map<(d, a, b, e, c) -> (d, a, b, e)>
+#tb = affine_map<(d, a, b, e, c) -> (e, c)>
+#tt = affine_map<(d, a, b, e, c) -> (d, a, b, c)>
+#pin = affine_map<(d, c, b, a) -> (d, a, b, c)>
+#pout = affine_map<(d, c, b, a) -> (d, c, b, a)>
+func.func @sized_throughout_chain(%a: tensor<?x?x?x?xf64>, %b: tensor<?x?xf64>, %out: tensor<?x?x?x?xf64>, %nd: index, %na: index, %nb: index, %nc: index) -> tensor<?x?x?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%nd, %na, %nb, %nc) : tensor<?x?x?x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x?x?x?xf64>) -> tensor<?x?x?x?xf64>
+  %t = linalg.generic {indexing_maps = [#ta, #tb, #tt], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<?x?x?x?xf64>, tensor<?x?xf64>) outs(%a0 : tensor<?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?x?x?xf64>
+  %c = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<?x?x?x?xf64>) outs(%out : tensor<?x?x?x?xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x?x?x?xf64>
+  return %c : tensor<?x?x?x?xf64>
+}
+
+// -----
+
+// Alone, a contraction sized throughout is left whole to
+// tl-tile-contractions (one batch index at a time its slices would still
+// have sizes, and its register tiles would read the other operand for
+// each index: a matrix product row by row).
+// CHECK-LABEL: func.func @sized_throughout_alone
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x?xf64>)
+// CHECK: return
+#ma = affine_map<(i, j, k) -> (i, k)>
+#mb = affine_map<(i, j, k) -> (k, j)>
+#mc = affine_map<(i, j, k) -> (i, j)>
+func.func @sized_throughout_alone(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %ni: index, %nj: index) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%ni, %nj) : tensor<?x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %c = linalg.generic {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%a0 : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x?xf64>
+  return %c : tensor<?x?xf64>
+}
