@@ -67,6 +67,11 @@ static int64_t planningExtent(int64_t extent) {
                                        : extent;
 }
 
+/// Whether the batch loop of `op` has a range known only at run time.
+static bool batchIsSized(linalg::GenericOp op) {
+  return ShapedType::isDynamic(op.getStaticLoopRanges()[*batchDim(op)]);
+}
+
 /// Whether the batch loop of `op` has a range known only at run time and
 /// every other loop a static one (K5's `[E p p p]`): one batch slice at a
 /// time, the loops are static.
@@ -81,8 +86,7 @@ static bool hasSizedBatch(linalg::GenericOp op) {
 /// Whether the batch loop of `op` and another of its loops have ranges
 /// known only at run time (a sized TCCG program).
 static bool hasSizesBesideSizedBatch(linalg::GenericOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ShapedType::isDynamic(ranges[*batchDim(op)]) && !hasSizedBatch(op);
+  return batchIsSized(op) && !hasSizedBatch(op);
 }
 
 /// The bytes of one index of `type`'s dimension of run-time extent (all of
@@ -157,6 +161,15 @@ static int64_t tensorBytes(Value value) {
   int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   for (int64_t extent : type.getShape())
     if (llvm::MulOverflow(bytes, planningExtent(extent), bytes))
+      return std::numeric_limits<int64_t>::max();
+  return bytes;
+}
+
+/// The bytes of the results of `chain`, its intermediates (saturated).
+static int64_t chainBytes(ArrayRef<linalg::GenericOp> chain) {
+  int64_t bytes = 0;
+  for (linalg::GenericOp producer : chain)
+    if (llvm::AddOverflow(bytes, tensorBytes(producer->getResult(0)), bytes))
       return std::numeric_limits<int64_t>::max();
   return bytes;
 }
@@ -466,20 +479,14 @@ struct FuseBatchesPass
     // slices of 1 MB, from L2 into the transposition after it, rather
     // than 72 MB through memory). The slices' sizes are unbounded: the
     // GPU keeps such chains whole.
-    if (hasSizesBesideSizedBatch(root)) {
-      int64_t bytes = 0;
-      for (linalg::GenericOp producer : chain)
-        if (llvm::AddOverflow(bytes, tensorBytes(producer->getResult(0)),
-                              bytes))
-          bytes = std::numeric_limits<int64_t>::max();
-      if (chain.empty() || forGPU || bytes < minIntermediateBytes ||
-          llvm::any_of(chain, collapsesManyTermsPerElement))
-        return;
-    }
+    if (hasSizesBesideSizedBatch(root) &&
+        (chain.empty() || forGPU || chainBytes(chain) < minIntermediateBytes ||
+         llvm::any_of(chain, collapsesManyTermsPerElement)))
+      return;
     // A batch of run-time extent: one slice per iteration, the only tile
     // that never leaves a partial one, so that everything inside is
     // static where the other loops are. Threads share the iterations.
-    if (ShapedType::isDynamic(root.getStaticLoopRanges()[*batchDim(root)])) {
+    if (batchIsSized(root)) {
       SmallVector<linalg::GenericOp> innerChain(chain);
       if (threads > 1 && !forGPU) {
         // One share of ceil(E / threads) batch indices per thread, as for
@@ -511,10 +518,7 @@ struct FuseBatchesPass
     }
     unsigned dim = *batchDim(root);
     int64_t batches = root.getStaticLoopRanges()[dim];
-    int64_t bytes = 0;
-    for (linalg::GenericOp producer : chain)
-      if (llvm::AddOverflow(bytes, tensorBytes(producer->getResult(0)), bytes))
-        bytes = std::numeric_limits<int64_t>::max();
+    int64_t bytes = chainBytes(chain);
     if (forGPU) {
       // One block per batch index keeps its slice of the chain on the
       // chip; where the slice does not fit a block's shared memory, each

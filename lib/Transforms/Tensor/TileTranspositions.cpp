@@ -178,10 +178,10 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   struct Row {
     Value index, mask;
   };
-  auto rowOf = [&](Value tensor, int64_t row) -> std::optional<Row> {
+  auto rowOf = [&](Value tensor, std::optional<int64_t> rowCount,
+                   std::optional<int64_t> columnCount,
+                   int64_t row) -> std::optional<Row> {
     Value index = arith::ConstantIndexOp::create(rewriter, loc, row);
-    std::optional<int64_t> rowCount = constantExtent(tensor, 0);
-    std::optional<int64_t> columnCount = constantExtent(tensor, 1);
     if (rowCount == lanes && columnCount == lanes)
       return Row{index, Value()};
     if (rowCount && row >= *rowCount)
@@ -203,12 +203,16 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
                                             ValueRange{count})};
   };
 
+  std::optional<int64_t> inputRows = constantExtent(input, 0);
+  std::optional<int64_t> inputColumns = constantExtent(input, 1);
+  std::optional<int64_t> resultRows = constantExtent(result, 0);
+  std::optional<int64_t> resultColumns = constantExtent(result, 1);
   Value rows = arith::ConstantOp::create(
       rewriter, loc, squareType, rewriter.getZeroAttr(squareType));
   auto identity = AffineMapAttr::get(
       AffineMap::getMinorIdentityMap(2, 1, rewriter.getContext()));
   for (int64_t row = 0; row < lanes; ++row) {
-    std::optional<Row> at = rowOf(input, row);
+    std::optional<Row> at = rowOf(input, inputRows, inputColumns, row);
     if (!at)
       break;
     Value read = vector::TransferReadOp::create(
@@ -222,7 +226,7 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
                                                  ArrayRef<int64_t>{1, 0});
   Value written = result;
   for (int64_t row = 0; row < lanes; ++row) {
-    std::optional<Row> at = rowOf(result, row);
+    std::optional<Row> at = rowOf(result, resultRows, resultColumns, row);
     if (!at)
       break;
     Value values = vector::ExtractOp::create(rewriter, loc, transposed, row);
