@@ -178,3 +178,42 @@ def test_strided_operand_prefetched(tmp_path, sized):
         assert dumped.returncode == 0, dumped.stderr
         counts.append(dumped.stderr.count("read, locality<3>"))
     assert counts[0] > 0 and counts[1] == 0, counts
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sized_transposition_streamed(tmp_path, threads):
+    """TCCG abcd-ebad-ce over sizes keeps the transposition of its result
+    after the contraction (per index of d): with --stream-min-bytes=0 the
+    transposition writes the result with non-temporal stores where its
+    rows start on lines at run time (extents of 8 and 16), and with
+    ordinary ones otherwise (extents one smaller); both against the
+    reference, on one thread and two (a fence per parallel iteration,
+    where the target is x86: tl-opt, without one, leaves parallel loops
+    alone and is asked about one thread only)."""
+    name = "abcd-ebad-ce"
+    extra = ["--stream-min-bytes=0", "--threads=%d" % threads]
+    for extents in ({"a": 16, "b": 8, "c": 8, "d": 3, "e": 16},
+                    {"a": 15, "b": 7, "c": 7, "d": 3, "e": 15}):
+        source, spec = tccg.sized_program(name, extents)
+        inputs, reference = inputs_and_reference(tmp_path, name, extents,
+                                                 source, spec, 40)
+        compiled, _ = run(tmp_path, source, inputs, "jit", extra)
+        assert_same(compiled, reference)
+    if threads > 1:
+        return
+    # tl-streaming-stores adds non-temporal stores to those of the
+    # register tiles (tl-lower-contraction-vectors).
+    lowered = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-translate"), "--import-tl",
+         str(tmp_path / "sized.tl")], capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    counts = []
+    for after in ("tl-lower-contraction-vectors", "tl-streaming-stores"):
+        dumped = subprocess.run(
+            [os.path.join(BIN_DIR, "tl-opt"),
+             "--tl-to-llvm=streaming-min-bytes=0",
+             "--mlir-print-ir-after=" + after, "-o", os.devnull],
+            input=lowered.stdout, capture_output=True, text=True)
+        assert dumped.returncode == 0, dumped.stderr
+        counts.append(dumped.stderr.count("nontemporal = true"))
+    assert counts[1] > counts[0], counts

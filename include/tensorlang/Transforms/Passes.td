@@ -741,6 +741,15 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     iteration costs more than streaming gains, and convert-scf-to-openmp
     cannot lower a parallel body that holds an op without declared memory
     effects.
+
+    The arguments of a sized program are bare pointers that one
+    `memref.reinterpret_cast` each gives run-time extents. For each such
+    view, the outermost loops at any depth that only write it, its
+    unmasked writes whole lines at multiples of the vector width, are
+    versioned on a check built after the view: its pointer, offset and
+    strides but the last are multiples of a line, and it holds at least
+    `min-bytes`. Masked writes and writes through subviews (the edges of
+    the sizes) stay ordinary stores in the streaming copy.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t",

@@ -21,7 +21,7 @@
 #include "tensorlang/Transforms/TileContractions.h"
 
 #include "../Loops/AffineOffsets.h"
-#include "../Loops/NonTemporalFence.h"
+#include "../Loops/NonTemporalStores.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -744,53 +744,18 @@ static Value buildOnlyDepthBlock(RewriterBase &rewriter, Value first) {
   return only;
 }
 
-/// `value % of == 0`, built at the rewriter's insertion point.
-static Value buildIsMultiple(RewriterBase &rewriter, Location loc, Value value,
-                             int64_t of) {
-  Value rest = arith::RemUIOp::create(
-      rewriter, loc, value, arith::ConstantIndexOp::create(rewriter, loc, of));
-  return arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::eq, rest,
-      arith::ConstantIndexOp::create(rewriter, loc, 0));
-}
-
-/// Whether `buffer` holds at least `minBytes` and each of its rows starts
-/// on a line: its aligned pointer and offset, and every stride but the
-/// last (which must be 1), are multiples of a line. Built once per buffer,
-/// right after its definition.
+/// Whether `buffer` is large and starts every row on a line
+/// (buildStreamableBufferCheck), built once per buffer, right after its
+/// definition.
 static Value buildAlignedLargeBuffer(RewriterBase &rewriter, Value buffer,
                                      FirstDepthBlockStreaming &streaming) {
   Value &condition = streaming.alignedLargeBuffers[buffer];
   if (condition)
     return condition;
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointAfterValue(buffer);
-  Location loc = buffer.getLoc();
-  auto constant = [&](int64_t value) {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  auto isMultiple = [&](Value value, int64_t of) {
-    return buildIsMultiple(rewriter, loc, value, of);
-  };
-  int64_t lineElements = kCacheLineBytes / elementBytes;
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
-  condition =
-      arith::AndIOp::create(rewriter, loc, isMultiple(pointer, kCacheLineBytes),
-                            isMultiple(metadata.getOffset(), lineElements));
-  for (Value stride : metadata.getStrides().drop_back())
-    condition = arith::AndIOp::create(rewriter, loc, condition,
-                                      isMultiple(stride, lineElements));
-  Value bytes = constant(elementBytes);
-  for (Value size : metadata.getSizes())
-    bytes = arith::MulIOp::create(rewriter, loc, bytes, size);
-  Value large = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
-                                      bytes, constant(streaming.minBytes));
-  condition = arith::AndIOp::create(rewriter, loc, condition, large);
+  condition = tensorlang::buildStreamableBufferCheck(
+      rewriter, buffer.getLoc(), buffer, streaming.minBytes);
   return condition;
 }
 
@@ -974,7 +939,8 @@ static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
         kCacheLineBytes / (type.getElementTypeBitWidth() / 8);
     Value extent =
         memref::DimOp::create(rewriter, loc, buffer, type.getRank() - 1);
-    Value wholeLines = buildIsMultiple(rewriter, loc, extent, lineElements);
+    Value wholeLines =
+        tensorlang::buildIsMultipleOf(rewriter, loc, extent, lineElements);
     Value aligned = arith::AndIOp::create(
         rewriter, loc, only,
         buildAlignedLargeBuffer(rewriter, buffer, streaming));
@@ -1039,7 +1005,7 @@ static bool startTileInFirstDepthBlock(RewriterBase &rewriter,
   for (Value column : columns)
     stream = arith::AndIOp::create(
         rewriter, loc, stream,
-        buildIsMultiple(rewriter, loc, column, lineElements));
+        tensorlang::buildIsMultipleOf(rewriter, loc, column, lineElements));
   auto ifStream = scf::IfOp::create(rewriter, loc, TypeRange{}, stream,
                                     /*withElseRegion=*/true);
   rewriter.setInsertionPoint(ifStream.thenBlock()->getTerminator());

@@ -15,7 +15,7 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
 
-#include "NonTemporalFence.h"
+#include "NonTemporalStores.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -33,7 +33,7 @@ namespace tensorlang {
 using namespace mlir;
 
 /// Bytes of a cache line; also the alignment the versioned nest checks.
-static constexpr int64_t kLineBytes = 64;
+static constexpr int64_t kLineBytes = tensorlang::kNonTemporalLineBytes;
 
 namespace {
 /// A write that can become a non-temporal store, with the alignment its
@@ -181,12 +181,10 @@ static void orderLoopsByLargestRead(affine::AffineForOp root) {
   affine::permuteLoops(loops, permutation);
 }
 
-/// Replaces `nest` by `if (streamed arguments aligned) {copy of nest with
-/// streaming stores; fence} else {nest}`.
-static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
-                        bool x86Sfence) {
-  OpBuilder builder(nest);
-  Location loc = nest->getLoc();
+/// Whether every argument that `writes` stream starts on a line, built
+/// before `nest`.
+static Value buildArgumentsAligned(OpBuilder &builder, Location loc,
+                                   ArrayRef<StreamableWrite> writes) {
   llvm::SetVector<Value> streamed;
   for (StreamableWrite entry : writes)
     streamed.insert(entry.write.getBase());
@@ -202,7 +200,19 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
     aligned = aligned ? arith::AndIOp::create(builder, loc, aligned, isAligned)
                       : isAligned;
   }
-  auto version = scf::IfOp::create(builder, loc, TypeRange{}, aligned,
+  return aligned;
+}
+
+/// Replaces `nest` by `if (streams) {copy of nest with streaming stores;
+/// fence} else {nest}`; without `streams`, where every streamed argument
+/// is aligned.
+static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
+                        bool x86Sfence, Value streams = nullptr) {
+  OpBuilder builder(nest);
+  Location loc = nest->getLoc();
+  if (!streams)
+    streams = buildArgumentsAligned(builder, loc, writes);
+  auto version = scf::IfOp::create(builder, loc, TypeRange{}, streams,
                                    /*withElseRegion=*/true);
   nest->moveBefore(version.elseBlock()->getTerminator());
 
@@ -235,6 +245,137 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
     }
 }
 
+//===----------------------------------------------------------------------===//
+// Buffers of run-time extents
+//===----------------------------------------------------------------------===//
+
+/// The alignment of every address `write` stores to where the rows of its
+/// buffer start on lines: a whole line (a vector of 64 bytes), unmasked and
+/// in bounds, at an index of the last dimension that is a multiple of the
+/// vector's width.
+static std::optional<int64_t>
+wholeLineAlignment(vector::TransferWriteOp write) {
+  auto type = dyn_cast<MemRefType>(write.getBase().getType());
+  VectorType vectorType = write.getVectorType();
+  if (!type || type.getRank() == 0 || !type.getElementType().isIntOrFloat() ||
+      vectorType.getRank() != 1 || write.getMask() ||
+      !write.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
+    return std::nullopt;
+  int64_t lanes = vectorType.getDimSize(0);
+  if (lanes * type.getElementTypeBitWidth() != kLineBytes * 8 ||
+      !isMultipleOf(write.getIndices().back(), lanes))
+    return std::nullopt;
+  return kLineBytes;
+}
+
+/// The views of the function's arguments whose extents are sizes: a sized
+/// program's function takes each variable as a bare pointer, which one
+/// memref.reinterpret_cast at its top gives the sizes' extents and
+/// row-major strides.
+static SmallVector<memref::ReinterpretCastOp> sizedArgumentViews(Block &entry) {
+  SmallVector<memref::ReinterpretCastOp> views;
+  for (BlockArgument argument : entry.getArguments()) {
+    if (!argument.hasOneUse())
+      continue;
+    auto view =
+        dyn_cast<memref::ReinterpretCastOp>(*argument.getUsers().begin());
+    if (!view || view->getBlock() != &entry ||
+        view.getType().hasStaticShape() ||
+        !view.getType().getElementType().isIntOrFloat())
+      continue;
+    auto [strides, offset] = view.getType().getStridesAndOffset();
+    if (!strides.empty() && strides.back() == 1)
+      views.push_back(view);
+  }
+  return views;
+}
+
+/// Whether `nest` only writes `view`, its bulk a line at a time: every
+/// access inside `nest` to `view` or a view of it is a write; those to
+/// `view` itself that are unmasked write whole lines (collected into
+/// `writes`); masked ones, and those through a subview, are the edges of
+/// sizes, and stay ordinary stores (a thread reads its own stores in
+/// order, streamed or not). Dims, pointers and prefetches access nothing.
+static bool writesOnlyInLines(Operation *nest, Value view,
+                              SmallVectorImpl<StreamableWrite> &writes) {
+  SmallVector<Value> buffers{view};
+  while (!buffers.empty()) {
+    Value buffer = buffers.pop_back_val();
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *user = use.getOwner();
+      auto viewLike = dyn_cast<ViewLikeOpInterface>(user);
+      if (viewLike && viewLike.getViewSource() == buffer) {
+        buffers.push_back(user->getResult(0));
+        continue;
+      }
+      if (!nest->isAncestor(user) ||
+          isa<memref::DimOp, memref::PrefetchOp,
+              memref::ExtractAlignedPointerAsIndexOp>(user))
+        continue;
+      auto write = dyn_cast<vector::TransferWriteOp>(user);
+      if (write && write.getBase() == buffer) {
+        if (buffer != view || write.getMask())
+          continue;
+        std::optional<int64_t> alignment = wholeLineAlignment(write);
+        if (!alignment)
+          return false;
+        writes.push_back({write, *alignment});
+        continue;
+      }
+      if (auto store = dyn_cast<vector::MaskedStoreOp>(user);
+          store && store.getBase() == buffer)
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The outermost loops in `region` that write `view` only, its bulk in
+/// whole lines (writesOnlyInLines), each with its streamable writes; none
+/// inside a parallel loop unless `x86Sfence` (as for the nests of
+/// arguments).
+static void collectSizedNests(
+    Region &region, Value view, bool x86Sfence,
+    SmallVectorImpl<std::pair<Operation *, SmallVector<StreamableWrite>>>
+        &nests) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (isa<scf::ForOp, affine::AffineForOp>(op)) {
+        SmallVector<StreamableWrite> writes;
+        if (writesOnlyInLines(&op, view, writes) && !writes.empty()) {
+          nests.emplace_back(&op, std::move(writes));
+          continue;
+        }
+      }
+      if (!x86Sfence &&
+          isa<affine::AffineParallelOp, scf::ParallelOp, scf::ForallOp>(op))
+        continue;
+      for (Region &inner : op.getRegions())
+        collectSizedNests(inner, view, x86Sfence, nests);
+    }
+}
+
+/// Streams the writes of each buffer of run-time extents, in the outermost
+/// loops that only write it, where the check built after its view
+/// (buildStreamableBufferCheck) finds it large and its rows on lines.
+static void streamSizedArguments(func::FuncOp func, int64_t minBytes,
+                                 bool x86Sfence) {
+  Block &entry = func.getBody().front();
+  for (memref::ReinterpretCastOp view : sizedArgumentViews(entry)) {
+    SmallVector<std::pair<Operation *, SmallVector<StreamableWrite>>> nests;
+    collectSizedNests(func.getBody(), view, x86Sfence, nests);
+    if (nests.empty())
+      continue;
+    OpBuilder builder(view->getNextNode());
+    Value streams = tensorlang::buildStreamableBufferCheck(
+        builder, view.getLoc(), view, minBytes);
+    for (auto &[nest, writes] : nests)
+      versionNest(nest, writes, x86Sfence, streams);
+  }
+}
+
 namespace {
 struct StreamingStoresPass
     : public tensorlang::impl::StreamingStoresBase<StreamingStoresPass> {
@@ -265,6 +406,7 @@ struct StreamingStoresPass
     }
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence);
+    streamSizedArguments(func, minBytes, x86Sfence);
   }
 };
 } // namespace

@@ -272,3 +272,97 @@ func.func @index_elements(%x: memref<64x16xindex>, %z: memref<64x16xindex>) {
   }
   return
 }
+
+// -----
+
+// A sized program's buffers (bare pointers, viewed with the sizes' extents)
+// stream in the outermost loops that only write them, where a check built
+// after the view finds the buffer large and every row on a line at run
+// time: here the loop over rows, as the loop around it also reads %z.
+// Masked writes (the edges of sizes) and writes through a subview stay
+// ordinary stores.
+// CHECK-LABEL: func.func @sized
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[X:.*]]: memref<f64>, %[[Z:.*]]: memref<f64>)
+// CHECK: %[[ZV:.*]] = memref.reinterpret_cast %[[Z]]
+// CHECK: %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[ZV]]
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[ZV]]
+// CHECK: arith.remui %[[PTR]], %c64
+// CHECK: arith.remui %[[STRIDES]]#0, %c8
+// CHECK: arith.muli %{{.*}}, %[[SIZES]]#1
+// CHECK: %[[LARGE:.*]] = arith.cmpi uge, %{{.*}}, %c4096
+// CHECK: %[[STREAMS:.*]] = arith.andi %{{.*}}, %[[LARGE]]
+// CHECK: scf.for
+// CHECK-NEXT: vector.transfer_read %[[ZV]]
+// CHECK-NEXT: scf.if %[[STREAMS]] {
+// CHECK-NEXT:   scf.for
+// CHECK-NEXT:     scf.for
+// CHECK-NEXT:       vector.transfer_read
+// CHECK-NEXT:       vector.store %{{.*}}, %[[ZV]][%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK:          vector.transfer_write %{{.*}}, %[[ZV]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]}
+// CHECK:          vector.transfer_write %{{.*}}, %{{.*}}[%c0{{.*}}, %c0{{.*}}] {in_bounds = [true]}
+// CHECK:        llvm.fence seq_cst
+// CHECK-NEXT: } else {
+// CHECK-NOT:  vector.store
+// CHECK:      return
+// The size is checked at run time, against the default 32 MiB here.
+// DEFAULT-LABEL: func.func @sized
+// DEFAULT: arith.cmpi uge, %{{.*}}, %c33554432
+// DEFAULT: vector.store {{.*}}nontemporal = true
+func.func @sized(%n: index, %m: index, %x: memref<f64>, %z: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = ub.poison : f64
+  %xv = memref.reinterpret_cast %x to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  %zv = memref.reinterpret_cast %z to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  %bulk = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%m]
+  %rest = arith.subi %m, %bulk : index
+  scf.for %t = %c0 to %c1 step %c1 {
+    %first = vector.transfer_read %zv[%c0, %c0], %pad {in_bounds = [true]} : memref<?x?xf64>, vector<8xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %j = %c0 to %bulk step %c8 {
+        %v = vector.transfer_read %xv[%i, %j], %pad {in_bounds = [true]} : memref<?x?xf64>, vector<8xf64>
+        vector.transfer_write %v, %zv[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+      }
+      %mask = vector.create_mask %rest : vector<8xi1>
+      %e = vector.transfer_read %xv[%i, %bulk], %pad, %mask {in_bounds = [true]} : memref<?x?xf64>, vector<8xf64>
+      vector.transfer_write %e, %zv[%i, %bulk], %mask {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+      %row = memref.subview %zv[%i, 0] [1, 8] [1, 1] : memref<?x?xf64> to memref<1x8xf64, strided<[?, 1], offset: ?>>
+      vector.transfer_write %first, %row[%c0, %c0] {in_bounds = [true]} : vector<8xf64>, memref<1x8xf64, strided<[?, 1], offset: ?>>
+    }
+  }
+  return
+}
+
+// -----
+
+// Left alone: a sized buffer whose bulk is written by vectors of two lines
+// (the register tiles' rows: streaming them as the fixed program's
+// arguments would be is for tl-lower-contraction-vectors), one a loop
+// reads throughout, and one written at a column that is no multiple of
+// the lanes.
+// CHECK-LABEL: func.func @sized_left_alone
+// CHECK-NOT: scf.if
+// CHECK-NOT: vector.store
+// CHECK: return
+func.func @sized_left_alone(%n: index, %m: index, %a: memref<f64>, %b: memref<f64>, %c: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %pad = ub.poison : f64
+  %av = memref.reinterpret_cast %a to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  %bv = memref.reinterpret_cast %b to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  %cv = memref.reinterpret_cast %c to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  %wide = arith.constant dense<1.0> : vector<16xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c16 {
+      vector.transfer_write %wide, %av[%i, %j] {in_bounds = [true]} : vector<16xf64>, memref<?x?xf64>
+      %v = vector.transfer_read %bv[%i, %j], %pad {in_bounds = [true]} : memref<?x?xf64>, vector<8xf64>
+      %w = arith.addf %v, %v : vector<8xf64>
+      vector.transfer_write %w, %bv[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+      vector.transfer_write %w, %cv[%i, %c4] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+    }
+  }
+  return
+}
