@@ -484,7 +484,9 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     x `vector-lanes` elements (the result's last dimension and the one that
     is last in the input; every other dimension one at a time, the input's
     last innermost) and vectorizes each square: a vector read per input
-    row, a transpose in registers, a vector write per result row. The
+    row, a transpose in registers (where `vector-lanes` is a power of two,
+    log2 of it rounds of `vector.shuffle`s of two rows: one instruction
+    each on x86 and AArch64), a vector write per result row. The
     last, partial square of each of the two loops is peeled off, so that
     the squares of their whole steps are unmasked whatever the extents
     (sizes known at run time included); those at the ends of extents that

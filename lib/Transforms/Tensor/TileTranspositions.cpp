@@ -117,6 +117,54 @@ static std::optional<int64_t> constantExtent(Value tensor, int64_t dim) {
   return std::nullopt;
 }
 
+/// The columns of the square whose rows are `rows` (vectors of
+/// `squareType`'s side). A side that is a power of two is transposed in
+/// log2(side) rounds of two-input shuffles of rows: round `bit` swaps, in
+/// each pair of rows `bit` apart, the elements of the first whose column
+/// has that bit with those of the second whose column lacks it (a
+/// transposition swaps the bits of row and column, a round one of them).
+/// Each shuffle is one instruction where the target permutes across two
+/// registers (x86's unpcklpd, vpermt2pd, vshuff64x2; AArch64's trn, zip):
+/// 24 for 8 x 8 doubles, where a vector.transpose, lowered as one shuffle
+/// of all 64 elements, left LLVM over 100, most of them reloads of index
+/// vectors it had no registers for. Other sides take the vector.transpose.
+static SmallVector<Value> transposeRows(OpBuilder &builder, Location loc,
+                                        ArrayRef<Value> rows,
+                                        VectorType squareType) {
+  int64_t side = rows.size();
+  SmallVector<Value> result(rows);
+  if (!llvm::isPowerOf2_64(side)) {
+    Value square = arith::ConstantOp::create(builder, loc, squareType,
+                                             builder.getZeroAttr(squareType));
+    for (auto [position, row] : llvm::enumerate(rows))
+      square = vector::InsertOp::create(builder, loc, row, square,
+                                        int64_t(position));
+    Value transposed = vector::TransposeOp::create(builder, loc, square,
+                                                   ArrayRef<int64_t>{1, 0});
+    for (int64_t row = 0; row < side; ++row)
+      result[row] = vector::ExtractOp::create(builder, loc, transposed, row);
+    return result;
+  }
+  for (int64_t bit = 1; bit < side; bit *= 2) {
+    SmallVector<int64_t> first, second;
+    for (int64_t column = 0; column < side; ++column) {
+      bool set = column & bit;
+      first.push_back(set ? side + column - bit : column);
+      second.push_back(set ? side + column : column + bit);
+    }
+    for (int64_t row = 0; row < side; ++row) {
+      if (row & bit)
+        continue;
+      Value upper = result[row], lower = result[row | bit];
+      result[row] =
+          vector::ShuffleOp::create(builder, loc, upper, lower, first);
+      result[row | bit] =
+          vector::ShuffleOp::create(builder, loc, upper, lower, second);
+    }
+  }
+  return result;
+}
+
 /// Drops the unit dimensions of a square's copy (all but the square's two)
 /// and vectorizes it, with masks where its extents are not static.
 static LogicalResult vectorizeSquare(RewriterBase &rewriter,
@@ -207,32 +255,31 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   std::optional<int64_t> inputColumns = constantExtent(input, 1);
   std::optional<int64_t> resultRows = constantExtent(result, 0);
   std::optional<int64_t> resultColumns = constantExtent(result, 1);
-  Value rows = arith::ConstantOp::create(
-      rewriter, loc, squareType, rewriter.getZeroAttr(squareType));
+  // Rows past the end of the input are zeros.
+  Value zeroRow = arith::ConstantOp::create(rewriter, loc, rowType,
+                                            rewriter.getZeroAttr(rowType));
+  SmallVector<Value> rows(lanes, zeroRow);
   auto identity = AffineMapAttr::get(
       AffineMap::getMinorIdentityMap(2, 1, rewriter.getContext()));
   for (int64_t row = 0; row < lanes; ++row) {
     std::optional<Row> at = rowOf(input, inputRows, inputColumns, row);
     if (!at)
       break;
-    Value read = vector::TransferReadOp::create(
+    rows[row] = vector::TransferReadOp::create(
         rewriter, loc, rowType, input, ValueRange{at->index, zero}, identity,
         padding, at->mask, inBounds);
-    rows = vector::InsertOp::create(rewriter, loc, read, rows, row);
   }
   // The input and the result have the square's two dimensions in opposite
   // orders (each has its own last).
-  Value transposed = vector::TransposeOp::create(rewriter, loc, rows,
-                                                 ArrayRef<int64_t>{1, 0});
+  SmallVector<Value> columns = transposeRows(rewriter, loc, rows, squareType);
   Value written = result;
   for (int64_t row = 0; row < lanes; ++row) {
     std::optional<Row> at = rowOf(result, resultRows, resultColumns, row);
     if (!at)
       break;
-    Value values = vector::ExtractOp::create(rewriter, loc, transposed, row);
     written = vector::TransferWriteOp::create(
-                  rewriter, loc, values, written, ValueRange{at->index, zero},
-                  identity, at->mask, inBounds)
+                  rewriter, loc, columns[row], written,
+                  ValueRange{at->index, zero}, identity, at->mask, inBounds)
                   .getResult();
   }
   rewriter.replaceOp(copy, written);

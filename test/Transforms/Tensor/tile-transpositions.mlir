@@ -1,11 +1,13 @@
 // A copy that moves the contiguous dimension is copied in squares of
-// vector-lanes x vector-lanes: a vector read per input row, a
-// vector.transpose, a vector write per result row; masked where the lanes
-// do not divide an extent. Copies that keep the last dimension are left to
+// vector-lanes x vector-lanes: a vector read per input row, the rows
+// transposed in registers (log2(lanes) rounds of two-row shuffles where the
+// lanes are a power of two, a vector.transpose otherwise), a vector write
+// per result row; masked where the lanes do not divide an extent. Copies that keep the last dimension are left to
 // the loop vectorizer.
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8}))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 parallel}))" | FileCheck %s --check-prefix=PARALLEL
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=3}))" | FileCheck %s --check-prefix=THREE
 
 // A matrix transposed: the squares along the result's rows (the input's
 // columns) innermost, so that each input row is read on from where the
@@ -14,17 +16,36 @@
 // CHECK-LABEL: func.func @matrix
 // CHECK:       scf.for %{{.*}} = %c0 to %c32 step %c8
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
-// CHECK-COUNT-8:   vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
-// CHECK:           %[[T:.*]] = vector.transpose %{{.*}}, [1, 0] : vector<8x8xf64> to vector<8x8xf64>
-// CHECK:           %[[ROW:.*]] = vector.extract %[[T]][0] : vector<8xf64> from vector<8x8xf64>
-// CHECK:           vector.transfer_write %[[ROW]], {{.*}} {in_bounds = [true]} : vector<8xf64>, tensor<8x8xf64>
-// CHECK-COUNT-7:   vector.transfer_write
+// CHECK:           %[[R0:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
+// CHECK:           %[[R1:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
+// CHECK-COUNT-6:   vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
+// Round 1 pairs rows 0 and 1, swapping the odd columns of row 0 with the
+// even ones of row 1; rounds 2 and 3 the pairs 2 and 4 apart.
+// CHECK:           vector.shuffle %[[R0]], %[[R1]] [0, 8, 2, 10, 4, 12, 6, 14] : vector<8xf64>, vector<8xf64>
+// CHECK:           vector.shuffle %[[R0]], %[[R1]] [1, 9, 3, 11, 5, 13, 7, 15] : vector<8xf64>, vector<8xf64>
+// CHECK-COUNT-3:   vector.shuffle {{.*}} [0, 8, 2, 10, 4, 12, 6, 14]
+// CHECK-COUNT-4:   vector.shuffle {{.*}} [0, 1, 8, 9, 4, 5, 12, 13]
+// CHECK:           %[[C0:.*]] = vector.shuffle {{.*}} [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK-NEXT:      %[[C4:.*]] = vector.shuffle {{.*}} [4, 5, 6, 7, 12, 13, 14, 15]
+// CHECK-COUNT-6:   vector.shuffle {{.*}} : vector<8xf64>, vector<8xf64>
+// CHECK-NOT:       vector.shuffle
+// CHECK:           vector.transfer_write %[[C0]], {{.*}} {in_bounds = [true]} : vector<8xf64>, tensor<8x8xf64>
+// CHECK-COUNT-3:   vector.transfer_write
+// CHECK:           vector.transfer_write %[[C4]], {{.*}} {in_bounds = [true]} : vector<8xf64>, tensor<8x8xf64>
+// CHECK-COUNT-3:   vector.transfer_write
+// CHECK-NOT:   vector.transpose
 // CHECK-NOT:   linalg.transpose
 // PARALLEL-LABEL: func.func @matrix
 // PARALLEL:       scf.forall
 // PARALLEL:         scf.for
-// PARALLEL:           vector.transpose
+// PARALLEL-COUNT-24:    vector.shuffle
 // REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0
+// A side that is not a power of two is transposed whole.
+// THREE-LABEL: func.func @matrix
+// THREE-COUNT-3: vector.transfer_read {{.*}} : tensor<?x?xf64>, vector<3xf64>
+// THREE:         vector.transpose %{{.*}}, [1, 0] : vector<3x3xf64> to vector<3x3xf64>
+// THREE-NOT:     vector.shuffle
+// THREE-COUNT-3: vector.transfer_write {{.*}} : vector<3xf64>, tensor<?x?xf64>
 func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
   %init = tensor.empty() : tensor<64x32xf64>
   %t = linalg.transpose ins(%a : tensor<32x64xf64>) outs(%init : tensor<64x32xf64>) permutation = [1, 0]
@@ -43,7 +64,7 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
 // CHECK-NOT:       vector.create_mask
 // CHECK-COUNT-8:   vector.transfer_read %{{.*}}, %{{[^,]*}} {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
-// CHECK:           vector.transpose
+// CHECK:           vector.shuffle
 // CHECK-NOT:       vector.create_mask
 // CHECK:           scf.yield
 // The inner loop's partial square: its input rows are whole (no row past
@@ -52,7 +73,7 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // CHECK-NOT:       arith.cmpi
 // CHECK:           %[[RMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
 // CHECK:           vector.transfer_read {{.*}}, %[[RMASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
-// CHECK:           vector.transpose
+// CHECK:           vector.shuffle
 // CHECK:           arith.cmpi ult
 // CHECK:           scf.yield
 // The outer loop's partial squares, masked both ways. A row past the end
@@ -65,7 +86,7 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // CHECK:           %[[ROW:.*]] = arith.select %[[EXISTS]]
 // CHECK:           %[[MASK:.*]] = vector.create_mask %[[COUNT]] : vector<8xi1>
 // CHECK:           vector.transfer_read %[[IN]][%[[ROW]], %{{.*}}], %{{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
-// CHECK:           vector.transpose
+// CHECK:           vector.shuffle
 // CHECK:           %[[WMASK:.*]] = vector.create_mask
 // CHECK:           vector.transfer_write {{.*}}, %[[WMASK]] {in_bounds = [true]} : vector<8xf64>, tensor<?x?xf64>
 // CHECK-NOT:   linalg.transpose
@@ -86,7 +107,7 @@ func.func @prime_extents(%a: tensor<13x11xf64>) -> tensor<11x13xf64> {
 // CHECK:         %[[COLUMNS:.*]] = affine.apply
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[COLUMNS]] step %c8
 // CHECK-NOT:       vector.create_mask
-// CHECK:           vector.transpose
+// CHECK:           vector.shuffle
 // CHECK-NOT:       vector.create_mask
 // CHECK:           scf.yield
 // CHECK:         scf.for %{{.*}} = %[[COLUMNS]] to
@@ -115,7 +136,7 @@ func.func @sized(%a: tensor<?x?xf64>, %init: tensor<?x?xf64>) -> tensor<?x?xf64>
 // CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
 // CHECK:                 tensor.extract_slice {{.*}} tensor<1x1x1x8x8xf64> to tensor<8x8xf64>
 // CHECK-COUNT-8:         vector.transfer_read {{.*}} : tensor<8x8xf64>, vector<8xf64>
-// CHECK:                 vector.transpose
+// CHECK:                 vector.shuffle
 // CHECK-NOT:   linalg.generic
 // REMARK: remark: transposition copied in squares of 8x8: result dimension d4 by input dimension d3
 func.func @rank5_generic(%a: tensor<16x6x4x5x24xf64>) -> tensor<6x4x5x24x16xf64> {
@@ -133,7 +154,7 @@ func.func @rank5_generic(%a: tensor<16x6x4x5x24xf64>) -> tensor<6x4x5x24x16xf64>
 // The last dimension stays last: rows are copied whole, left alone.
 // CHECK-LABEL: func.func @keeps_last_dimension
 // CHECK:       linalg.transpose
-// CHECK-NOT:   vector.transpose
+// CHECK-NOT:   vector.shuffle
 // REMARK-NOT: remark
 func.func @keeps_last_dimension(%a: tensor<8x16x32xf64>) -> tensor<16x8x32xf64> {
   %init = tensor.empty() : tensor<16x8x32xf64>
@@ -148,7 +169,7 @@ func.func @keeps_last_dimension(%a: tensor<8x16x32xf64>) -> tensor<16x8x32xf64> 
 #out2 = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @not_a_copy
 // CHECK:       linalg.generic
-// CHECK-NOT:   vector.transpose
+// CHECK-NOT:   vector.shuffle
 func.func @not_a_copy(%a: tensor<16x16xf64>) -> tensor<16x16xf64> {
   %init = tensor.empty() : tensor<16x16xf64>
   %t = linalg.generic {indexing_maps = [#in2, #out2], iterator_types = ["parallel", "parallel"]}
