@@ -333,10 +333,12 @@ def _compile(tmp_path, source, extra, disassemble=False):
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("threads", [1, 2])
 def test_tiled_contractions_take_the_fast_path(tmp_path, name, threads):
-    # The plans of one cache hierarchy, whatever the host's: a 2 MiB L2
-    # (Emerald Rapids) gives ccsd6's products row panels that 1 MiB does not.
+    # The plans of one target, whatever the host's: AVX-512's lanes and
+    # registers (an AVX2 host squares transpositions by 4) and a 1 MiB L2
+    # (a 2 MiB one, Emerald Rapids, gives ccsd6's products row panels).
     remarks, symbols = _compile(tmp_path, CASES[name][0],
                                 ["--threads=%d" % threads,
+                                 "--cpu=x86-64-v4",
                                  "--l1-cache-bytes=49152",
                                  "--l2-cache-bytes=1048576"])
     assert "left untiled" not in remarks, remarks
@@ -480,7 +482,8 @@ def test_row_panels_need_24_column_tiles(tmp_path):
     """With a 1 MiB L2 (blocks of 256 columns, 16 register tiles) the same
     contraction reads A where it is."""
     source = ROW_PANEL_CASES["matmul-prime-row-panels"][0]
-    remarks, _ = _compile(tmp_path, source, ["--l2-cache-bytes=1048576"])
+    remarks, _ = _compile(tmp_path, source, ["--cpu=x86-64-v4",
+                                             "--l2-cache-bytes=1048576"])
     assert "tiling plan:" in remarks and "row-panels" not in remarks, remarks
 
 
@@ -558,8 +561,11 @@ def test_interlaced_batches(tl_run, elements, sized, extra):
     if elements >= 16 or sized:
         found = {}
         for flags in ([], ["--interlace-batches"]):
+            # 512-bit vectors whatever the host's (an AVX2 host's slices
+            # are half as wide); LLVM splits them where the host has none.
             result = tl_run(source, store, ["v"], engine="jit", dtype=dtype,
-                            extra=flags + ["--fuse-min-bytes=0", "--remarks"]
+                            extra=flags + ["--fuse-min-bytes=0", "--remarks",
+                                           "--vector-bits=512"]
                             + extra, check=False)
             assert result.returncode == 0, result.stderr
             found[bool(flags)] = (
