@@ -545,8 +545,10 @@ def LowerContractionVectors
     steps ahead (at most to its last step), each operand it reads in
     place at an index that moves one for one with the steps, whose
     elements of one step lie a stride of at least 512 bytes from the last
-    step's (a stride that is a size is compared at run time, and the
-    prefetches skipped where it is shorter): the prefetchers follow a
+    step's (a stride that is a size is compared at run time, before the
+    loop, and the prefetches skipped where it is shorter; where one
+    comparison decides them all, the loop is versioned on it): the
+    prefetchers follow a
     stream or a short stride, not a new line several pages away at each
     step (a register tile's rows from `A[a][d][b]` with depth `d`).
     Buffers the function allocates (the tiler's panels and packed

@@ -562,12 +562,153 @@ static std::optional<unsigned> indexMovedByLoop(vector::TransferReadOp read,
   return moved;
 }
 
+namespace {
+/// A read of a register tile's reduction loop, a stride apart at each
+/// step, that prefetchStridedOperands prefetches.
+struct StridedRead {
+  vector::TransferReadOp read;
+  /// The index that the loop's steps move.
+  unsigned moved;
+  /// Whether the stride is a size, compared with kMinPrefetchedStrideBytes
+  /// at run time (before the loop: the read's buffer is defined outside).
+  bool checked;
+  /// Whether the read is a vector along its buffer's contiguous last
+  /// dimension, in bounds (its run's lines may be prefetched).
+  bool alongContiguousLast;
+};
+} // namespace
+
+/// The reads of `loop` worth prefetching: in place (not the tiler's copies,
+/// which are in the caches by construction), moved by the loop one index
+/// per step, and a stride apart that the prefetchers do not follow (or a
+/// size, checked at run time).
+static SmallVector<StridedRead> findStridedReads(scf::ForOp loop) {
+  SmallVector<StridedRead> found;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto read = dyn_cast<vector::TransferReadOp>(op);
+    if (!read)
+      continue;
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    std::optional<unsigned> moved = indexMovedByLoop(read, loop);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || !moved || read.getMask() ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      continue;
+    if (isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+            rootBuffer(read.getBase()).getDefiningOp()))
+      continue;
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t stride = strides[*moved];
+    bool dynamic = ShapedType::isDynamic(stride);
+    if (!dynamic && stride < kMinPrefetchedStrideBytes / elementBytes)
+      continue;
+    bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
+                               read.getVectorType().getRank() == 1 &&
+                               read.getInBoundsValues().front() &&
+                               strides.back() == 1 &&
+                               *moved != read.getIndices().size() - 1;
+    found.push_back({read, *moved,
+                     dynamic && loop.isDefinedOutsideOfLoop(read.getBase()),
+                     alongContiguousLast});
+  }
+  return found;
+}
+
+/// Whether the stride of `read` (a size) is long enough to prefetch:
+/// built before `loop`.
+static Value buildIsFarApart(RewriterBase &rewriter, scf::ForOp loop,
+                             StridedRead read) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  Location loc = read.read.getLoc();
+  auto type = cast<MemRefType>(read.read.getBase().getType());
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                           read.read.getBase());
+  return arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::sge,
+      metadata.getStrides()[read.moved],
+      arith::ConstantIndexOp::create(rewriter, loc,
+                                     kMinPrefetchedStrideBytes / elementBytes));
+}
+
+/// Prefetches the lines of `reads` `distance` steps ahead in `loop`, or at
+/// its last step where fewer are left (lines past it are not the loop's:
+/// with depth steps a size apart, another row's; and a loop whose length
+/// is a size may be short, TCCG abcde-efcad-bf sums 32). A read with a
+/// condition in `farApart` is prefetched only where it holds.
+static void prefetchReads(RewriterBase &rewriter, scf::ForOp loop,
+                          ArrayRef<StridedRead> reads, int64_t distance,
+                          const DenseMap<Operation *, Value> &farApart) {
+  if (reads.empty())
+    return;
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
+                                     loop.getStep());
+  Value left =
+      arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
+  Value ahead = arith::MinSIOp::create(
+      rewriter, loc, left,
+      arith::ConstantIndexOp::create(rewriter, loc, distance));
+  for (StridedRead strided : reads) {
+    vector::TransferReadOp read = strided.read;
+    rewriter.setInsertionPoint(read);
+    if (Value far = farApart.lookup(read)) {
+      auto ifFar = scf::IfOp::create(rewriter, read.getLoc(), far,
+                                     /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(ifFar.thenBlock());
+    }
+    SmallVector<Value> indices(read.getIndices());
+    indices[strided.moved] = arith::AddIOp::create(
+        rewriter, read.getLoc(), indices[strided.moved], ahead);
+    // A vector along a contiguous last dimension: the lines of its run;
+    // any other read, or one that may run past its buffer at an edge (no
+    // addresses past it): its first element's line.
+    auto type = cast<MemRefType>(read.getBase().getType());
+    prefetchLinesOfRun(
+        rewriter, read.getLoc(), read.getBase(), indices,
+        strided.alongContiguousLast ? read.getVectorType().getNumElements() : 1,
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8),
+        /*isWrite=*/false, /*lastElementToo=*/true);
+  }
+}
+
+/// Puts `loop` in the then-branch of an `scf.if` on `condition` and a copy
+/// of it in the else-branch, and returns the copy.
+static scf::ForOp versionLoop(RewriterBase &rewriter, scf::ForOp loop,
+                              Value condition) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  auto branches = scf::IfOp::create(rewriter, loc, loop.getResultTypes(),
+                                    condition, /*addThenBlock=*/true,
+                                    /*addElseBlock=*/true);
+  rewriter.setInsertionPointToStart(branches.elseBlock());
+  auto copy = cast<scf::ForOp>(rewriter.clone(*loop));
+  scf::YieldOp::create(rewriter, loc, copy.getResults());
+  rewriter.replaceAllUsesWith(loop.getResults(), branches.getResults());
+  rewriter.moveOpBefore(loop, branches.thenBlock(),
+                        branches.thenBlock()->end());
+  rewriter.setInsertionPointToEnd(branches.thenBlock());
+  scf::YieldOp::create(rewriter, loc, loop.getResults());
+  return copy;
+}
+
 /// Prefetches, `steps` steps ahead, each operand that a register tile's
 /// reduction `loop` reads in place a stride apart at each step: a register
 /// tile that broadcasts its rows from `A[a][d][b]` (depth d) reads a line
 /// several pages from the last at each step, which no prefetcher follows
 /// (TCCG abc-bda-dc: most of its time in those loads). Short loops are
 /// left alone: most of their prefetches would be for lines past the loop.
+/// A stride that is a size is compared at run time: a short one is a
+/// stream or a short stride, and its reads are not prefetched (the
+/// prefetches' instructions alone took 5% of sized abcde-efcad-bf). Where
+/// one comparison decides every such read, the loop is versioned on it,
+/// once per loop rather than at each step: LLVM leaves loops of a
+/// register tile's size switched.
 static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
                                     int64_t steps) {
   if (!llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument carried) {
@@ -580,83 +721,32 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
   if (!step || llvm::MulOverflow(steps, *step, distance) ||
       (tripCount && tripCount->getSExtValue() / 4 < steps))
     return;
-  SmallVector<vector::TransferReadOp> reads;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto read = dyn_cast<vector::TransferReadOp>(op))
-      reads.push_back(read);
-  // The steps ahead stop at the loop's last step: lines past it are not the
-  // loop's (with depth steps a size apart, another row's), and a loop
-  // whose length is a size may be short (TCCG abcde-efcad-bf sums 32).
-  Value ahead;
-  auto aheadOfStep = [&](Location loc) {
-    if (ahead)
-      return ahead;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(loop.getBody());
-    Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
-                                       loop.getStep());
-    Value left =
-        arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
-    ahead = arith::MinSIOp::create(
-        rewriter, loc, left,
-        arith::ConstantIndexOp::create(rewriter, loc, distance));
-    return ahead;
-  };
-  for (vector::TransferReadOp read : reads) {
-    auto type = dyn_cast<MemRefType>(read.getBase().getType());
-    std::optional<unsigned> moved = indexMovedByLoop(read, loop);
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (!type || !moved || read.getMask() ||
-        failed(type.getStridesAndOffset(strides, offset)))
+  SmallVector<StridedRead> reads = findStridedReads(loop);
+  // One comparison per buffer and dimension.
+  DenseMap<std::pair<Value, unsigned>, Value> comparisons;
+  DenseMap<Operation *, Value> farApart;
+  for (StridedRead read : reads) {
+    if (!read.checked)
       continue;
-    int64_t elementBytes =
-        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    // The tiler's copies (panels, packed blocks) are in the caches by
-    // construction.
-    if (isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-            rootBuffer(read.getBase()).getDefiningOp()))
-      continue;
-    int64_t minStride = kMinPrefetchedStrideBytes / elementBytes;
-    int64_t stride = strides[*moved];
-    if (!ShapedType::isDynamic(stride) && stride < minStride)
-      continue;
-    Location loc = read.getLoc();
-    Value stepsAhead = aheadOfStep(loc);
-    rewriter.setInsertionPoint(read);
-    // A stride that is a size is compared at run time: a short one is a
-    // stream or a short stride, and its reads are not prefetched (the
-    // prefetches' instructions alone took 5% of sized abcde-efcad-bf).
-    if (ShapedType::isDynamic(stride) &&
-        loop.isDefinedOutsideOfLoop(read.getBase())) {
-      rewriter.setInsertionPoint(loop);
-      auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                               read.getBase());
-      Value far = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::sge,
-          metadata.getStrides()[*moved],
-          arith::ConstantIndexOp::create(rewriter, loc, minStride));
-      rewriter.setInsertionPoint(read);
-      auto ifFar = scf::IfOp::create(rewriter, loc, far,
-                                     /*withElseRegion=*/false);
-      rewriter.setInsertionPointToStart(ifFar.thenBlock());
-    }
-    SmallVector<Value> indices(read.getIndices());
-    indices[*moved] =
-        arith::AddIOp::create(rewriter, loc, indices[*moved], stepsAhead);
-    // A vector along a contiguous last dimension: the lines of its run;
-    // any other read, or one that may run past its buffer at an edge (no
-    // addresses past it): its first element's line.
-    bool alongContiguousLast = read.getPermutationMap().isMinorIdentity() &&
-                               read.getVectorType().getRank() == 1 &&
-                               read.getInBoundsValues().front() &&
-                               strides.back() == 1 &&
-                               *moved != indices.size() - 1;
-    prefetchLinesOfRun(
-        rewriter, loc, read.getBase(), indices,
-        alongContiguousLast ? read.getVectorType().getNumElements() : 1,
-        elementBytes, /*isWrite=*/false, /*lastElementToo=*/true);
+    Value &far = comparisons[{read.read.getBase(), read.moved}];
+    if (!far)
+      far = buildIsFarApart(rewriter, loop, read);
+    farApart[read.read] = far;
   }
+  if (comparisons.size() != 1) {
+    prefetchReads(rewriter, loop, reads, distance, farApart);
+    return;
+  }
+  Value far = comparisons.begin()->second;
+  scf::ForOp unchecked = versionLoop(rewriter, loop, far);
+  SmallVector<StridedRead> uncheckedReads;
+  for (StridedRead read : findStridedReads(unchecked))
+    if (!read.checked)
+      uncheckedReads.push_back(read);
+  prefetchReads(rewriter, unchecked, uncheckedReads, distance,
+                DenseMap<Operation *, Value>());
+  prefetchReads(rewriter, loop, reads, distance,
+                DenseMap<Operation *, Value>());
 }
 
 namespace {
@@ -1384,10 +1474,13 @@ struct LowerContractionVectorsPass
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
     func.walk([&](scf::ForOp loop) { addTileAfterLoop(rewriter, loop); });
-    if (prefetchSteps > 0)
-      func.walk([&](scf::ForOp loop) {
+    if (prefetchSteps > 0) {
+      // Collected first: prefetchStridedOperands may version a loop.
+      SmallVector<scf::ForOp> reductionLoops;
+      func.walk([&](scf::ForOp loop) { reductionLoops.push_back(loop); });
+      for (scf::ForOp loop : reductionLoops)
         prefetchStridedOperands(rewriter, loop, prefetchSteps);
-      });
+    }
 
     SmallVector<linalg::GenericOp> starts;
     func.walk([&](linalg::GenericOp op) {

@@ -32,21 +32,28 @@
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
 // CHECK: %[[MIN_STRIDE:.*]] = arith.constant 64 : index
 // CHECK: %[[FAR:.*]] = arith.cmpi sge, %[[STRIDES]]#0, %[[MIN_STRIDE]] : index
+// The loop is versioned on that comparison: it prefetches without a check
+// at each step where the stride is long, and not at all where it is short.
+// CHECK: scf.if %[[FAR]] -> (vector<16xf64>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK: %[[LEFT:.*]] = arith.subi %[[LAST]], %[[K]] : index
 // CHECK: %[[STEPS:.*]] = arith.constant 16 : index
 // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[STEPS]] : index
-// CHECK: scf.if %[[FAR]] {
+// CHECK-NOT: scf.if
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
-// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[FIRST:.*]]], read, locality<3>, data
+// CHECK-NEXT: memref.prefetch %[[A]][%[[AHEAD]], %[[FIRST:.*]]], read, locality<3>, data
 // CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[FIRST]], %c7{{.*}} : index
-// CHECK: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
-// CHECK-NEXT: }
+// CHECK-NEXT: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.transfer_read %[[A]][%[[K]], %{{.*}}]
 // CHECK-NOT: memref.prefetch
-// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.transfer_read %[[A]]
+// CHECK-NOT: memref.prefetch
+// CHECK: return
 func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<256x16xf64>, %c: memref<8x16xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -266,6 +273,45 @@ func.func @rows_at_a_sum_of_steps(%a: memref<512x?xf64, strided<[?, 1]>>, %b: me
     %row = arith.addi %k, %k : index
     %x = vector.transfer_read %a[%row, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<512x?xf64, strided<[?, 1]>>, vector<8x1xf64>
     %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x16xf64>, vector<1x16xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf64>, memref<8x16xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Rows and columns both a size apart at each step, in two buffers: two
+// comparisons, which one version of the loop cannot both settle; each
+// read's prefetches are checked at each step, the loop left unversioned.
+// CHECK-LABEL: func.func @rows_and_columns_sizes_apart
+// CHECK-SAME: (%[[A:.*]]: memref<256x?xf64, strided<[?, 1]>>, %[[B:.*]]: memref<256x?xf64, strided<[?, 1]>>
+// CHECK: memref.extract_strided_metadata %[[A]]
+// CHECK: %[[FAR_A:.*]] = arith.cmpi sge
+// CHECK: memref.extract_strided_metadata %[[B]]
+// CHECK: %[[FAR_B:.*]] = arith.cmpi sge
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: scf.if %[[FAR_A]] {
+// CHECK: memref.prefetch %[[A]]
+// CHECK: scf.if %[[FAR_B]] {
+// CHECK: memref.prefetch %[[B]]
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @rows_and_columns_sizes_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<256x?xf64, strided<[?, 1]>>, %c: memref<8x16xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c256 step %c1 {
+    %x = vector.transfer_read %a[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<256x?xf64, strided<[?, 1]>>, vector<8x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x?xf64, strided<[?, 1]>>, vector<1x16xf64>
     %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf64>, vector<8x16xf64>
     %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
     vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf64>, memref<8x16xf64>
