@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
@@ -569,6 +570,7 @@ struct StridedRead {
   vector::TransferReadOp read;
   /// The index that the loop's steps move.
   unsigned moved;
+  int64_t elementBytes;
   /// Whether the stride is a size, compared with kMinPrefetchedStrideBytes
   /// at run time (before the loop: the read's buffer is defined outside).
   bool checked;
@@ -609,7 +611,7 @@ static SmallVector<StridedRead> findStridedReads(scf::ForOp loop) {
                                read.getInBoundsValues().front() &&
                                strides.back() == 1 &&
                                *moved != read.getIndices().size() - 1;
-    found.push_back({read, *moved,
+    found.push_back({read, *moved, elementBytes,
                      dynamic && loop.isDefinedOutsideOfLoop(read.getBase()),
                      alongContiguousLast});
   }
@@ -623,16 +625,13 @@ static Value buildIsFarApart(RewriterBase &rewriter, scf::ForOp loop,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
   Location loc = read.read.getLoc();
-  auto type = cast<MemRefType>(read.read.getBase().getType());
-  int64_t elementBytes =
-      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
                                                            read.read.getBase());
   return arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::sge,
       metadata.getStrides()[read.moved],
-      arith::ConstantIndexOp::create(rewriter, loc,
-                                     kMinPrefetchedStrideBytes / elementBytes));
+      arith::ConstantIndexOp::create(
+          rewriter, loc, kMinPrefetchedStrideBytes / read.elementBytes));
 }
 
 /// Prefetches the lines of `reads` `distance` steps ahead in `loop`, or at
@@ -668,26 +667,25 @@ static void prefetchReads(RewriterBase &rewriter, scf::ForOp loop,
     // A vector along a contiguous last dimension: the lines of its run;
     // any other read, or one that may run past its buffer at an edge (no
     // addresses past it): its first element's line.
-    auto type = cast<MemRefType>(read.getBase().getType());
     prefetchLinesOfRun(
         rewriter, read.getLoc(), read.getBase(), indices,
         strided.alongContiguousLast ? read.getVectorType().getNumElements() : 1,
-        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8),
-        /*isWrite=*/false, /*lastElementToo=*/true);
+        strided.elementBytes, /*isWrite=*/false, /*lastElementToo=*/true);
   }
 }
 
 /// Puts `loop` in the then-branch of an `scf.if` on `condition` and a copy
-/// of it in the else-branch, and returns the copy.
+/// of it in the else-branch, and returns the copy (`copies` maps the
+/// loop's ops to theirs).
 static scf::ForOp versionLoop(RewriterBase &rewriter, scf::ForOp loop,
-                              Value condition) {
+                              Value condition, IRMapping &copies) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto branches = scf::IfOp::create(rewriter, loc, loop.getResultTypes(),
                                     condition, /*addThenBlock=*/true,
                                     /*addElseBlock=*/true);
   rewriter.setInsertionPointToStart(branches.elseBlock());
-  auto copy = cast<scf::ForOp>(rewriter.clone(*loop));
+  auto copy = cast<scf::ForOp>(rewriter.clone(*loop, copies));
   scf::YieldOp::create(rewriter, loc, copy.getResults());
   rewriter.replaceAllUsesWith(loop.getResults(), branches.getResults());
   rewriter.moveOpBefore(loop, branches.thenBlock(),
@@ -707,8 +705,8 @@ static scf::ForOp versionLoop(RewriterBase &rewriter, scf::ForOp loop,
 /// stream or a short stride, and its reads are not prefetched (the
 /// prefetches' instructions alone took 5% of sized abcde-efcad-bf). Where
 /// one comparison decides every such read, the loop is versioned on it,
-/// once per loop rather than at each step: LLVM leaves loops of a
-/// register tile's size switched.
+/// once per loop rather than at each step: LLVM does not unswitch loops
+/// of a register tile's size.
 static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
                                     int64_t steps) {
   if (!llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument carried) {
@@ -738,11 +736,16 @@ static void prefetchStridedOperands(RewriterBase &rewriter, scf::ForOp loop,
     return;
   }
   Value far = comparisons.begin()->second;
-  scf::ForOp unchecked = versionLoop(rewriter, loop, far);
+  IRMapping copies;
+  scf::ForOp unchecked = versionLoop(rewriter, loop, far, copies);
   SmallVector<StridedRead> uncheckedReads;
-  for (StridedRead read : findStridedReads(unchecked))
-    if (!read.checked)
-      uncheckedReads.push_back(read);
+  for (StridedRead read : reads) {
+    if (read.checked)
+      continue;
+    read.read =
+        cast<vector::TransferReadOp>(copies.lookup(read.read.getOperation()));
+    uncheckedReads.push_back(read);
+  }
   prefetchReads(rewriter, unchecked, uncheckedReads, distance,
                 DenseMap<Operation *, Value>());
   prefetchReads(rewriter, loop, reads, distance,
