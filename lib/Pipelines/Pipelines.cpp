@@ -111,6 +111,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createInterlaceBatches());
   TileContractionsOptions tiling;
   tiling.parallel = options.threads > 1;
+  tiling.threads = options.threads;
   tiling.vectorLanes = options.vectorLanes;
   tiling.vectorRegisters = options.vectorRegisters;
   tiling.l1CacheBytes = options.l1CacheBytes;

@@ -63,6 +63,8 @@ struct TileContractionsConfig {
   int64_t wholeDepthPanelBytes = kWholeDepthPanelBytes;
   /// Distribute the outermost parallel loop of cache tiles over threads.
   bool parallel = false;
+  /// The threads that share that loop (0: unknown).
+  int64_t threads = 0;
 
   /// Independent FMAs the core keeps in flight (FMA latency x FMA ports:
   /// 4 x 2 on the x86-64 cores of the last decade): a register tile with
@@ -220,6 +222,14 @@ struct ContractionTilingPlan {
   /// fixed matrix reads as well in place).
   int sizedPanelInput = -1;
   int sizedRowPanelInput = -1;
+  /// The columns each thread takes (0: the threads share the column
+  /// blocks, or another dimension): a share of whole register tiles, one
+  /// per thread, that the column blocks (`cacheTiles`) then tile as they
+  /// would one thread's columns. Shares keep the blocks of one thread
+  /// where blocks that divide the columns would be narrow (2032 = 16 x
+  /// 127 columns: blocks of 16 columns, each reading the rows' operand
+  /// again).
+  int64_t threadColumns = 0;
 
   /// One line: `rows=d0 columns=d2 depth=d1 cache=[64,256,0]
   /// register=[8,1,16] cache-order=[d2,d1,d0] register-order=[d0,d2,d1]
@@ -229,7 +239,8 @@ struct ContractionTilingPlan {
   /// the columns last, ` panels=in1` where input 1's blocks are copied
   /// into panels, ` row-panels=in0` where input 0's are copied into panels
   /// of rows; ` sized-panels=in1` and ` sized-row-panels=in0` likewise for
-  /// the cache tiles whose extents are sizes.
+  /// the cache tiles whose extents are sizes; ` thread-columns=1016` where
+  /// each thread takes a share of the columns.
   void print(llvm::raw_ostream &os) const;
 };
 

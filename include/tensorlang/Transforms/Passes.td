@@ -192,6 +192,12 @@ defvar ContractionPlannerOptions = [
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost parallel loop of cache tiles over "
            "threads (an scf.forall)">,
+    Option<"threads", "threads", "int64_t", "0",
+           "With parallel: the threads that share the scf.forall. Where "
+           "they share the column blocks, each thread then takes one share "
+           "of whole register tiles, tiled as one thread's columns are (0: "
+           "unknown; the forall steps through column blocks that divide "
+           "the columns)">,
     Option<"emitRemarks", "emit-remarks", "bool", "false",
            "Remark the plan of every contraction tiled or split, why each "
            "other linalg.generic with a reduction is not, and every step "
@@ -236,7 +242,11 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
     along a dimension of the result and no `scf.forall` (of
     `tl-fuse-batches`) encloses the contraction, is an `scf.forall` first (threads
     share it; reductions are never split, so results do not depend on the
-    number of threads).
+    number of threads). Where that loop is the column blocks' and `threads`
+    is known, the forall has one step per thread, each a share of whole
+    register tiles that is tiled for the caches as one thread's columns
+    are; the columns left after the shares (fewer than a register tile per
+    thread) are a contraction of their own after the forall.
 
     The tile sizes are derived from a description of the target
     (`vector-lanes`, `vector-registers`, `l1-cache-bytes`,

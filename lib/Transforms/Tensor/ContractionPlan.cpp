@@ -755,20 +755,34 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
     plan.cacheTiles[dim] = tile == extents[dim] ? 0 : tile;
   };
   // Threads share the column blocks where no batch dimension is theirs
-  // (tileForCaches): an scf.forall, whose last step cannot be peeled, so
-  // its blocks divide the columns where any can; where none can, the
-  // columns after the last whole block are a contraction of their own,
-  // after the threads' loop (1031 columns: 4 blocks of 208 and 199
-  // columns). The register tiles and the blocks of
-  // the reductions are those of one thread either way, so that the sums,
-  // and the results, are the same bits on any number of threads.
+  // (tileForCaches): an scf.forall, whose last step cannot be peeled. With
+  // the threads known, each step is one thread's share of whole register
+  // tiles, blocked as one thread's columns would be (2032 columns on two
+  // threads: shares of 1016, in blocks of 128 and 120); the few columns
+  // after the shares are a contraction of their own, after the forall.
+  // Otherwise the steps are blocks that divide the columns where any can;
+  // where none can, the columns after the last whole block are a
+  // contraction of their own (1031 columns: 4 blocks of 208 and 199
+  // columns). The register tiles and the blocks of the reductions are
+  // those of one thread either way, so that the sums, and the results,
+  // are the same bits on any number of threads.
+  bool threadsShareColumns = config.parallel && !hasBatchDims(shape, plan);
+  int64_t threadColumns =
+      config.threads > 1 && !sizedLoops[plan.columnDim]
+          ? columns / (config.threads * registerColumns) * registerColumns
+          : 0;
   int64_t dividingColumns =
       largestMultipleDividing(columns, registerColumns, config.cacheColumns);
-  cacheTile(plan.columnDim,
-            config.parallel && !hasBatchDims(shape, plan) &&
-                    columns % dividingColumns == 0
-                ? dividingColumns
-                : tileSize(columns, registerColumns, config.cacheColumns));
+  if (threadsShareColumns && threadColumns > 0) {
+    plan.threadColumns = threadColumns;
+    cacheTile(plan.columnDim,
+              tileSize(threadColumns, registerColumns, config.cacheColumns));
+  } else {
+    cacheTile(plan.columnDim,
+              threadsShareColumns && columns % dividingColumns == 0
+                  ? dividingColumns
+                  : tileSize(columns, registerColumns, config.cacheColumns));
+  }
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
     cacheTile(plan.rowDim,
@@ -1472,4 +1486,6 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
     os << " sized-panels=in" << sizedPanelInput;
   if (sizedRowPanelInput >= 0)
     os << " sized-row-panels=in" << sizedRowPanelInput;
+  if (threadColumns > 0)
+    os << " thread-columns=" << threadColumns;
 }

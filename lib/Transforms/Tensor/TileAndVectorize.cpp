@@ -726,13 +726,15 @@ splitInTwo(RewriterBase &rewriter, linalg::GenericOp op, unsigned dim,
 
 /// With `config.parallel`, `op` on the threads: its outermost parallel loop
 /// of cache tiles (a dimension without cache tiles, such as a batch, or the
-/// column blocks) becomes an scf.forall, unless threads share a loop around
-/// it already (tl-fuse-batches). An scf.forall's last step cannot be peeled:
-/// where the blocks do not divide the columns, the rest is split off into a
+/// column blocks, or the threads' shares of the columns) becomes an
+/// scf.forall, unless threads share a loop around it already
+/// (tl-fuse-batches). An scf.forall's last step cannot be peeled: where the
+/// steps do not divide the columns, the rest is split off into a
 /// contraction of its own after the forall, tiled with the same plan (the
 /// same register tiles and blocks of the reductions, so that the sums, and
 /// the results, are the same bits on any number of threads). Returns the
-/// parts left to tile for the caches, with the plan's dimension untiled.
+/// parts left to tile for the caches, with the plan's dimension untiled,
+/// or, where the steps are shares, still in its blocks.
 static FailureOr<SmallVector<linalg::GenericOp, 2>>
 distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
                       ContractionTilingPlan &plan,
@@ -741,7 +743,10 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   if (!config.parallel || op->getParentOfType<scf::ForallOp>())
     return parts;
   unsigned dim = plan.cacheOrder.front();
-  int64_t size = dim == plan.columnDim ? plan.cacheTiles[dim] : 1;
+  bool shares = dim == plan.columnDim && plan.threadColumns > 0;
+  int64_t size = shares                  ? plan.threadColumns
+                 : dim == plan.columnDim ? plan.cacheTiles[dim]
+                                         : 1;
   int64_t extent = op.getStaticLoopRanges()[dim];
   // A sized extent: its blocks are peeled on one thread.
   if (ShapedType::isDynamic(extent))
@@ -774,7 +779,8 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     return rewriter.notifyMatchFailure(parts.front(),
                                        "distributing over threads failed");
   parts.front() = *distributed;
-  plan.cacheTiles[dim] = 0;
+  if (!shares || plan.cacheTiles[dim] >= size)
+    plan.cacheTiles[dim] = 0;
   return parts;
 }
 

@@ -62,8 +62,8 @@ tensorlang::getContractionPlanAttr(MLIRContext *context,
       plan.packedDim, plan.panelInput, plan.rowPanelInput,
       plan.sizedPanelInput < 0 && plan.sizedRowPanelInput < 0
           ? SmallVector<int64_t>()
-          : SmallVector<int64_t>{plan.sizedPanelInput,
-                                 plan.sizedRowPanelInput});
+          : SmallVector<int64_t>{plan.sizedPanelInput, plan.sizedRowPanelInput},
+      plan.threadColumns);
 }
 
 ContractionTilingPlan
@@ -90,6 +90,7 @@ tensorlang::getContractionTilingPlan(tl::ContractionPlanAttr attr) {
     plan.sizedPanelInput = sized[0];
     plan.sizedRowPanelInput = sized[1];
   }
+  plan.threadColumns = attr.getThreadColumns();
   return plan;
 }
 
@@ -575,6 +576,12 @@ struct PlannedSteps {
     if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
       config.vectorLanes = 0;
     config.parallel = pass.parallel;
+    config.threads = pass.threads;
+    if (config.threads < 0) {
+      function.emitError() << name << ": threads must not be negative, got "
+                           << config.threads;
+      return nullptr;
+    }
     if (!target.isValid() || !config.hasPositiveSizes() ||
         config.wholeDepthPanelBytes < 0) {
       function.emitError() << name

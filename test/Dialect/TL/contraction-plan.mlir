@@ -11,3 +11,10 @@ func.func private @sized_panels() attributes {p = #tl.contraction_plan<rows = 1,
 // CHECK-LABEL: func.func private @none()
 // CHECK-SAME: panels = -1, row_panels = -1>
 func.func private @none() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [64, 256, 256], register = [8, 1, 16], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = -1, row_panels = -1>}
+
+// The columns each thread takes are optional too (0, absent, where the
+// threads share the column blocks).
+
+// CHECK-LABEL: func.func private @thread_columns()
+// CHECK-SAME: row_panels = -1, thread_columns = 1016>
+func.func private @thread_columns() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [30, 256, 128], register = [6, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = 1, row_panels = -1, thread_columns = 1016>}

@@ -20,6 +20,56 @@ using namespace mlir;
 using namespace tensorlang;
 using namespace tensorlang::tl;
 
+/// A contraction plan's optional fields, each printed only where it is not
+/// its default: `, sized_panels = [1, 0]` and `, thread_columns = 1016`, in
+/// that order. (Two optional groups of the declarative format that both
+/// start with a comma cannot tell each other apart.)
+static ParseResult
+parseOptionalPlanFields(AsmParser &parser,
+                        SmallVector<int64_t> &sizedPanelInputs,
+                        int64_t &threadColumns) {
+  sizedPanelInputs.clear();
+  threadColumns = 0;
+  // The fields still allowed: each at most once, in order.
+  unsigned next = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef field;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&field) || parser.parseEqual())
+      return failure();
+    if (field == "sized_panels" && next == 0) {
+      next = 1;
+      if (parser.parseLSquare() || parser.parseCommaSeparatedList([&] {
+            return parser.parseInteger(sizedPanelInputs.emplace_back());
+          }) ||
+          parser.parseRSquare())
+        return failure();
+      continue;
+    }
+    if (field == "thread_columns" && next <= 1) {
+      next = 2;
+      if (parser.parseInteger(threadColumns))
+        return failure();
+      continue;
+    }
+    return parser.emitError(loc)
+           << "expected 'sized_panels' or 'thread_columns', in that order";
+  }
+  return success();
+}
+
+static void printOptionalPlanFields(AsmPrinter &printer,
+                                    ArrayRef<int64_t> sizedPanelInputs,
+                                    int64_t threadColumns) {
+  if (!sizedPanelInputs.empty()) {
+    printer << ", sized_panels = [";
+    llvm::interleaveComma(sizedPanelInputs, printer);
+    printer << ']';
+  }
+  if (threadColumns != 0)
+    printer << ", thread_columns = " << threadColumns;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "tensorlang/Dialect/TL/IR/TLAttributes.cpp.inc"
 
@@ -124,7 +174,8 @@ LogicalResult ContractionPlanAttr::verify(
     ArrayRef<int64_t> registerTiles, ArrayRef<int64_t> cacheOrder,
     ArrayRef<int64_t> registerOrder, int64_t copiedBlockInput,
     int64_t packedInput, int64_t packedDim, int64_t panelInput,
-    int64_t rowPanelInput, ArrayRef<int64_t> sizedPanelInputs) {
+    int64_t rowPanelInput, ArrayRef<int64_t> sizedPanelInputs,
+    int64_t threadColumns) {
   int64_t loops = cacheTiles.size();
   auto isLoop = [&](int64_t dim) { return dim >= 0 && dim < loops; };
   if (registerTiles.size() != cacheTiles.size())
@@ -142,6 +193,11 @@ LogicalResult ContractionPlanAttr::verify(
   if (!sizedPanelInputs.empty() && sizedPanelInputs.size() != 2)
     return emitError() << "a contraction plan's sized panels name an input "
                           "for the columns and one for the rows";
+  if (threadColumns < 0 || (threadColumns > 0 && registerTiles[columns] > 0 &&
+                            threadColumns % registerTiles[columns] != 0))
+    return emitError() << "a contraction plan's thread columns must be whole "
+                          "register tiles, got "
+                       << threadColumns;
   return success();
 }
 

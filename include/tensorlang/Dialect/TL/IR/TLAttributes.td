@@ -96,7 +96,9 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     are per loop dimension (0: untiled at that level); `copy`, `pack`,
     `panels` and `row_panels` name inputs by operand number (-1: none), and
     so does `sized_panels = [columns, rows]` (optional: none if absent)
-    for the cache tiles whose extents are sizes.
+    for the cache tiles whose extents are sizes. `thread_columns`
+    (optional: 0 if absent) is the share of the columns each thread takes,
+    which the column blocks then tile.
 
     ```mlir
     #tl.contraction_plan<rows = 0, columns = 2, depth = 1,
@@ -121,7 +123,10 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     "int64_t":$row_panel_input,
     OptionalArrayRefParameter<"int64_t",
         "inputs copied into panels of columns and of rows in sized tiles">
-        :$sized_panel_inputs
+        :$sized_panel_inputs,
+    DefaultValuedParameter<"int64_t", "0",
+        "columns each thread takes (0: threads share the column blocks)">
+        :$thread_columns
   );
   let assemblyFormat = [{
     `<` `rows` `=` $rows `,` `columns` `=` $columns `,` `depth` `=` $depth
@@ -132,7 +137,7 @@ def TL_ContractionPlanAttr : TL_Attr<"ContractionPlan", "contraction_plan"> {
     `,` `copy` `=` $copied_block_input `,` `pack` `=` $packed_input
     `,` `packed_dim` `=` $packed_dim `,` `panels` `=` $panel_input
     `,` `row_panels` `=` $row_panel_input
-    (`,` `sized_panels` `=` `[` $sized_panel_inputs^ `]`)? `>`
+    `` custom<OptionalPlanFields>($sized_panel_inputs, $thread_columns) `>`
   }];
   let genVerifyDecl = 1;
 }
