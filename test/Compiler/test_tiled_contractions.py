@@ -457,6 +457,46 @@ def test_row_panels_match(tl_run, tmp_path, name, threads):
     assert_same(jit, numpy(values), 1e-12, 1e-12)
 
 
+# Threads that share the columns take one share of whole register tiles
+# each (thread-columns= in the plan), blocked as one thread's columns:
+# where blocks that divide the columns would be narrow (2032 = 16 x 127
+# after the split of 2039's last 7), and where a batch before the columns
+# stays whole in the tiles (ccsd6 at 37 on AVX2: sharing the batch would
+# pack each panel once per batch step). The plans of AVX2 (registers of 4
+# doubles, register tiles 8 columns wide), whatever the host.
+THREAD_SHARE_CASES = {
+    "matmul-2039-columns": (
+        "var input A : [37 53]\nvar input B : [53 2039]\n"
+        "var output C : [37 2039]\nC = A # B . [2 3]\n",
+        {"A": (37, 53), "B": (53, 2039)}, "thread-columns=1016",
+        lambda v: v["A"] @ v["B"]),
+    "tccg-ccsd6-37-batch-whole": (
+        "var input A : [37 37 37 37]\nvar input B : [37 37 37 37]\n"
+        "var output C : [37 37 37 37]\n"
+        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
+        {"A": (37, 37, 37, 37), "B": (37, 37, 37, 37)}, "thread-columns=680",
+        lambda v: np.einsum("fbea,ecfd->dcba", v["A"], v["B"])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THREAD_SHARE_CASES))
+def test_threads_share_columns(tl_run, tmp_path, name):
+    source, shapes, share, numpy = THREAD_SHARE_CASES[name]
+    remarks, symbols = _compile(tmp_path, source,
+                                ["--threads=2", "--cpu=x86-64-v3"])
+    assert share in remarks, remarks
+    assert "__kmpc_fork_call" in symbols
+    one_thread, _ = _compile(tmp_path, source, ["--cpu=x86-64-v3"])
+    assert "thread-columns=" not in one_thread, one_thread
+    values = {k: rng.random(shape) - 0.5 for k, shape in shapes.items()}
+    two = tl_run(source, values, ["C"], engine="jit",
+                 extra=["--threads=2"])["C"]
+    one = tl_run(source, values, ["C"], engine="jit")["C"]
+    # The blocks of every sum are one thread's: the same bits.
+    assert np.array_equal(two, one)
+    assert_same(two, numpy(values), 1e-12, 1e-12)
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPUs")
 def test_row_panels_are_broadcast_from_one_line(tmp_path):
     """Each depth step broadcasts the 8 rows' elements from consecutive

@@ -731,6 +731,50 @@ static void stepBatchLikeDimsOutsideColumnBlocks(
   }
 }
 
+/// Whether the column blocks are the first loop of the cache tiles: the
+/// dimensions before them in the cache order stay whole at that level (a
+/// batch that the register tiles step through, under one packed panel).
+/// Threads that share such a batch instead pack each panel once per step
+/// (TCCG ccsd6 at 45: 45 times as often as one thread).
+static bool columnsAreFirstCacheLoop(const ContractionTilingPlan &plan) {
+  for (int64_t dim : plan.cacheOrder) {
+    if (dim == plan.columnDim)
+      return plan.cacheTiles[dim] != 0;
+    if (plan.cacheTiles[dim] != 0)
+      return false;
+  }
+  return false;
+}
+
+/// With `config.threads` known, where the column blocks are the first loop
+/// of the cache tiles (columnsAreFirstCacheLoop), each thread
+/// takes one share of whole register tiles (`threadColumns`), in blocks no
+/// wider than one thread's that divide it where some do: 2032 columns on
+/// two threads are two shares of 1016, each in blocks of 128 and a last of
+/// 120, where blocks that divide 2032 = 16 x 127 would be 16 columns wide
+/// and read the rows' operand eight times as often. The columns after the
+/// shares, fewer than a register tile per thread, are a contraction of
+/// their own after the threads' loop. Last, so that the cache tiles of the
+/// other dimensions are known.
+static void shareColumnsBetweenThreads(ArrayRef<bool> sizedLoops,
+                                       ArrayRef<int64_t> extents,
+                                       const TileContractionsConfig &config,
+                                       ContractionTilingPlan &plan) {
+  unsigned columnDim = plan.columnDim;
+  int64_t registerColumns = plan.registerTiles[columnDim];
+  if (!config.parallel || config.threads <= 1 || sizedLoops[columnDim] ||
+      !columnsAreFirstCacheLoop(plan))
+    return;
+  int64_t share =
+      extents[columnDim] / (config.threads * registerColumns) * registerColumns;
+  if (share == 0)
+    return;
+  plan.threadColumns = share;
+  plan.cacheTiles[columnDim] =
+      std::min(plan.cacheTiles[columnDim],
+               tileSize(share, registerColumns, config.cacheColumns));
+}
+
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
 /// `sizedLoops` are the loops whose extents are sizes (`shape` has
 /// planning extents for them).
@@ -754,35 +798,22 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   auto cacheTile = [&](unsigned dim, int64_t tile) {
     plan.cacheTiles[dim] = tile == extents[dim] ? 0 : tile;
   };
-  // Threads share the column blocks where no batch dimension is theirs
-  // (tileForCaches): an scf.forall, whose last step cannot be peeled. With
-  // the threads known, each step is one thread's share of whole register
-  // tiles, blocked as one thread's columns would be (2032 columns on two
-  // threads: shares of 1016, in blocks of 128 and 120); the few columns
-  // after the shares are a contraction of their own, after the forall.
-  // Otherwise the steps are blocks that divide the columns where any can;
+  // Threads share the first loop of the cache tiles (tileForCaches): with
+  // their number known, see shareColumnsBetweenThreads. Otherwise, where
+  // that is the column blocks', an scf.forall, whose last step cannot be
+  // peeled, steps through blocks that divide the columns where any can;
   // where none can, the columns after the last whole block are a
-  // contraction of their own (1031 columns: 4 blocks of 208 and 199
-  // columns). The register tiles and the blocks of the reductions are
-  // those of one thread either way, so that the sums, and the results,
-  // are the same bits on any number of threads.
-  bool threadsShareColumns = config.parallel && !hasBatchDims(shape, plan);
-  int64_t threadColumns =
-      config.threads > 1 && !sizedLoops[plan.columnDim]
-          ? columns / (config.threads * registerColumns) * registerColumns
-          : 0;
+  // contraction of their own, after the threads' loop (1031 columns: 4
+  // blocks of 208 and 199 columns). The register tiles and the blocks of
+  // the reductions are those of one thread either way, so that the sums,
+  // and the results, are the same bits on any number of threads.
   int64_t dividingColumns =
       largestMultipleDividing(columns, registerColumns, config.cacheColumns);
-  if (threadsShareColumns && threadColumns > 0) {
-    plan.threadColumns = threadColumns;
-    cacheTile(plan.columnDim,
-              tileSize(threadColumns, registerColumns, config.cacheColumns));
-  } else {
-    cacheTile(plan.columnDim,
-              threadsShareColumns && columns % dividingColumns == 0
-                  ? dividingColumns
-                  : tileSize(columns, registerColumns, config.cacheColumns));
-  }
+  cacheTile(plan.columnDim,
+            config.parallel && config.threads <= 1 &&
+                    !hasBatchDims(shape, plan) && columns % dividingColumns == 0
+                ? dividingColumns
+                : tileSize(columns, registerColumns, config.cacheColumns));
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
     cacheTile(plan.rowDim,
@@ -847,6 +878,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
     plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
   planSizedPanels(shape, sizedLoops, extents, config, plan);
   stepBatchLikeDimsOutsideColumnBlocks(shape, extents, config, plan);
+  shareColumnsBetweenThreads(sizedLoops, extents, config, plan);
 }
 
 /// The plans of the `cpu` planner (and of those that derive only their

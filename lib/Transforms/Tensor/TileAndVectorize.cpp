@@ -186,10 +186,13 @@ toMatmulForm(RewriterBase &rewriter, linalg::GenericOp tileOp,
   return swapped;
 }
 
-/// Moves the ops that `op`'s enclosing loops do not depend on out of them.
+/// Moves the ops that `op`'s enclosing loops do not depend on out of them,
+/// up to the threads' loop: a tensor from outside an scf.forall that its
+/// body writes (the empty destination of a copied block) is copied into
+/// a buffer of its own at every step by bufferization.
 static void hoistOutOfLoops(Operation *op) {
   for (Operation *parent = op->getParentOp();
-       parent && !isa<FunctionOpInterface>(parent);
+       parent && !isa<FunctionOpInterface, scf::ForallOp>(parent);
        parent = parent->getParentOp())
     if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
       moveLoopInvariantCode(loop);
@@ -742,8 +745,10 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<linalg::GenericOp, 2> parts = {op};
   if (!config.parallel || op->getParentOfType<scf::ForallOp>())
     return parts;
-  unsigned dim = plan.cacheOrder.front();
-  bool shares = dim == plan.columnDim && plan.threadColumns > 0;
+  // Shares of the columns where the plan has them (the dimensions before
+  // them then stay whole); else the first dimension of the cache order.
+  bool shares = plan.threadColumns > 0;
+  unsigned dim = shares ? plan.columnDim : plan.cacheOrder.front();
   int64_t size = shares                  ? plan.threadColumns
                  : dim == plan.columnDim ? plan.cacheTiles[dim]
                                          : 1;
