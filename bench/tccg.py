@@ -22,7 +22,11 @@ runs this with the same flags.
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/tccg.py
         [--suite-sizes | --odd-sizes | --prime-sizes] [--only abc-bda-dc,3,...]
         [--max-mib 16] [--peers numpy,eigen,torch] [--reps 3]
-        [--timeout 600] [--build build]
+        [--threads 2] [--timeout 600] [--build build]
+
+--threads N also times tl-run on N threads, alternated with one thread,
+and prints the speed-up of each case and their geometric mean (the
+peers and the other columns stay on one thread).
 
 On a machine of another CPU that has NumPy but no LLVM (no tl-run),
 --export compiles the cases here for that CPU into shared libraries, and
@@ -440,9 +444,18 @@ def main(argv=None):
     parser.add_argument("--no-roofline", action="store_true",
                         help="skip the peak FMA rate and STREAM bandwidth "
                              "micro-benchmarks (no roofline column)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="also time tl-run --threads=N, alternated with "
+                             "one thread twice each (best median of each), "
+                             "and print the speed-up (the peers stay on one "
+                             "thread)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
+    if args.threads > 1 and (args.export or args.exported):
+        parser.error("--threads times tl-run: not with --export or --exported")
     if not args.export and (args.cpu != "host" or args.l1_cache_bytes or
                             args.l2_cache_bytes or args.compile_option):
         parser.error("--cpu, --l1-cache-bytes, --l2-cache-bytes and "
@@ -492,14 +505,19 @@ def main(argv=None):
             % (peak_flops * 1e-9) if peak_flops else "peak n/a",
             "STREAM triad %.1f GB/s" % (bandwidth * 1e-9)
             if bandwidth else "bandwidth n/a"))
-    print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s %5s" % (
+    threads = args.threads
+    print("%3s %-18s %-40s %9s %9s %9s %9s %7s %7s %7s %5s%s" % (
         "#", "case", "extents", "numpy s", "eigen s", "torch s", "tl s",
-        "GFLOP/s", "numpy/", "best/", "roof"))
+        "GFLOP/s", "numpy/", "best/", "roof",
+        " %9s %6s" % ("tl %dt s" % threads, "x%d" % threads)
+        if threads > 1 else ""))
     rng = np.random.default_rng(0)
     rows = []  # (ratio to numpy, ratio to the best peer, number, name)
     roofs = []  # (fraction of the roofline bound reached, number, name)
+    speedups = []  # (one thread's time / `threads`', number, name)
 
-    def record(number, name, extents, cell, times, sizes, tl_time):
+    def record(number, name, extents, cell, times, sizes, tl_time,
+               threaded_time=None):
         flops = 2.0 * math.prod(sizes.values())
         numpy_time, best = times["numpy"], min(times.values())
         rows.append((numpy_time / tl_time, best / tl_time, number, name))
@@ -509,10 +527,15 @@ def main(argv=None):
         if bound is not None:
             roofs.append((bound / tl_time, number, name))
             roof = "%4.0f%%" % (100.0 * bound / tl_time)
-        print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f %s" % (
+        threaded = ""
+        if threaded_time is not None:
+            speedups.append((tl_time / threaded_time, number, name))
+            threaded = " %9.4f %6.2f" % (threaded_time,
+                                         tl_time / threaded_time)
+        print("%3d %-18s %-40s %s %s %s %9.4f %7.1f %7.2f %7.2f %s%s" % (
             number, name, extents, cell("numpy"), cell("eigen"),
             cell("torch"), tl_time, flops / tl_time / 1e9,
-            numpy_time / tl_time, best / tl_time, roof))
+            numpy_time / tl_time, best / tl_time, roof, threaded))
         sys.stdout.flush()
 
     with tempfile.TemporaryDirectory() as directory:
@@ -549,24 +572,41 @@ def main(argv=None):
                 continue
             with open(os.path.join(directory, "p.tl"), "w") as f:
                 f.write(source)
-            try:
-                result = subprocess.run(
-                    [tl_run, os.path.join(directory, "p.tl"),
-                     "--repeat=%d" % args.reps, "--in", "A=" + paths["A"],
-                     "--in", "B=" + paths["B"], "--out", "C=" + paths["C"]],
-                    capture_output=True, text=True, timeout=args.timeout)
-            except subprocess.TimeoutExpired:
+
+            def run_tl(thread_count):
+                """tl-run's median on `thread_count` threads, its result
+                checked; None on a timeout."""
+                try:
+                    result = subprocess.run(
+                        [tl_run, os.path.join(directory, "p.tl"),
+                         "--repeat=%d" % args.reps,
+                         "--threads=%d" % thread_count,
+                         "--in", "A=" + paths["A"], "--in", "B=" + paths["B"],
+                         "--out", "C=" + paths["C"]],
+                        capture_output=True, text=True, timeout=args.timeout)
+                except subprocess.TimeoutExpired:
+                    return None
+                if result.returncode != 0:
+                    sys.exit("tl-run failed on %s:\n%s" % (name, result.stderr))
+                check(np.load(paths["C"]), expected, "tensorlang", name)
+                return float(re.search(r"kernel median: (\S+) s",
+                                       result.stderr).group(1))
+
+            # One thread and `threads` alternated, twice each: the machine's
+            # load moves between runs.
+            counts = [1] if threads == 1 else [1, threads, 1, threads]
+            medians = {count: [] for count in counts}
+            for count in counts:
+                medians[count].append(run_tl(count))
+            if None in medians[1] + medians[threads]:
                 print("%3d %-18s %-40s %s %s %s %9s" % (
                     number, name, extents, cell("numpy"), cell("eigen"),
                     cell("torch"), "timeout"))
                 rows.append((0.0, 0.0, number, name))
                 continue
-            if result.returncode != 0:
-                sys.exit("tl-run failed on %s:\n%s" % (name, result.stderr))
-            tl_time = float(re.search(r"kernel median: (\S+) s",
-                                      result.stderr).group(1))
-            check(np.load(paths["C"]), expected, "tensorlang", name)
-            record(number, name, extents, cell, times, sizes, tl_time)
+            record(number, name, extents, cell, times, sizes,
+                   min(medians[1]),
+                   min(medians[threads]) if threads > 1 else None)
     for note in notes:
         print(note)
     measured = [row for row in rows if row[0] > 0]
@@ -580,6 +620,14 @@ def main(argv=None):
                  sum(r[1] > 1 for r in measured), len(rows)))
         print("worst five against numpy: " + ", ".join(
             "#%d %s %.2f" % (n, c, r) for r, _, n, c in sorted(rows)[:5]))
+    if speedups:
+        print("%d threads against one: geometric mean %.2fx; %d of %d at "
+              "%.1fx or more; lowest five: %s" % (
+                  threads, geometric_mean([f for f, _, _ in speedups]),
+                  sum(f >= 0.95 * threads for f, _, _ in speedups),
+                  len(speedups), 0.95 * threads,
+                  ", ".join("#%d %s %.2fx" % (n, c, f)
+                            for f, n, c in sorted(speedups)[:5])))
     if roofs:
         print("roofline (max(FLOPs / peak, compulsory bytes / STREAM)): %d "
               "of %d cases at 80%% of the bound or more; lowest five: %s" % (
