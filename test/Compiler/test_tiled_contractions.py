@@ -497,6 +497,49 @@ def test_threads_share_columns(tl_run, tmp_path, name):
     assert_same(two, numpy(values), 1e-12, 1e-12)
 
 
+# The plans of one Emerald Rapids core (docs/compiler.md, "The target
+# description", worked through): 8 x 16 register tiles, depth blocks of
+# 256, column blocks of 512 and row blocks of 128 at most, each an extent's
+# largest dividing multiple of the register tile where that is at least
+# half of it. TCCG ab-ac-cb and the ccsd6 family at TCCG's sizes.
+EMERALD_RAPIDS = ["--cpu=emeraldrapids", "--l1-cache-bytes=49152",
+                  "--l2-cache-bytes=2097152"]
+EMERALD_RAPIDS_PLANS = {
+    # Columns 5136 = 16 x 3 x 107: 11 blocks of at most 467, rounded up to
+    # 480; depth 5136 / 24 = 214; rows 5120 / 40 = 128.
+    "ab-ac-cb": (
+        "var input A : [5136 5136]\nvar input B : [5120 5136]\n"
+        "var output C : [5120 5136]\nC = A # B . [[1 4]] ^ [[1 2]]\n",
+        "rows=d2 columns=d0 depth=d1 cache=[480,214,128] register=[16,1,8] "
+        "cache-order=[d0,d1,d2] register-order=[d2,d0,d1] split=none "
+        "panels=in0 row-panels=in1"),
+    # One product of 5184 = 72^2: columns 16 x 27 = 432, depth 5184 / 24 =
+    # 216, rows 8 x 12 = 96.
+    "abcd-aebf-dfce": (
+        "var input A : [72 72 72 72]\nvar input B : [72 72 72 72]\n"
+        "var output C : [72 72 72 72]\n"
+        "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
+        "rows=d0 columns=d1 depth=d2 cache=[96,432,216] register=[8,16,1] "
+        "cache-order=[d1,d2,d0] register-order=[d0,d1,d2] split=none "
+        "panels=in1 row-panels=in0"),
+    "abcd-aecf-bfde": (
+        "var input A : [72 72 72 72]\nvar input B : [72 72 72 72]\n"
+        "var output C : [72 72 72 72]\n"
+        "C = A # B . [[1 7] [3 5]] ^ [[1 3] [2 3] [3 4]]\n",
+        "rows=d0 columns=d1 depth=d2 cache=[96,432,216] register=[8,16,1] "
+        "cache-order=[d1,d2,d0] register-order=[d0,d1,d2] split=none "
+        "panels=in1 row-panels=in0"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMERALD_RAPIDS_PLANS))
+def test_emerald_rapids_plans(tmp_path, name):
+    source, plan = EMERALD_RAPIDS_PLANS[name]
+    remarks, _ = _compile(tmp_path, source, EMERALD_RAPIDS)
+    assert "register tile 8x16, cache tile 128x512x256" in remarks, remarks
+    assert re.findall(r"tiling plan: (.*)", remarks) == [plan], remarks
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPUs")
 def test_row_panels_are_broadcast_from_one_line(tmp_path):
     """Each depth step broadcasts the 8 rows' elements from consecutive
