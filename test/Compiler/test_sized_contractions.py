@@ -112,6 +112,37 @@ def test_sized_tccg_pattern_long_version(tmp_path, number):
     check_case(tmp_path, number, ["--max-short-size=2"])
 
 
+@pytest.mark.parametrize("number", range(3, len(CASES), 4))
+def test_sized_tccg_pattern_long_version_threaded(tmp_path, number):
+    """The version planned for long sizes on two threads: where its column
+    blocks come first, each thread takes a share of the columns computed
+    from their size (thread-columns=run-time)."""
+    check_case(tmp_path, number, ["--max-short-size=2", "--threads=2"])
+
+
+@pytest.mark.parametrize("extents", [(0, 5, 7), (13, 7, 15), (61, 37, 17),
+                                     (37, 29, 131)])
+def test_sized_product_shares_columns_between_threads(tmp_path, extents):
+    """A matrix product over sizes, its long version on two threads: the
+    columns in shares computed at run time (fewer columns than two
+    register tiles included: one share, or none), the same bits as one
+    thread, and the reference's result."""
+    m, k, n = extents
+    source = ("size M\nsize N\nsize K\nvar input A : [M K]\n"
+              "var input B : [K N]\nvar output C : [M N]\n"
+              "C = A # B . [[2 3]]\n")
+    rng = np.random.default_rng(n)
+    inputs = {"A": rng.random((m, k)) - 0.5, "B": rng.random((k, n)) - 0.5}
+    long_version = ["--max-short-size=2"]
+    two, remarks = run(tmp_path, source, inputs, "jit",
+                       long_version + ["--threads=2", "--remarks"])
+    assert "thread-columns=run-time" in remarks, remarks
+    one, _ = run(tmp_path, source, inputs, "jit", long_version)
+    reference, _ = run(tmp_path, source, inputs, "reference")
+    assert np.array_equal(two, one)
+    assert_same(two, reference)
+
+
 def test_short_and_long_versions_remarked(tmp_path):
     """TCCG abc-bda-dc over sizes gets both versions (its plans for short
     and long sizes differ), each remarked; --max-short-size=0 leaves one."""

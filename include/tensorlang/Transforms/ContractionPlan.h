@@ -155,6 +155,10 @@ struct TileContractionsConfig {
 
 /// Where the loops of one contraction go. Dimensions are loop dimensions of
 /// the contraction (d0, d1, ... of its indexing maps).
+/// ContractionTilingPlan::threadColumns of columns whose extent is a size:
+/// each thread's share is computed at run time.
+constexpr int64_t kThreadColumnsAtRunTime = -1;
+
 struct ContractionTilingPlan {
   /// The register tile's columns (the result's last dimension), its rows
   /// (when `hasRows`), and the depth: the longest reduction.
@@ -223,10 +227,11 @@ struct ContractionTilingPlan {
   int sizedPanelInput = -1;
   int sizedRowPanelInput = -1;
   /// The columns each thread takes (0: the threads share the column
-  /// blocks, or another dimension): a share of whole register tiles, one
-  /// per thread, that the column blocks (`cacheTiles`) then tile as they
-  /// would one thread's columns. Shares keep the blocks of one thread
-  /// where blocks that divide the columns would be narrow (2032 = 16 x
+  /// blocks, or another dimension; kThreadColumnsAtRunTime: computed from
+  /// the size the columns are, at run time): a share of whole register
+  /// tiles, one per thread, that the column blocks (`cacheTiles`) then
+  /// tile as they would one thread's columns. Shares keep the blocks of one
+  /// thread where blocks that divide the columns would be narrow (2032 = 16 x
   /// 127 columns: blocks of 16 columns, each reading the rows' operand
   /// again).
   int64_t threadColumns = 0;
@@ -240,7 +245,8 @@ struct ContractionTilingPlan {
   /// into panels, ` row-panels=in0` where input 0's are copied into panels
   /// of rows; ` sized-panels=in1` and ` sized-row-panels=in0` likewise for
   /// the cache tiles whose extents are sizes; ` thread-columns=1016` where
-  /// each thread takes a share of the columns.
+  /// each thread takes a share of the columns (`thread-columns=run-time`
+  /// where the columns are a size).
   void print(llvm::raw_ostream &os) const;
 };
 

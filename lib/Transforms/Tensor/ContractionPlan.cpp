@@ -762,9 +762,13 @@ static void shareColumnsBetweenThreads(ArrayRef<bool> sizedLoops,
                                        ContractionTilingPlan &plan) {
   unsigned columnDim = plan.columnDim;
   int64_t registerColumns = plan.registerTiles[columnDim];
-  if (!config.parallel || config.threads <= 1 || sizedLoops[columnDim] ||
+  if (!config.parallel || config.threads <= 1 ||
       !columnsAreFirstCacheLoop(plan))
     return;
+  if (sizedLoops[columnDim]) {
+    plan.threadColumns = kThreadColumnsAtRunTime;
+    return;
+  }
   int64_t share =
       extents[columnDim] / (config.threads * registerColumns) * registerColumns;
   if (share == 0)
@@ -1518,6 +1522,8 @@ void ContractionTilingPlan::print(llvm::raw_ostream &os) const {
     os << " sized-panels=in" << sizedPanelInput;
   if (sizedRowPanelInput >= 0)
     os << " sized-row-panels=in" << sizedRowPanelInput;
-  if (threadColumns > 0)
+  if (threadColumns == kThreadColumnsAtRunTime)
+    os << " thread-columns=run-time";
+  else if (threadColumns > 0)
     os << " thread-columns=" << threadColumns;
 }

@@ -72,6 +72,12 @@ tile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
      mlir::scf::SCFTilingOptions::LoopType loopType =
          mlir::scf::SCFTilingOptions::LoopType::ForOp);
 
+/// tile() with sizes that may be values computed at run time.
+mlir::FailureOr<mlir::linalg::GenericOp>
+tile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+     llvm::ArrayRef<mlir::OpFoldResult> sizes, llvm::ArrayRef<int64_t> order,
+     mlir::scf::SCFTilingOptions::LoopType loopType);
+
 /// Whether the accumulator of `op` is a fill (of zeros), and the tiles
 /// `sizes` leave every reduction whole: each tile then sums its elements
 /// from start to end, and can fill its own slice first.
@@ -85,12 +91,23 @@ tileAndFuseFill(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                 mlir::scf::SCFTilingOptions::LoopType loopType =
                     mlir::scf::SCFTilingOptions::LoopType::ForOp);
 
+mlir::FailureOr<mlir::scf::SCFTileAndFuseResult>
+tileAndFuseFill(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                llvm::ArrayRef<int64_t> order,
+                mlir::scf::SCFTilingOptions::LoopType loopType);
+
 /// tileAndFuseFill, returning the tiled op inside the loops.
 mlir::FailureOr<mlir::linalg::GenericOp>
 tileFillingPerTile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
                    llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order,
                    mlir::scf::SCFTilingOptions::LoopType loopType =
                        mlir::scf::SCFTilingOptions::LoopType::ForOp);
+mlir::FailureOr<mlir::linalg::GenericOp>
+tileFillingPerTile(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
+                   llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                   llvm::ArrayRef<int64_t> order,
+                   mlir::scf::SCFTilingOptions::LoopType loopType);
 
 /// `map`, the indexing map of an operand, for the operand's copy whose
 /// dimension i is its dimension perm[i] (readPermutedCopy).

@@ -39,9 +39,18 @@ FailureOr<linalg::GenericOp>
 tensorlang::tile(RewriterBase &rewriter, linalg::GenericOp op,
                  ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
                  scf::SCFTilingOptions::LoopType loopType) {
+  return tile(rewriter, op,
+              getAsIndexOpFoldResult(rewriter.getContext(), sizes), order,
+              loopType);
+}
+
+FailureOr<linalg::GenericOp>
+tensorlang::tile(RewriterBase &rewriter, linalg::GenericOp op,
+                 ArrayRef<OpFoldResult> sizes, ArrayRef<int64_t> order,
+                 scf::SCFTilingOptions::LoopType loopType) {
   scf::SCFTilingOptions tiling;
   tiling.setLoopType(loopType);
-  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  tiling.setTileSizes(sizes);
   tiling.setInterchange(order);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), tiling);
@@ -76,10 +85,17 @@ FailureOr<scf::SCFTileAndFuseResult>
 tensorlang::tileAndFuseFill(RewriterBase &rewriter, linalg::GenericOp op,
                             ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
                             scf::SCFTilingOptions::LoopType loopType) {
+  return tileAndFuseFill(rewriter, op,
+                         getAsIndexOpFoldResult(rewriter.getContext(), sizes),
+                         order, loopType);
+}
+
+FailureOr<scf::SCFTileAndFuseResult> tensorlang::tileAndFuseFill(
+    RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<OpFoldResult> sizes,
+    ArrayRef<int64_t> order, scf::SCFTilingOptions::LoopType loopType) {
   scf::SCFTileAndFuseOptions options;
   options.tilingOptions.setLoopType(loopType);
-  options.tilingOptions.setTileSizes(
-      getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.tilingOptions.setTileSizes(sizes);
   options.tilingOptions.setInterchange(order);
   options.setFusionControlFn(
       [](tensor::ExtractSliceOp, OpResult producer,
@@ -106,6 +122,14 @@ FailureOr<linalg::GenericOp>
 tensorlang::tileFillingPerTile(RewriterBase &rewriter, linalg::GenericOp op,
                                ArrayRef<int64_t> sizes, ArrayRef<int64_t> order,
                                scf::SCFTilingOptions::LoopType loopType) {
+  return tileFillingPerTile(
+      rewriter, op, getAsIndexOpFoldResult(rewriter.getContext(), sizes), order,
+      loopType);
+}
+
+FailureOr<linalg::GenericOp> tensorlang::tileFillingPerTile(
+    RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<OpFoldResult> sizes,
+    ArrayRef<int64_t> order, scf::SCFTilingOptions::LoopType loopType) {
   FailureOr<scf::SCFTileAndFuseResult> fused =
       tileAndFuseFill(rewriter, op, sizes, order, loopType);
   if (failed(fused))
@@ -682,13 +706,12 @@ static Value readWholePanel(RewriterBase &rewriter, Location loc, Value operand,
 /// disjoint.
 static FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>>
 splitInTwo(RewriterBase &rewriter, linalg::GenericOp op, unsigned dim,
-           int64_t at) {
+           OpFoldResult at) {
   auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  auto [first, second] =
-      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
-                      rewriter.getIndexAttr(at));
+  auto [first, second] = linalg::splitOp(
+      rewriter, cast<TilingInterface>(op.getOperation()), dim, at);
   auto firstPart = dyn_cast_if_present<linalg::GenericOp>(
       first ? first.getOperation() : nullptr);
   auto secondPart = dyn_cast_if_present<linalg::GenericOp>(
@@ -747,28 +770,67 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     return parts;
   // Shares of the columns where the plan has them (the dimensions before
   // them then stay whole); else the first dimension of the cache order.
-  bool shares = plan.threadColumns > 0;
+  bool shares = plan.threadColumns != 0;
   unsigned dim = shares ? plan.columnDim : plan.cacheOrder.front();
   int64_t size = shares                  ? plan.threadColumns
                  : dim == plan.columnDim ? plan.cacheTiles[dim]
                                          : 1;
   int64_t extent = op.getStaticLoopRanges()[dim];
-  // A sized extent: its blocks are peeled on one thread.
-  if (ShapedType::isDynamic(extent))
+  if (isReduction(op, dim))
     return parts;
-  int64_t bulk = size > 0 ? extent / size * size : 0;
-  // Two blocks or more for the threads to share.
-  if (size <= 0 || isReduction(op, dim) || bulk < 2 * size)
-    return parts;
-  // linalg::splitOp replaces `op`: only the parts are used after it.
-  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-  sizes[dim] = size;
-  if (bulk < extent) {
-    FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
-        splitInTwo(rewriter, op, dim, bulk);
-    if (failed(split))
-      return failure();
-    parts = {split->first, split->second};
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  if (ShapedType::isDynamic(extent)) {
+    // A sized extent: single steps of a batch, or shares of the columns
+    // computed from the size (each whole register tiles, at least one),
+    // the columns after them a contraction of their own. Blocks of the
+    // columns otherwise are peeled on one thread.
+    bool batchSteps = dim != plan.columnDim;
+    if (!batchSteps && plan.threadColumns != kThreadColumnsAtRunTime)
+      return parts;
+    if (batchSteps) {
+      sizes[dim] = rewriter.getIndexAttr(1);
+    } else {
+      Value columns = getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          cast<TilingInterface>(op.getOperation())
+              .getIterationDomain(rewriter)[dim]
+              .size);
+      int64_t width = plan.registerTiles[dim];
+      AffineExpr n = rewriter.getAffineSymbolExpr(0);
+      OpFoldResult share = affine::makeComposedFoldedAffineMax(
+          rewriter, loc,
+          AffineMap::get(0, 1,
+                         {n.floorDiv(config.threads * width) * width,
+                          rewriter.getAffineConstantExpr(width)},
+                         rewriter.getContext()),
+          {OpFoldResult(columns)});
+      Value shareValue = getValueOrCreateConstantIndexOp(rewriter, loc, share);
+      Value count = arith::DivUIOp::create(rewriter, loc, columns, shareValue);
+      OpFoldResult bulk =
+          arith::MulIOp::create(rewriter, loc, count, shareValue).getResult();
+      sizes[dim] = share;
+      FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
+          splitInTwo(rewriter, op, dim, bulk);
+      if (failed(split))
+        return failure();
+      parts = {split->first, split->second};
+    }
+  } else {
+    int64_t staticBulk = size > 0 ? extent / size * size : 0;
+    // Two blocks or more for the threads to share.
+    if (size <= 0 || staticBulk < 2 * size)
+      return parts;
+    sizes[dim] = rewriter.getIndexAttr(size);
+    // linalg::splitOp replaces `op`: only the parts are used after it.
+    if (staticBulk < extent) {
+      FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
+          splitInTwo(rewriter, op, dim, rewriter.getIndexAttr(staticBulk));
+      if (failed(split))
+        return failure();
+      parts = {split->first, split->second};
+    }
   }
   // A fill the cache tiles would zero tile by tile goes into the threads'
   // loop with them: left outside, it would zero the whole result on one
@@ -784,7 +846,7 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     return rewriter.notifyMatchFailure(parts.front(),
                                        "distributing over threads failed");
   parts.front() = *distributed;
-  if (!shares || plan.cacheTiles[dim] >= size)
+  if (!shares || (size > 0 && plan.cacheTiles[dim] >= size))
     plan.cacheTiles[dim] = 0;
   return parts;
 }

@@ -35,12 +35,12 @@ func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 
 
 // -----
 
-// expected-error @below {{a contraction plan's thread columns must be whole register tiles, got 1020}}
+// expected-error @below {{a contraction plan's thread columns must be whole register tiles, or -1 (at run time), got 1020}}
 func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [30, 256, 128], register = [6, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = 1, row_panels = -1, thread_columns = 1020>}
 
 // -----
 
-// expected-error @below {{a contraction plan's thread columns must be whole register tiles, got -8}}
+// expected-error @below {{a contraction plan's thread columns must be whole register tiles, or -1 (at run time), got -8}}
 func.func private @f() attributes {p = #tl.contraction_plan<rows = 0, columns = 2, depth = 1, cache = [30, 256, 128], register = [6, 1, 8], cache_order = [2, 1, 0], register_order = [0, 2, 1], copy = -1, pack = -1, packed_dim = 0, panels = 1, row_panels = -1, thread_columns = -8>}
 
 // -----

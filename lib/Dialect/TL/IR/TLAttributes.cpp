@@ -193,10 +193,11 @@ LogicalResult ContractionPlanAttr::verify(
   if (!sizedPanelInputs.empty() && sizedPanelInputs.size() != 2)
     return emitError() << "a contraction plan's sized panels name an input "
                           "for the columns and one for the rows";
-  if (threadColumns < 0 || (threadColumns > 0 && registerTiles[columns] > 0 &&
-                            threadColumns % registerTiles[columns] != 0))
+  // -1: computed at run time (kThreadColumnsAtRunTime).
+  if (threadColumns < -1 || (threadColumns > 0 && registerTiles[columns] > 0 &&
+                             threadColumns % registerTiles[columns] != 0))
     return emitError() << "a contraction plan's thread columns must be whole "
-                          "register tiles, got "
+                          "register tiles, or -1 (at run time), got "
                        << threadColumns;
   return success();
 }
