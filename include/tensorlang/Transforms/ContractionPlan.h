@@ -153,12 +153,12 @@ struct TileContractionsConfig {
   }
 };
 
-/// Where the loops of one contraction go. Dimensions are loop dimensions of
-/// the contraction (d0, d1, ... of its indexing maps).
 /// ContractionTilingPlan::threadColumns of columns whose extent is a size:
 /// each thread's share is computed at run time.
 constexpr int64_t kThreadColumnsAtRunTime = -1;
 
+/// Where the loops of one contraction go. Dimensions are loop dimensions of
+/// the contraction (d0, d1, ... of its indexing maps).
 struct ContractionTilingPlan {
   /// The register tile's columns (the result's last dimension), its rows
   /// (when `hasRows`), and the depth: the longest reduction.

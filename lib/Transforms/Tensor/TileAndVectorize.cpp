@@ -792,6 +792,9 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     if (batchSteps) {
       sizes[dim] = rewriter.getIndexAttr(1);
     } else {
+      // The ops made here go right before `op`: where the split fails,
+      // they are erased, and the IR is as it was.
+      Operation *before = op->getPrevNode();
       Value columns = getValueOrCreateConstantIndexOp(
           rewriter, loc,
           cast<TilingInterface>(op.getOperation())
@@ -813,8 +816,11 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
       sizes[dim] = share;
       FailureOr<std::pair<linalg::GenericOp, linalg::GenericOp>> split =
           splitInTwo(rewriter, op, dim, bulk);
-      if (failed(split))
+      if (failed(split)) {
+        while (op->getPrevNode() != before)
+          rewriter.eraseOp(op->getPrevNode());
         return failure();
+      }
       parts = {split->first, split->second};
     }
   } else {
