@@ -514,7 +514,7 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     rows = []  # (ratio to numpy, ratio to the best peer, number, name)
     roofs = []  # (fraction of the roofline bound reached, number, name)
-    speedups = []  # (one thread's time / `threads`', number, name)
+    speedups = []  # (one thread's time / N threads' time, number, name)
 
     def record(number, name, extents, cell, times, sizes, tl_time,
                threaded_time=None):
