@@ -74,6 +74,11 @@ typedef struct {
      (MPI_Comm_c2f). */
   const char *distribute;
   int32_t communicator;
+  /* Bytes of one core's share of the L3 cache (its size over the cores
+     that share it) the tiles are derived from (0: this machine's where
+     l1CacheBytes and l2CacheBytes are 0 too; --l3-cache-bytes); not
+     negative. Last, so that the fields before keep their places. */
+  int64_t l3CacheBytes;
 } TensorlangProgramOptions;
 
 MLIR_CAPI_EXPORTED void

@@ -287,6 +287,15 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.l2CacheBytes, "l2-cache-bytes",
                        "a positive number of bytes (0: this machine's)", value);
      }},
+    {"l3-cache-bytes", OptionKind::Value, OptionScope::All, "N",
+     "Bytes of one core's share of the L3 cache (its size over the cores "
+     "that share it) of the machine the code will run on, for the tiles (0: "
+     "this machine's, where the L1 and L2 sizes are not given either)",
+     false,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setBytes(options.compile.l3CacheBytes, "l3-cache-bytes",
+                       "a positive number of bytes (0: this machine's)", value);
+     }},
     {"vector-bits", OptionKind::Value, OptionScope::All, "N",
      "Vector width in bits (0: the CPU's widest)", false,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {

@@ -85,6 +85,7 @@ void tensorlangProgramOptionsInit(TensorlangProgramOptions *options) {
   options->vectorBits = defaults.compile.vectorBits;
   options->l1CacheBytes = defaults.compile.l1CacheBytes;
   options->l2CacheBytes = defaults.compile.l2CacheBytes;
+  options->l3CacheBytes = defaults.compile.l3CacheBytes;
   options->optLevel = defaults.compile.optLevel;
   options->maxWork = defaults.interpreter.maxWork;
   options->warningsAreErrors = defaults.warningsAreErrors;
@@ -127,6 +128,7 @@ unwrapOptions(const TensorlangProgramOptions *c) {
       {"layout", c->columnMajor ? "col-major" : "row-major"},
       {"l1-cache-bytes", std::to_string(c->l1CacheBytes)},
       {"l2-cache-bytes", std::to_string(c->l2CacheBytes)},
+      {"l3-cache-bytes", std::to_string(c->l3CacheBytes)},
   };
   // A string left NULL keeps the default.
   for (auto [name, text] :

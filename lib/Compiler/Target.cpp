@@ -54,11 +54,39 @@ static std::optional<int64_t> parseCacheSize(llvm::StringRef text) {
   return value * scale;
 }
 
-/// Bytes of the data (or unified) cache of `level` from x86's CPUID: the
+namespace {
+/// A data (or unified) cache of the host: its bytes, and how many logical
+/// CPUs share it (0: unknown).
+struct HostCache {
+  int64_t bytes = 0;
+  int64_t sharingCPUs = 0;
+};
+} // namespace
+
+/// The number of CPUs in a Linux CPU list (`0-7,64-71`), 0 if malformed.
+static int64_t countCPUList(llvm::StringRef list) {
+  int64_t count = 0;
+  llvm::SmallVector<llvm::StringRef> ranges;
+  list.trim().split(ranges, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef range : ranges) {
+    auto [firstText, lastText] = range.split('-');
+    int64_t first, last;
+    if (firstText.trim().getAsInteger(10, first))
+      return 0;
+    if (lastText.empty())
+      last = first;
+    else if (lastText.trim().getAsInteger(10, last) || last < first)
+      return 0;
+    count += last - first + 1;
+  }
+  return count;
+}
+
+/// The data (or unified) cache of `level` from x86's CPUID: the
 /// deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD), else
 /// AMD's older L1 and L2 leaves (0x80000005, 0x80000006), which virtual
 /// machines fill in where they leave 0x8000001D empty.
-static std::optional<int64_t> getCpuidCacheBytes(unsigned level) {
+static std::optional<HostCache> getCpuidCache(unsigned level) {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax, ebx, ecx, edx;
   unsigned maxExtendedLeaf = __get_cpuid_max(0x80000000, nullptr);
@@ -77,7 +105,8 @@ static std::optional<int64_t> getCpuidCacheBytes(unsigned level) {
       int64_t partitions = ((ebx >> 12) & 0x3ff) + 1;
       int64_t lineBytes = (ebx & 0xfff) + 1;
       int64_t sets = int64_t(ecx) + 1;
-      return ways * partitions * lineBytes * sets;
+      return HostCache{ways * partitions * lineBytes * sets,
+                       int64_t((eax >> 14) & 0xfff) + 1};
     }
   }
   // AMD's L1 data cache in 0x80000005's ECX[31:24], and the L2 (AMD and
@@ -88,16 +117,17 @@ static std::optional<int64_t> getCpuidCacheBytes(unsigned level) {
   __cpuid(legacyLeaf, eax, ebx, ecx, edx);
   int64_t kib = level == 1 ? (ecx >> 24) : (ecx >> 16);
   if (kib > 0)
-    return kib << 10;
+    return HostCache{kib << 10, 0};
 #else
   (void)level;
 #endif
   return std::nullopt;
 }
 
-std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
-  // cpu0's caches: the cores of one machine have the same (hybrid cores
-  // aside, where the first is the larger kind).
+/// The host's data (or unified) cache of `level`: cpu0's (the cores of one
+/// machine have the same, hybrid cores aside, where the first is the larger
+/// kind), from Linux's sysfs, else (x86) from CPUID.
+static std::optional<HostCache> getHostCache(unsigned level) {
   for (unsigned index = 0; index < 8; ++index) {
     std::string directory =
         "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
@@ -110,9 +140,30 @@ std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
       break;
     if (levelText != std::to_string(level) || read("type") == "Instruction")
       continue;
-    return parseCacheSize(read("size"));
+    std::optional<int64_t> bytes = parseCacheSize(read("size"));
+    if (!bytes)
+      return std::nullopt;
+    return HostCache{*bytes, countCPUList(read("shared_cpu_list"))};
   }
-  return getCpuidCacheBytes(level);
+  return getCpuidCache(level);
+}
+
+std::optional<int64_t> tensorlang::getHostCacheBytes(unsigned level) {
+  if (std::optional<HostCache> cache = getHostCache(level))
+    return cache->bytes;
+  return std::nullopt;
+}
+
+std::optional<int64_t> tensorlang::getHostCacheShareBytes(unsigned level) {
+  // The CPUs sharing L1 are one core's hardware threads: the share is per
+  // core, as the sizes of L1 and L2 are.
+  std::optional<HostCache> cache = getHostCache(level);
+  std::optional<HostCache> l1 = getHostCache(1);
+  if (!cache || cache->sharingCPUs <= 0)
+    return std::nullopt;
+  int64_t threadsPerCore = l1 && l1->sharingCPUs > 0 ? l1->sharingCPUs : 1;
+  return cache->bytes /
+         std::max<int64_t>(1, cache->sharingCPUs / threadsPerCore);
 }
 
 /// The SVE vector length, in bits, of the AArch64 CPUs whose SVE registers
@@ -316,6 +367,12 @@ tensorlang::resolveTarget(const CompileOptions &options) {
   };
   target.l1CacheBytes = cache(options.l1CacheBytes, 1, target.l1CacheBytes);
   target.l2CacheBytes = cache(options.l2CacheBytes, 2, target.l2CacheBytes);
+  // The host's L3 describes the code only where its L1 and L2 do: a machine
+  // given by its cache sizes has the L3 it is given, or none.
+  if (options.l3CacheBytes > 0)
+    target.l3CacheBytes = options.l3CacheBytes;
+  else if (native && options.l1CacheBytes <= 0 && options.l2CacheBytes <= 0)
+    target.l3CacheBytes = getHostCacheShareBytes(3).value_or(0);
 
   target.vectorMathLibrary = triple.getArch() == llvm::Triple::x86_64 &&
                              triple.isOSLinux() && triple.isGNUEnvironment();

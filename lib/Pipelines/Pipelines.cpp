@@ -116,6 +116,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   tiling.vectorRegisters = options.vectorRegisters;
   tiling.l1CacheBytes = options.l1CacheBytes;
   tiling.l2CacheBytes = options.l2CacheBytes;
+  tiling.l3CacheBytes = options.l3CacheBytes;
   tiling.emitRemarks = options.remarks;
   tiling.maxShortSize = options.maxShortSize;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));

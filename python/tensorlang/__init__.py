@@ -163,7 +163,8 @@ class Program:
                  syntax=None, sizes=None, distribute=None, comm=None,
                  layout="row-major", target="host", from_file=False,
                  cpu=None, gpu_arch=None, l1_cache_bytes=None,
-                 l2_cache_bytes=None, vector_bits=None, opt_level=None):
+                 l2_cache_bytes=None, vector_bits=None, opt_level=None,
+                 l3_cache_bytes=None):
         if not isinstance(text, str):
             raise TypeError("the program must be a str, got %s" % type(text).__name__)
         self._dtype = _check_dtype(dtype)
@@ -174,7 +175,8 @@ class Program:
             pad=pad, threads=threads, syntax=syntax, distribute=distribute,
             layout=layout, target=target, cpu=cpu, gpu_arch=gpu_arch,
             l1_cache_bytes=l1_cache_bytes, l2_cache_bytes=l2_cache_bytes,
-            vector_bits=vector_bits, opt_level=opt_level)
+            l3_cache_bytes=l3_cache_bytes, vector_bits=vector_bits,
+            opt_level=opt_level)
         options.append(("element-type",
                         "f32" if self._dtype == "float32" else "f64"))
         self._impl = _Program(text, filename, is_ir, options,
@@ -327,7 +329,7 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
             warnings_as_errors=False, syntax="tl", sizes=None,
             distribute=None, comm=None, layout="row-major", target="host",
             cpu=None, gpu_arch=None, l1_cache_bytes=None, l2_cache_bytes=None,
-            vector_bits=None, opt_level=None):
+            vector_bits=None, opt_level=None, l3_cache_bytes=None):
     """Compiles tensor language source text (or tl dialect IR, if it starts
     with a module or tl.program) into a Program. `keep` names variables
     whose final values calls return besides the outputs. The source's
@@ -347,8 +349,8 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     without waiting, on the library's current stream); without a driver or
     a GPU it raises RuntimeError. `gpu_arch` is its architecture ('sm_90').
     `cpu` compiles for an LLVM CPU ('x86-64-v3'; this one runs the code),
-    `l1_cache_bytes` and `l2_cache_bytes` size the tiles for another
-    machine's caches, `vector_bits` and `opt_level` are tl-run's
+    `l1_cache_bytes`, `l2_cache_bytes` and `l3_cache_bytes` (one core's
+    share of L3) size the tiles for another machine's caches, `vector_bits` and `opt_level` are tl-run's
     --vector-bits and --opt-level. A bad value raises ValueError with
     tl-run's message (docs/python.md, Options)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
@@ -358,6 +360,7 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
                           layout, target, cpu=cpu, gpu_arch=gpu_arch,
                           l1_cache_bytes=l1_cache_bytes,
                           l2_cache_bytes=l2_cache_bytes,
+                          l3_cache_bytes=l3_cache_bytes,
                           vector_bits=vector_bits, opt_level=opt_level)
         program._impl.compile()
     except CompileError as error:
@@ -376,7 +379,7 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
                  warnings_as_errors=False, sizes=None, layout="row-major",
                  target="host", syntax=None, cpu=None, gpu_arch=None,
                  l1_cache_bytes=None, l2_cache_bytes=None, vector_bits=None,
-                 opt_level=None):
+                 opt_level=None, l3_cache_bytes=None):
     """Compiles a .tl source file, a .cfd CFDlang source file or a .mlir
     file in the tl dialect, as tl-run and tl-compile do: a file of another
     extension is refused (CompileError), not guessed. `syntax` reads a
@@ -390,7 +393,8 @@ def compile_file(path, pad=0, dtype="float64", threads=1, keep=(),
                       warnings_as_errors, syntax, sizes, layout=layout,
                       target=target, from_file=True, cpu=cpu,
                       gpu_arch=gpu_arch, l1_cache_bytes=l1_cache_bytes,
-                      l2_cache_bytes=l2_cache_bytes, vector_bits=vector_bits,
+                      l2_cache_bytes=l2_cache_bytes,
+                      l3_cache_bytes=l3_cache_bytes, vector_bits=vector_bits,
                       opt_level=opt_level)
     program._impl.compile()
     return program

@@ -212,6 +212,9 @@ static int runOptions(void) {
   options.l1CacheBytes = -1;
   printCreateError(&options);
   tensorlangProgramOptionsInit(&options);
+  options.l3CacheBytes = -2;
+  printCreateError(&options);
+  tensorlangProgramOptionsInit(&options);
   options.cpu = "";
   printCreateError(&options);
   tensorlangProgramOptionsInit(&options);

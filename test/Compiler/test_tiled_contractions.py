@@ -540,6 +540,68 @@ def test_emerald_rapids_plans(tmp_path, name):
     assert re.findall(r"tiling plan: (.*)", remarks) == [plan], remarks
 
 
+# The same with one core's share of L3 (320 MB for 64 cores: 5 MiB): the
+# column blocks at most 2.5 MiB / (256 x 8 B) = 1280, a power of two: 1024;
+# beside such a block (more than half of L2) the rows at most 2 MiB / 2 /
+# (256 x 8 B) = 512.
+EMERALD_RAPIDS_L3_PLANS = {
+    # Columns 5136 in 6 blocks of 856, rounded up to 864; rows 5120 / 10.
+    "ab-ac-cb": "rows=d2 columns=d0 depth=d1 cache=[864,214,512] "
+                "register=[16,1,8] cache-order=[d0,d1,d2] "
+                "register-order=[d2,d0,d1] split=none panels=in0 "
+                "row-panels=in1",
+    # 5184 = 6 x 864 columns, 12 x 432 rows.
+    "abcd-aebf-dfce": "rows=d0 columns=d1 depth=d2 cache=[432,864,216] "
+                      "register=[8,16,1] cache-order=[d1,d2,d0] "
+                      "register-order=[d0,d1,d2] split=none panels=in1 "
+                      "row-panels=in0",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMERALD_RAPIDS_L3_PLANS))
+def test_emerald_rapids_plans_with_l3(tmp_path, name):
+    remarks, _ = _compile(tmp_path, EMERALD_RAPIDS_PLANS[name][0],
+                          EMERALD_RAPIDS + ["--l3-cache-bytes=5242880"])
+    assert ("L3 5120 KiB a core, lines of 64 B; planner cpu, for 64-bit "
+            "elements: 8 lanes, register tile 8x16, cache tile 128x1024x256"
+            in remarks), remarks
+    assert (re.findall(r"tiling plan: (.*)", remarks) ==
+            [EMERALD_RAPIDS_L3_PLANS[name]]), remarks
+
+
+def _sysfs_cache(index):
+    """(bytes, CPUs sharing it) of cpu0's cache `index` in Linux's sysfs."""
+    directory = "/sys/devices/system/cpu/cpu0/cache/index%d/" % index
+    size = open(directory + "size").read().strip()
+    scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1], 1)
+    sharing = 0
+    for part in open(directory + "shared_cpu_list").read().strip().split(","):
+        first, _, last = part.partition("-")
+        sharing += int(last or first) - int(first) + 1
+    return int(size.rstrip("KM")) * scale, sharing
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/sys/devices/system/cpu/cpu0/cache/index3/level") or
+    open("/sys/devices/system/cpu/cpu0/cache/index3/level").read().strip()
+    != "3", reason="no L3 in this machine's sysfs")
+def test_host_l3_is_one_cores_share(tmp_path):
+    """The host's L3 enters the target as one core's share: its size over
+    the cores (CPUs sharing it, over the CPUs sharing L1) that share it;
+    a machine described by its L1 and L2 sizes has no L3 unless given."""
+    l3_bytes, l3_sharing = _sysfs_cache(3)
+    _, l1_sharing = _sysfs_cache(0)
+    share = l3_bytes // max(1, l3_sharing // max(1, l1_sharing))
+    source = "var input A : [64 64]\nvar output B : [64 64]\nB = A # A . [[2 3]]\n"
+    remarks, _ = _compile(tmp_path, source, [])
+    assert ", L3 %d KiB a core, " % (share >> 10) in remarks, remarks
+    remarks, _ = _compile(tmp_path, source, ["--l2-cache-bytes=1048576"])
+    assert "L2 1024 KiB, lines of" in remarks, remarks
+    remarks, _ = _compile(tmp_path, source, ["--l2-cache-bytes=1048576",
+                                             "--l3-cache-bytes=5242880"])
+    assert "L2 1024 KiB, L3 5120 KiB a core, lines of" in remarks, remarks
+
+
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPUs")
 def test_row_panels_are_broadcast_from_one_line(tmp_path):
     """Each depth step broadcasts the 8 rows' elements from consecutive

@@ -598,6 +598,8 @@ def test_unknown_target_is_refused():
                               "bytes (0: this machine's), got '-1'"),
     (dict(l2_cache_bytes=-1), "l2-cache-bytes must be a positive number of "
                               "bytes (0: this machine's), got '-1'"),
+    (dict(l3_cache_bytes=-1), "l3-cache-bytes must be a positive number of "
+                              "bytes (0: this machine's), got '-1'"),
     (dict(layout="diagonal"), "unknown layout 'diagonal' (row-major, "
                               "col-major)"),
     (dict(cpu=""), "cpu must be host or an LLVM CPU name such as x86-64-v3, "

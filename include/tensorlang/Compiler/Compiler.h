@@ -83,6 +83,10 @@ struct CompileOptions {
   /// 0: the host's (the code runs here, or on a machine like it).
   int64_t l1CacheBytes = 0;
   int64_t l2CacheBytes = 0;
+  /// Bytes of one core's share of L3 (its size over the cores that share
+  /// it); 0: the host's where L1 and L2 are the host's too, else none (a
+  /// machine described by its cache sizes has the L3 it is given).
+  int64_t l3CacheBytes = 0;
   /// Run the tl-level optimizations (contraction order) before lowering.
   bool optimize = true;
   /// Tile contractions for caches and registers and vectorize them into
@@ -130,6 +134,9 @@ struct CompileOptions {
 /// Bytes of the host's data cache of `level` (1: L1 data, 2: L2) per core,
 /// from Linux's sysfs, else (x86) from CPUID; nullopt where neither says.
 std::optional<int64_t> getHostCacheBytes(unsigned level);
+/// Bytes of the host's cache of `level` (3: L3) per core: its size over the
+/// cores that share it; nullopt where the host does not say who shares it.
+std::optional<int64_t> getHostCacheShareBytes(unsigned level);
 /// Whether `target` (CompileOptions::target) names this machine's triple.
 bool isHostTarget(llvm::StringRef target);
 /// Whether `target` names the NVIDIA GPU target ("cuda", or an nvptx

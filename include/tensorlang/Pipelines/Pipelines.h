@@ -45,6 +45,11 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       llvm::cl::desc("Bytes of L2 cache per core for tl-tile-contractions "
                      "(0: the module's tl.target's)"),
       llvm::cl::init(0)};
+  Option<int64_t> l3CacheBytes{
+      *this, "l3-cache-bytes",
+      llvm::cl::desc("Bytes of one core's share of L3 for "
+                     "tl-tile-contractions (0: the module's tl.target's)"),
+      llvm::cl::init(0)};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads for the outermost parallel loops (OpenMP; "

@@ -114,6 +114,12 @@ struct TileContractionsConfig {
   /// Bytes of a packed or panelled operand block that stay in L2 while the
   /// register tiles read it (half of L2).
   int64_t l2BlockBytes = int64_t(512) << 10;
+  /// Bytes of a columns' block that stay in one core's share of L3 while
+  /// the row blocks go past it (half of it; 0: no L3 described).
+  int64_t l3BlockBytes = 0;
+  /// Most rows of a cache tile whose columns' block stays in L3 rather than
+  /// L2 (cacheRowsFor; 0: as cacheRows).
+  int64_t l3CacheRows = 0;
   /// Rows of an operand this many bytes apart, or a multiple, share the
   /// sets of L2 (its size over its ways: 16 assumed) ...
   int64_t l2SetPeriodBytes = int64_t(64) << 10;
@@ -127,8 +133,8 @@ struct TileContractionsConfig {
   /// The columns' operand is copied into panels where each element serves
   /// this many rows or more ...
   int64_t minPanelReuse = 64;
-  /// ... and its block fits l2BlockBytes, or the tiles read all of it this
-  /// many times or more.
+  /// ... and its block fits l2BlockBytes (or l3BlockBytes), or the tiles
+  /// read all of it this many times or more.
   int64_t minPanelPasses = 3;
   /// The rows' operand is copied into panels of rows where its rows are at
   /// least this many bytes apart (a page) ...

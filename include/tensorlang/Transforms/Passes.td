@@ -164,6 +164,9 @@ defvar ContractionPlannerOptions = [
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", "0",
            "Bytes of the target's L2 cache, one core's (0: the module's "
            "tl.target's)">,
+    Option<"l3CacheBytes", "l3-cache-bytes", "int64_t", "0",
+           "Bytes of one core's share of the target's L3 cache (0: the "
+           "module's tl.target's)">,
     Option<"registerRows", "register-rows", "int64_t", "0",
            "Result rows per register tile (0: derived from the target)">,
     Option<"registerColumns", "register-columns", "int64_t", "0",

@@ -48,6 +48,10 @@ struct TargetDescription {
   /// Data cache sizes of one core, in bytes.
   int64_t l1CacheBytes = int64_t(48) << 10;
   int64_t l2CacheBytes = int64_t(1) << 20;
+  /// One core's share of the last-level cache beyond L2: its size over the
+  /// cores that share it, in bytes; 0 where the description has none (the
+  /// tiles then keep every block in L2).
+  int64_t l3CacheBytes = 0;
   int64_t cacheLineBytes = 64;
   /// Whether vector exp and log may call glibc's libmvec (x86-64 glibc).
   bool vectorMathLibrary = true;
@@ -69,16 +73,19 @@ struct TargetDescription {
   /// Whether every number is positive and the line a power of two.
   bool isValid() const {
     return vectorBits > 0 && vectorRegisters > 0 && l1CacheBytes > 0 &&
-           l2CacheBytes > 0 && cacheLineBytes > 0 &&
+           l2CacheBytes > 0 && l3CacheBytes >= 0 && cacheLineBytes > 0 &&
            (cacheLineBytes & (cacheLineBytes - 1)) == 0 && !triple.empty();
   }
-  /// `512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, lines of 64 B`: what
-  /// the tiles are derived from.
+  /// `512-bit vectors x 32, L1 48 KiB, L2 1024 KiB, L3 4096 KiB a core,
+  /// lines of 64 B` (no L3 where there is none): what the tiles are derived
+  /// from.
   void print(llvm::raw_ostream &os) const {
     os << vectorBits << "-bit " << (scalableVectors ? "SVE " : "")
        << "vectors x " << vectorRegisters << ", L1 " << (l1CacheBytes >> 10)
-       << " KiB, L2 " << (l2CacheBytes >> 10) << " KiB, lines of "
-       << cacheLineBytes << " B";
+       << " KiB, L2 " << (l2CacheBytes >> 10) << " KiB, ";
+    if (l3CacheBytes > 0)
+      os << "L3 " << (l3CacheBytes >> 10) << " KiB a core, ";
+    os << "lines of " << cacheLineBytes << " B";
   }
 };
 

@@ -102,6 +102,23 @@ static void deriveCacheTiles(const TargetDescription &target,
   // L2s, give the period of its sets.
   config.l2BlockBytes = target.l2CacheBytes / 2;
   config.l2SetPeriodBytes = std::max<int64_t>(1, target.l2CacheBytes / 16);
+  // With an L3 (BLIS's blocks): the columns' block, which every row block
+  // reads again, takes half of one core's share of L3, and the rows' block
+  // beside such a block half of L2 (cacheRowsFor). The rows' operand is then
+  // copied into panels of rows (the column tiles of a block are many) and the
+  // columns' into panels (the rows of a block are many): every register tile
+  // streams both from contiguous panels, and the rows' operand is read from
+  // memory once per column block, of thousands of columns rather than a
+  // hundred.
+  if (target.l3CacheBytes > 0) {
+    config.l3BlockBytes = target.l3CacheBytes / 2;
+    config.cacheColumns =
+        std::max(config.cacheColumns,
+                 powerOfTwoAtMost(config.l3BlockBytes / depthBytes));
+    config.l3CacheRows =
+        std::max(config.cacheRows,
+                 powerOfTwoAtMost(target.l2CacheBytes / 2 / depthBytes));
+  }
 }
 
 TileContractionsConfig
@@ -508,7 +525,8 @@ static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
       else
         lacking *= tileOf(dim);
     }
-    bool inCache = blockBytes <= config.l2BlockBytes;
+    bool inCache =
+        blockBytes <= std::max(config.l2BlockBytes, config.l3BlockBytes);
     if (reuse >= config.minPanelReuse &&
         (inCache || passes >= config.minPanelPasses))
       return int(input);
@@ -779,6 +797,30 @@ static void shareColumnsBetweenThreads(ArrayRef<bool> sizedLoops,
                tileSize(share, registerColumns, config.cacheColumns));
 }
 
+/// The most rows of a cache tile of `plan`, whose column block is tiled:
+/// `cacheRows`, or, where that block over a depth block outgrows half of
+/// L2 and stays in L3 instead, `l3CacheRows`: each row tile reads all of
+/// it again, from L3, and more rows per block make it worth copying into
+/// panels (minPanelReuse) while the rows' block stays in L2.
+static int64_t cacheRowsFor(const ContractionShape &shape,
+                            ArrayRef<int64_t> extents,
+                            const ContractionTilingPlan &plan,
+                            const TileContractionsConfig &config) {
+  if (config.l3CacheRows <= config.cacheRows)
+    return config.cacheRows;
+  int64_t columns = plan.cacheTiles[plan.columnDim]
+                        ? plan.cacheTiles[plan.columnDim]
+                        : extents[plan.columnDim];
+  int64_t depth = extents[plan.depthDim];
+  if (isDepthBlocked(shape, extents, plan, config))
+    depth = std::min(depth, config.cacheDepth);
+  int64_t blockBytes;
+  if (llvm::MulOverflow(columns * depth, shape.elementBytes, blockBytes) ||
+      blockBytes > config.l2BlockBytes)
+    return config.l3CacheRows;
+  return config.cacheRows;
+}
+
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
 /// `sizedLoops` are the loops whose extents are sizes (`shape` has
 /// planning extents for them).
@@ -821,7 +863,8 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
     cacheTile(plan.rowDim,
-              tileSize(extents[plan.rowDim], registerRows, config.cacheRows));
+              tileSize(extents[plan.rowDim], registerRows,
+                       cacheRowsFor(shape, extents, plan, config)));
     plan.registerTiles[plan.rowDim] = registerRows;
   }
   // The depth is blocked so that the panel of the columns' operand (depth x

@@ -552,6 +552,7 @@ struct PlannedSteps {
     override(target.vectorRegisters, pass.vectorRegisters);
     override(target.l1CacheBytes, pass.l1CacheBytes);
     override(target.l2CacheBytes, pass.l2CacheBytes);
+    override(target.l3CacheBytes, pass.l3CacheBytes);
     std::unique_ptr<ContractionPlanner> planner =
         createContractionPlanner(pass.plannerName, target, elementBytes);
     if (!planner) {

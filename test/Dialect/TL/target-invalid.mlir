@@ -12,6 +12,12 @@ module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", c
 
 // -----
 
+// expected-error @+1 {{l3_cache_bytes must not be negative, got -1}}
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "generic", vector_bits = 128, vector_registers = 16, l1_cache_bytes = 32768, l2_cache_bytes = 262144, l3_cache_bytes = -1, cache_line_bytes = 64>} {
+}
+
+// -----
+
 // expected-error @+1 {{cache_line_bytes must be a power of two, got 48}}
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "generic", vector_bits = 128, vector_registers = 16, l1_cache_bytes = 32768, l2_cache_bytes = 262144, cache_line_bytes = 48>} {
 }

@@ -18,3 +18,11 @@ module attributes {tl.target = #tl.target<triple = "aarch64-unknown-linux-gnu",
 // CHECK: #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "host", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64, vector_math_library = true, x86_sfence = true, huge_pages = true, gpu_chip = "sm_90">
 module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "host", vector_bits = 512, vector_registers = 32, l1_cache_bytes = 49152, l2_cache_bytes = 1048576, cache_line_bytes = 64, vector_math_library = true, x86_sfence = true, huge_pages = true, gpu_chip = "sm_90">} {
 }
+
+// -----
+
+// One core's share of L3 (a 32 MiB L3 for 8 cores), printed where it is
+// not 0.
+// CHECK: #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "znver3", vector_bits = 256, vector_registers = 16, l1_cache_bytes = 32768, l2_cache_bytes = 524288, l3_cache_bytes = 4194304, cache_line_bytes = 64>
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "znver3", vector_bits = 256, vector_registers = 16, l1_cache_bytes = 32768, l2_cache_bytes = 524288, l3_cache_bytes = 4194304, cache_line_bytes = 64>} {
+}

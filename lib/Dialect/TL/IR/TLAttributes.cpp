@@ -85,9 +85,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef features, int64_t vectorBits,
                                  bool scalableVectors, int64_t vectorRegisters,
                                  int64_t l1CacheBytes, int64_t l2CacheBytes,
-                                 int64_t cacheLineBytes, bool vectorMathLibrary,
-                                 bool x86Sfence, bool hugePages,
-                                 StringRef gpuChip) {
+                                 int64_t l3CacheBytes, int64_t cacheLineBytes,
+                                 bool vectorMathLibrary, bool x86Sfence,
+                                 bool hugePages, StringRef gpuChip) {
   llvm::Triple parsed(triple);
   if (parsed.getArch() == llvm::Triple::UnknownArch)
     return emitError() << "unknown target triple '" << triple << "'";
@@ -104,6 +104,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       failed(positive("l2_cache_bytes", l2CacheBytes)) ||
       failed(positive("cache_line_bytes", cacheLineBytes)))
     return failure();
+  if (l3CacheBytes < 0)
+    return emitError() << "l3_cache_bytes must not be negative, got "
+                       << l3CacheBytes;
   if (!llvm::isPowerOf2_64(cacheLineBytes))
     return emitError() << "cache_line_bytes must be a power of two, got "
                        << cacheLineBytes;
@@ -125,9 +128,9 @@ TargetAttr TargetAttr::get(MLIRContext *context,
                            const TargetDescription &target) {
   return get(context, target.triple, target.cpu, target.features,
              target.vectorBits, target.scalableVectors, target.vectorRegisters,
-             target.l1CacheBytes, target.l2CacheBytes, target.cacheLineBytes,
-             target.vectorMathLibrary, target.x86Sfence, target.hugePages,
-             target.gpuChip);
+             target.l1CacheBytes, target.l2CacheBytes, target.l3CacheBytes,
+             target.cacheLineBytes, target.vectorMathLibrary, target.x86Sfence,
+             target.hugePages, target.gpuChip);
 }
 
 TargetDescription TargetAttr::getDescription() const {
@@ -140,6 +143,7 @@ TargetDescription TargetAttr::getDescription() const {
   target.vectorRegisters = getVectorRegisters();
   target.l1CacheBytes = getL1CacheBytes();
   target.l2CacheBytes = getL2CacheBytes();
+  target.l3CacheBytes = getL3CacheBytes();
   target.cacheLineBytes = getCacheLineBytes();
   target.vectorMathLibrary = getVectorMathLibrary();
   target.x86Sfence = getX86Sfence();

@@ -27,7 +27,9 @@ def TL_TargetAttr : TL_Attr<"Target", "target"> {
     generation takes its triple, CPU and features. The compiler resolves it
     once, from `--target`, `--cpu`, the cache flags or the host; a module
     without it is compiled for the reference target of
-    `tensorlang::TargetDescription`.
+    `tensorlang::TargetDescription`. `l3_cache_bytes` is one core's share
+    of the L3 cache (its size over the cores that share it); absent or 0,
+    the description has no L3 and the tiles keep every block in L2.
 
     ```mlir
     module attributes {tl.target = #tl.target<triple = "aarch64-unknown-linux-gnu",
@@ -60,6 +62,9 @@ def TL_TargetAttr : TL_Attr<"Target", "target"> {
     "int64_t":$vector_registers,
     "int64_t":$l1_cache_bytes,
     "int64_t":$l2_cache_bytes,
+    DefaultValuedParameter<"int64_t", "0",
+                           "one core's share of L3 (0: none described)">
+        :$l3_cache_bytes,
     "int64_t":$cache_line_bytes,
     DefaultValuedParameter<"bool", "false", "glibc's libmvec is available">
         :$vector_math_library,

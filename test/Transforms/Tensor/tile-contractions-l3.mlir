@@ -1,0 +1,66 @@
+// With one core's share of L3 in the target (BLIS's blocks), the columns'
+// block takes half of it rather than half of L2, and the rows' block beside
+// such a block half of L2: the rows' operand is then copied into panels of
+// rows (each row tile serves a hundred column tiles) and the columns' into
+// panels (each element serves a hundred rows). AVX2 (6 x 8 register tiles),
+// 32 KiB L1, 512 KiB L2, 4 MiB of L3 a core: depth blocks of 256 steps
+// (here 253 = 1009 / 4), so 2 MiB / (256 x 8 B) = 1024 columns at most
+// (2496 = 3 x 832), and 512 KiB / 2 / (256 x 8 B) = 128 rows at most (211
+// = 108 + 103). Without an L3, blocks of 104 columns and 30 rows, no
+// panels of rows. Prime extents; the last 7 columns are a contraction of
+// their own.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-L3
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 l3-cache-bytes=4194304 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=L3
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 l3-cache-bytes=4194304}))" | FileCheck %s --check-prefix=IR
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// NO-L3: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 512 KiB, lines of 64 B; {{.*}} cache tile 32x128x256
+// NO-L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[30,253,104] register=[6,1,8] {{.*}} split=none panels=in1{{$}}
+// L3: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 512 KiB, L3 4096 KiB a core, lines of 64 B; {{.*}} cache tile 32x1024x256
+// L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] {{.*}} split=d2@2496
+// L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[108,253,832] register=[6,1,8] {{.*}} split=none panels=in1 row-panels=in0{{$}}
+// L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[30,0,0] register=[6,1,4] {{.*}} split=none panels=in1{{$}}
+// IR-LABEL: func.func @wide
+// The columns' block in 104 panels of 8 columns, the rows' blocks (108
+// rows, then the 103 after them) in 18 panels of 6 rows each.
+// IR: tensor.empty() : tensor<104x253x8xf64>
+// IR: tensor.empty() : tensor<18x253x6xf64>
+// IR: scf.for %{{.*}} = %c0 to %c2496 step %c832
+// IR: scf.for %{{.*}} = %c0 to %c759 step %c253
+// IR: scf.for %{{.*}} = %c0 to %c108 step %c6
+func.func @wide(%a: tensor<211x1009xf64>, %b: tensor<1009x2503xf64>, %c: tensor<211x2503xf64>) -> tensor<211x2503xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<211x1009xf64>, tensor<1009x2503xf64>) outs(%c : tensor<211x2503xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<211x2503xf64>
+  return %r : tensor<211x2503xf64>
+}
+
+// -----
+
+#a = affine_map<(i, k, j) -> (i, k)>
+#b = affine_map<(i, k, j) -> (k, j)>
+#c = affine_map<(i, k, j) -> (i, j)>
+
+// The share of L3 read from the module's target, as every pass reads the
+// target: the same plan without the option.
+// NO-L3: remark: target: 256-bit vectors x 16, L1 32 KiB, L2 512 KiB, L3 4096 KiB a core, lines of 64 B;
+// NO-L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[108,253,832] register=[6,1,8] {{.*}} split=none panels=in1 row-panels=in0{{$}}
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu", cpu = "znver3", vector_bits = 256, vector_registers = 16, l1_cache_bytes = 32768, l2_cache_bytes = 524288, l3_cache_bytes = 4194304, cache_line_bytes = 64>} {
+func.func @wide_from_target(%a: tensor<211x1009xf64>, %b: tensor<1009x2503xf64>, %c: tensor<211x2503xf64>) -> tensor<211x2503xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<211x1009xf64>, tensor<1009x2503xf64>) outs(%c : tensor<211x2503xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<211x2503xf64>
+  return %r : tensor<211x2503xf64>
+}
+}
