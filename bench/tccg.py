@@ -34,7 +34,8 @@ On a machine of another CPU that has NumPy but no LLVM (no tl-run),
 with the same table:
 
     bench/tccg.py --odd-sizes --export bundle --cpu=emeraldrapids \
-        --l1-cache-bytes=49152 --l2-cache-bytes=2097152
+        --l1-cache-bytes=49152 --l2-cache-bytes=2097152 \
+        --l3-cache-bytes=5242880
     python3 bench/tccg.py --exported bundle --peers numpy,torch   # there
 """
 
@@ -317,6 +318,7 @@ def export_cases(cases, kind, args):
     manifest = {"kind": kind, "cpu": args.cpu,
                 "l1_cache_bytes": args.l1_cache_bytes,
                 "l2_cache_bytes": args.l2_cache_bytes,
+                "l3_cache_bytes": args.l3_cache_bytes,
                 "options": args.compile_option, "cases": []}
     for number, (name, sizes) in cases:
         source, _ = program(name, sizes)
@@ -327,7 +329,8 @@ def export_cases(cases, kind, args):
                 [tl_compile, stem + ".tl", "-o", stem + ".o", "--name=kernel",
                  "--cpu=" + args.cpu,
                  "--l1-cache-bytes=%d" % args.l1_cache_bytes,
-                 "--l2-cache-bytes=%d" % args.l2_cache_bytes]
+                 "--l2-cache-bytes=%d" % args.l2_cache_bytes,
+                 "--l3-cache-bytes=%d" % args.l3_cache_bytes]
                 + args.compile_option,
                 [compiler, "-shared", "-o", stem + ".so", stem + ".o"]):
             result = subprocess.run(command, capture_output=True, text=True)
@@ -364,9 +367,10 @@ class ExportedKernels:
                 manifest = json.load(f)
             self.kind = manifest["kind"]
             self.compiled_for = (
-                "; compiled for --cpu=%s, L1 %d B, L2 %d B%s"
+                "; compiled for --cpu=%s, L1 %d B, L2 %d B, L3 %d B a core%s"
                 % (manifest["cpu"], manifest["l1_cache_bytes"],
                    manifest["l2_cache_bytes"],
+                   manifest.get("l3_cache_bytes", 0),
                    "".join(" " + option
                            for option in manifest.get("options", []))))
             self.cases = [(int(case["number"]),
@@ -435,6 +439,9 @@ def main(argv=None):
                         help="with --export: that CPU's L1 data cache")
     parser.add_argument("--l2-cache-bytes", type=int, default=0,
                         help="with --export: that CPU's L2 cache")
+    parser.add_argument("--l3-cache-bytes", type=int, default=0,
+                        help="with --export: one core's share of that CPU's "
+                             "L3 cache (0 with the L1 or L2 given: none)")
     parser.add_argument("--compile-option", action="append", default=[],
                         help="with --export: another tl-compile option "
                              "(--compile-option=--vector-bits=256)")
@@ -457,9 +464,10 @@ def main(argv=None):
     if args.threads > 1 and (args.export or args.exported):
         parser.error("--threads times tl-run: not with --export or --exported")
     if not args.export and (args.cpu != "host" or args.l1_cache_bytes or
-                            args.l2_cache_bytes or args.compile_option):
-        parser.error("--cpu, --l1-cache-bytes, --l2-cache-bytes and "
-                     "--compile-option go with --export")
+                            args.l2_cache_bytes or args.l3_cache_bytes or
+                            args.compile_option):
+        parser.error("--cpu, --l1-cache-bytes, --l2-cache-bytes, "
+                     "--l3-cache-bytes and --compile-option go with --export")
     if args.exported and (args.odd_sizes or args.prime_sizes or
                           args.suite_sizes or args.max_mib):
         parser.error("--exported takes the cases' extents from its manifest: "

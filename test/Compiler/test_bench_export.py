@@ -29,7 +29,8 @@ def export(tmp_path):
     bundle = tmp_path / "bundle"
     result = tccg("--prime-sizes", "--max-mib", "0.05", "--only", CASES,
                   "--export", str(bundle), "--cpu=x86-64-v3",
-                  "--l1-cache-bytes=32768", "--l2-cache-bytes=1048576")
+                  "--l1-cache-bytes=32768", "--l2-cache-bytes=1048576",
+                  "--l3-cache-bytes=4194304")
     assert result.returncode == 0, result.stderr
     return bundle
 
@@ -38,6 +39,7 @@ def test_exported_kernels_agree_with_numpy(tmp_path):
     bundle = export(tmp_path)
     manifest = json.loads((bundle / "cases.json").read_text())
     assert manifest["cpu"] == "x86-64-v3"
+    assert manifest["l3_cache_bytes"] == 4194304
     assert [case["number"] for case in manifest["cases"]] == [12, 33]
     for case in manifest["cases"]:
         assert (bundle / ("%d.so" % case["number"])).exists()
@@ -46,8 +48,8 @@ def test_exported_kernels_agree_with_numpy(tmp_path):
     result = tccg("--exported", str(bundle), "--peers", "numpy", "--reps",
                   "1")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "compiled for --cpu=x86-64-v3, L1 32768 B, L2 1048576 B" in \
-        result.stdout
+    assert ("compiled for --cpu=x86-64-v3, L1 32768 B, L2 1048576 B, L3 "
+            "4194304 B a core" in result.stdout), result.stdout
     rows = [line.split()[:2] for line in result.stdout.splitlines()
             if line[:3].strip().isdigit()]
     assert rows == [["12", "ab-ac-cb"], ["33", "abcdef-degc-gfab"]]

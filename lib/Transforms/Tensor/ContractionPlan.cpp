@@ -855,11 +855,21 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   // and the results, are the same bits on any number of threads.
   int64_t dividingColumns =
       largestMultipleDividing(columns, registerColumns, config.cacheColumns);
-  cacheTile(plan.columnDim,
-            config.parallel && config.threads <= 1 &&
-                    !hasBatchDims(shape, plan) && columns % dividingColumns == 0
-                ? dividingColumns
-                : tileSize(columns, registerColumns, config.cacheColumns));
+  int64_t columnTile =
+      config.parallel && config.threads <= 1 && !hasBatchDims(shape, plan) &&
+              columns % dividingColumns == 0
+          ? dividingColumns
+          : tileSize(columns, registerColumns, config.cacheColumns);
+  // With their number known, no block is wider than one thread's share of
+  // the columns, so that there are blocks to share where one block would
+  // take them all (blocks in L3).
+  int64_t threadShare =
+      config.threads > 1
+          ? columns / (config.threads * registerColumns) * registerColumns
+          : 0;
+  if (config.parallel && threadShare > 0 && columnTile > threadShare)
+    columnTile = threadShare;
+  cacheTile(plan.columnDim, columnTile);
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
     cacheTile(plan.rowDim,
