@@ -350,8 +350,8 @@ def compile(source, pad=0, dtype="float64", threads=1, keep=(),
     a GPU it raises RuntimeError. `gpu_arch` is its architecture ('sm_90').
     `cpu` compiles for an LLVM CPU ('x86-64-v3'; this one runs the code),
     `l1_cache_bytes`, `l2_cache_bytes` and `l3_cache_bytes` (one core's
-    share of L3) size the tiles for another machine's caches, `vector_bits` and `opt_level` are tl-run's
-    --vector-bits and --opt-level. A bad value raises ValueError with
+    share of L3) size the tiles for another machine's caches, `vector_bits`
+    and `opt_level` are tl-run's --vector-bits and --opt-level. A bad value raises ValueError with
     tl-run's message (docs/python.md, Options)."""
     is_ir = isinstance(source, str) and source.lstrip().startswith(("module", "tl.program"))
     try:

@@ -764,6 +764,16 @@ static bool columnsAreFirstCacheLoop(const ContractionTilingPlan &plan) {
   return false;
 }
 
+/// One thread's share of `columns`: whole register tiles, as many for each
+/// of `config.threads` (0: fewer columns than a register tile per thread,
+/// or the threads unknown).
+static int64_t threadShareOfColumns(int64_t columns, int64_t registerColumns,
+                                    const TileContractionsConfig &config) {
+  if (config.threads <= 1)
+    return 0;
+  return columns / (config.threads * registerColumns) * registerColumns;
+}
+
 /// With `config.threads` known, where the column blocks are the first loop
 /// of the cache tiles (columnsAreFirstCacheLoop), each thread
 /// takes one share of whole register tiles (`threadColumns`), in blocks no
@@ -788,7 +798,7 @@ static void shareColumnsBetweenThreads(ArrayRef<bool> sizedLoops,
     return;
   }
   int64_t share =
-      extents[columnDim] / (config.threads * registerColumns) * registerColumns;
+      threadShareOfColumns(extents[columnDim], registerColumns, config);
   if (share == 0)
     return;
   plan.threadColumns = share;
@@ -814,11 +824,9 @@ static int64_t cacheRowsFor(const ContractionShape &shape,
   int64_t depth = extents[plan.depthDim];
   if (isDepthBlocked(shape, extents, plan, config))
     depth = std::min(depth, config.cacheDepth);
-  int64_t blockBytes;
-  if (llvm::MulOverflow(columns * depth, shape.elementBytes, blockBytes) ||
-      blockBytes > config.l2BlockBytes)
-    return config.l3CacheRows;
-  return config.cacheRows;
+  return columns * depth * shape.elementBytes > config.l2BlockBytes
+             ? config.l3CacheRows
+             : config.cacheRows;
 }
 
 /// Fills the tiles and loop orders of `plan` (columns and rows chosen).
@@ -863,10 +871,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   // With their number known, no block is wider than one thread's share of
   // the columns, so that there are blocks to share where one block would
   // take them all (blocks in L3).
-  int64_t threadShare =
-      config.threads > 1
-          ? columns / (config.threads * registerColumns) * registerColumns
-          : 0;
+  int64_t threadShare = threadShareOfColumns(columns, registerColumns, config);
   if (config.parallel && threadShare > 0 && columnTile > threadShare)
     columnTile = threadShare;
   cacheTile(plan.columnDim, columnTile);
