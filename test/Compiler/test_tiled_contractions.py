@@ -513,15 +513,18 @@ EMERALD_RAPIDS_PLANS = {
         "rows=d2 columns=d0 depth=d1 cache=[480,214,128] register=[16,1,8] "
         "cache-order=[d0,d1,d2] register-order=[d2,d0,d1] split=none "
         "panels=in0 row-panels=in1"),
-    # One product of 5184 = 72^2: columns 16 x 27 = 432, depth 5184 / 24 =
-    # 216, rows 8 x 12 = 96.
+    # The transposition folded, its reductions and A's free dimensions
+    # collapsed: columns 5184 = 72^2 in blocks of 16 x 27 = 432, depth
+    # 5184 / 24 = 216, rows of 72 whole, one of B's dimensions a batch.
     "abcd-aebf-dfce": (
         "var input A : [72 72 72 72]\nvar input B : [72 72 72 72]\n"
         "var output C : [72 72 72 72]\n"
         "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
-        "rows=d0 columns=d1 depth=d2 cache=[96,432,216] register=[8,16,1] "
-        "cache-order=[d1,d2,d0] register-order=[d0,d1,d2] split=none "
-        "panels=in1 row-panels=in0"),
+        "rows=d1 columns=d0 depth=d2 cache=[432,0,216,0] "
+        "register=[16,8,1,1] cache-order=[d3,d0,d2,d1] "
+        "register-order=[d3,d1,d0,d2] split=none panels=in0 row-panels=in1"),
+    # The transposition kept: one product of 5184 = 72^2, columns 16 x 27
+    # = 432, depth 5184 / 24 = 216, rows 8 x 12 = 96.
     "abcd-aecf-bfde": (
         "var input A : [72 72 72 72]\nvar input B : [72 72 72 72]\n"
         "var output C : [72 72 72 72]\n"
@@ -551,10 +554,15 @@ EMERALD_RAPIDS_L3_PLANS = {
                 "register-order=[d2,d0,d1] split=none panels=in0 "
                 "row-panels=in1",
     # 5184 = 6 x 864 columns, 12 x 432 rows.
-    "abcd-aebf-dfce": "rows=d0 columns=d1 depth=d2 cache=[432,864,216] "
+    "abcd-aecf-bfde": "rows=d0 columns=d1 depth=d2 cache=[432,864,216] "
                       "register=[8,16,1] cache-order=[d1,d2,d0] "
                       "register-order=[d0,d1,d2] split=none panels=in1 "
                       "row-panels=in0",
+    # Folded: 5184 = 6 x 864 columns, the rows whole.
+    "abcd-aebf-dfce": "rows=d1 columns=d0 depth=d2 cache=[864,0,216,0] "
+                      "register=[16,8,1,1] cache-order=[d3,d0,d2,d1] "
+                      "register-order=[d3,d1,d0,d2] split=none panels=in0 "
+                      "row-panels=in1",
 }
 
 

@@ -423,7 +423,9 @@ public:
       unsigned largest, std::string *whyNot = nullptr) const;
 
   /// What shouldFoldTransposition weighs, as the plans of both layouts
-  /// give it: the inputs each copies whole for its columns. A sized
+  /// give it, each with its reductions collapsed where
+  /// collapseContractionReductions collapses them: the inputs each copies
+  /// whole (to collapse its reductions or for its columns). A sized
   /// contraction's choice depends on its extents, and is made at run time
   /// from these (foldTranspositionIntoContraction).
   struct TranspositionFoldWeights {
@@ -433,15 +435,20 @@ public:
     /// Whether the contraction in its own layout tiles.
     bool ownTiles = false;
     /// The inputs the folded contraction copies whole, and the one whose
-    /// blocks it packs (-1: none), which counts for half.
+    /// blocks it packs (-1: none, or copied whole already), which counts
+    /// for half.
     llvm::SmallVector<unsigned> foldedCopies;
     int foldedPacked = -1;
     /// The inputs the contraction in its own layout copies whole (the
     /// transposition of its result comes on top).
     llvm::SmallVector<unsigned> ownCopies;
     /// Whether the own layout copies the columns' operand into panels and
-    /// the folded one does not.
-    bool foldedLosesPanels = false;
+    /// the folded one does not; the same of the rows' operand.
+    bool foldedLosesColumnPanels = false;
+    bool foldedLosesRowPanels = false;
+    bool foldedLosesPanels() const {
+      return foldedLosesColumnPanels || foldedLosesRowPanels;
+    }
   };
   TranspositionFoldWeights
   weighTranspositionFold(const ContractionShape &contraction,

@@ -31,6 +31,7 @@
 #include "Divisors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -180,6 +181,235 @@ bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
 int64_t tensorlang::usesPerElement(const ContractionShape &planned,
                                    int64_t iterations, unsigned input) {
   return iterations / std::max<int64_t>(1, planned.getInputElements(input));
+}
+
+/// Whether `dims` appear in `map` one after the other, in this order.
+static bool isRunOf(AffineMap map, ArrayRef<unsigned> dims) {
+  std::optional<unsigned> first =
+      map.getResultPosition(getAffineDimExpr(dims.front(), map.getContext()));
+  if (!first || *first + dims.size() > map.getNumResults())
+    return false;
+  return llvm::all_of(llvm::enumerate(dims), [&](auto dim) {
+    return map.getDimPosition(*first + dim.index()) == dim.value();
+  });
+}
+
+/// The runs of result dimensions (two or more) that one input reads and
+/// the other does not, and that follow each other in that input as in the
+/// result: each is one dimension of a matrix product's rows or columns,
+/// and collapses into one loop.
+static SmallVector<ReassociationIndices>
+collapsibleFreeRuns(ArrayRef<AffineMap> maps) {
+  AffineMap result = maps.back();
+  auto soleReader = [&](unsigned dim) -> std::optional<AffineMap> {
+    std::optional<AffineMap> reader;
+    for (AffineMap map : maps.drop_back()) {
+      if (!map.isFunctionOfDim(dim))
+        continue;
+      if (reader)
+        return std::nullopt;
+      reader = map;
+    }
+    return reader;
+  };
+  SmallVector<ReassociationIndices> runs;
+  ReassociationIndices run;
+  std::optional<AffineMap> runReader;
+  auto close = [&] {
+    if (run.size() > 1)
+      runs.push_back(run);
+    run.clear();
+  };
+  for (unsigned i = 0; i < result.getNumResults(); ++i) {
+    unsigned dim = result.getDimPosition(i);
+    std::optional<AffineMap> reader = soleReader(dim);
+    bool extends = !run.empty() && reader && runReader &&
+                   *reader == *runReader &&
+                   isRunOf(*reader, {unsigned(run.back()), dim});
+    if (!extends)
+      close();
+    if (reader) {
+      run.push_back(dim);
+      runReader = reader;
+    }
+  }
+  close();
+  return runs;
+}
+
+// The operands are copied so that the reductions are adjacent, in loop
+// order (the columns, where an operand has them last, stay last). The
+// copies are read once; the contraction then tiles like a matrix product,
+// with one depth of cache blocks, instead of running every register tile
+// through blocks of the second reduction (TCCG ccsd6 at 72: two reductions
+// of 72, 5184 terms per element; Eigen does the same shuffle to a GEMM).
+FailureOr<ReductionCollapse>
+tensorlang::planReductionCollapse(const ContractionShape &shape,
+                                  const TileContractionsConfig &config,
+                                  std::string *whyNot) {
+  auto refuse = [&](const Twine &reason) {
+    if (whyNot)
+      *whyNot = reason.str();
+    return failure();
+  };
+  if (!shape.multiplyAccumulate)
+    return refuse("not a multiply-accumulate");
+  std::optional<ContractionShape> planned = shape.withPlanningExtents();
+  std::optional<SmallVector<int64_t>> extents =
+      planned ? planned->getStaticLoopExtents() : std::nullopt;
+  if (!extents || shape.getNumReductionLoops() < 2 ||
+      planned->productOfExtents(*extents, /*reductionsOnly=*/true) <
+          config.manyUses)
+    return refuse("too few terms per element over several reductions");
+  SmallVector<unsigned> reductions = shape.getReductionDims();
+  bool consecutive = true;
+  for (size_t i = 1; i < reductions.size(); ++i)
+    consecutive &= reductions[i] == reductions[i - 1] + 1;
+  if (!consecutive)
+    return refuse("reductions not consecutive");
+  AffineMap result = shape.getResultMap();
+  if (result.getNumResults() == 0)
+    return refuse("the result is a scalar");
+  unsigned columnDim = result.getDimPosition(result.getNumResults() - 1);
+  // A copy pays only where each element is used many times (not in the
+  // trace of a product: once).
+  int64_t iterations =
+      planned->productOfExtents(*extents, /*reductionsOnly=*/false);
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input)
+    if (usesPerElement(*planned, iterations, input) < config.manyUses)
+      return refuse("an operand is used too little");
+  // Every input reads all the reductions (or none of them).
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = shape.getInputMap(input);
+    unsigned count = llvm::count_if(
+        reductions, [&](unsigned dim) { return map.isFunctionOfDim(dim); });
+    if (count != 0 && count != reductions.size())
+      return refuse("an input reads only some reductions");
+  }
+
+  ReductionCollapse collapse;
+  collapse.maps.assign(shape.indexingMaps.begin(), shape.indexingMaps.end());
+  for (unsigned input = 0; input < shape.getNumInputs(); ++input) {
+    AffineMap map = collapse.maps[input];
+    if (!map.isFunctionOfDim(reductions.front()))
+      continue;
+    unsigned rank = map.getNumResults();
+    auto positionOf = [&](unsigned dim) {
+      unsigned position = 0;
+      while (map.getDimPosition(position) != dim)
+        ++position;
+      return position;
+    };
+    // The operand's dimensions other than the reductions, in its order.
+    SmallVector<unsigned> others;
+    for (unsigned i = 0; i < rank; ++i)
+      if (!llvm::is_contained(reductions, map.getDimPosition(i)))
+        others.push_back(map.getDimPosition(i));
+    // Result dimension i of the copy is operand dimension perm[i]: the
+    // other dimensions in their order, the reductions, then the columns
+    // where the operand has them last.
+    auto permutation = [&](bool columnsLast) {
+      SmallVector<int64_t> perm;
+      for (unsigned dim : others)
+        if (!columnsLast || dim != columnDim)
+          perm.push_back(positionOf(dim));
+      for (unsigned dim : reductions)
+        perm.push_back(positionOf(dim));
+      if (columnsLast)
+        perm.push_back(positionOf(columnDim));
+      return perm;
+    };
+    auto isIdentity = [&](ArrayRef<int64_t> perm) {
+      return llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+    };
+    bool columnsLast = map.getDimPosition(rank - 1) == columnDim;
+    SmallVector<int64_t> perm;
+    if (others.size() > 1 && others.back() == columnDim &&
+        isRunOf(result, others)) {
+      // Where its other dimensions end the result, in the result's order,
+      // the reductions go first: those dimensions then collapse into one
+      // long run of columns, as in a matrix product's [k][n] (TCCG ccsd6
+      // at 71: B[e][c][d][f] to [e][f][c][d], 5041 columns rather than
+      // 71, whose last tile of 7 is half idle). Also from an operand that
+      // the reductions alone would not copy (B[c][f][e][d]): the copy reads
+      // each element once, the product uses each many times.
+      for (unsigned dim : reductions)
+        perm.push_back(positionOf(dim));
+      for (unsigned dim : others)
+        perm.push_back(positionOf(dim));
+    } else {
+      perm = permutation(columnsLast);
+      // An operand that is copied anyway gets its columns last in the same
+      // copy, instead of in a second one for the register tiles
+      // (transposeForColumns; TCCG ab-cad-dcb: B[b][c][d], 230 MB, copied
+      // once to [d][c][b] rather than to [b][d][c] and then to [d][c][b]).
+      if (!isIdentity(perm) && !columnsLast && map.isFunctionOfDim(columnDim))
+        perm = permutation(/*columnsLast=*/true);
+    }
+    // An operand in the layout chosen already is not copied.
+    if (isIdentity(perm))
+      continue;
+    collapse.maps[input] = permutedOperandMap(map, perm);
+    collapse.copies.push_back({input, std::move(perm)});
+  }
+  collapse.groups.push_back(
+      ReassociationIndices(reductions.begin(), reductions.end()));
+  llvm::append_range(collapse.groups, collapsibleFreeRuns(collapse.maps));
+  if (!linalg::areDimSequencesPreserved(collapse.maps, collapse.groups))
+    return refuse("the loops to collapse are not adjacent in every operand");
+  return collapse;
+}
+
+ContractionShape tensorlang::collapsedShape(const ContractionShape &shape,
+                                            const ReductionCollapse &collapse) {
+  // Loop d becomes loop collapsedDim[d]; the loops of a group after its
+  // first disappear (linalg::collapseOpIterationDims numbers them so).
+  unsigned numLoops = shape.getNumLoops();
+  SmallVector<int> collapsedDim(numLoops, -1);
+  SmallVector<bool> leads(numLoops, true);
+  for (const ReassociationIndices &group : collapse.groups)
+    for (int64_t dim : llvm::drop_begin(group))
+      leads[dim] = false;
+  ContractionShape collapsed = shape;
+  collapsed.iteratorTypes.clear();
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (leads[dim]) {
+      collapsedDim[dim] = collapsed.iteratorTypes.size();
+      collapsed.iteratorTypes.push_back(shape.iteratorTypes[dim]);
+    }
+  for (const ReassociationIndices &group : collapse.groups)
+    for (int64_t dim : llvm::drop_begin(group))
+      collapsedDim[dim] = collapsedDim[group.front()];
+  MLIRContext *context = shape.getResultMap().getContext();
+  for (auto [index, map] : llvm::enumerate(collapse.maps)) {
+    SmallVector<int64_t> permutedShape;
+    ArrayRef<int64_t> operandShape = shape.operandShapes[index];
+    AffineMap original = shape.indexingMaps[index];
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      unsigned dim = map.getDimPosition(position);
+      permutedShape.push_back(operandShape[*original.getResultPosition(
+          getAffineDimExpr(dim, context))]);
+    }
+    SmallVector<AffineExpr> results;
+    SmallVector<int64_t> operandExtents;
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      unsigned dim = map.getDimPosition(position);
+      int64_t extent = permutedShape[position];
+      if (!leads[dim]) {
+        int64_t &last = operandExtents.back();
+        last = ShapedType::isDynamic(last) || ShapedType::isDynamic(extent)
+                   ? ShapedType::kDynamic
+                   : last * extent;
+        continue;
+      }
+      results.push_back(getAffineDimExpr(collapsedDim[dim], context));
+      operandExtents.push_back(extent);
+    }
+    collapsed.indexingMaps[index] =
+        AffineMap::get(collapsed.iteratorTypes.size(), 0, results, context);
+    collapsed.operandShapes[index] = std::move(operandExtents);
+  }
+  return collapsed;
 }
 
 /// The largest multiple of `step` that divides `extent` and is at most
@@ -1270,24 +1500,65 @@ inputsCopiedForColumns(const ContractionShape &shape,
   return inputs;
 }
 
+/// `shape` as the planner meets it after collapseContractionReductions,
+/// and the inputs that collapse copies.
+static std::pair<ContractionShape, SmallVector<unsigned>>
+shapeAfterCollapse(const ContractionShape &shape,
+                   const TileContractionsConfig &config) {
+  FailureOr<ReductionCollapse> collapse = planReductionCollapse(shape, config);
+  if (failed(collapse))
+    return {shape, {}};
+  SmallVector<unsigned> copied;
+  for (const auto &copy : collapse->copies)
+    copied.push_back(copy.first);
+  return {collapsedShape(shape, *collapse), copied};
+}
+
+/// The inputs of `shape` that the rewrites copy whole: those the collapse
+/// of its reductions copies, and those `plan` (of the collapsed shape)
+/// copies for its columns.
+static SmallVector<unsigned> inputsCopied(ArrayRef<unsigned> copiedByCollapse,
+                                          const ContractionShape &collapsed,
+                                          const ContractionTilingPlan &plan) {
+  SmallVector<unsigned> inputs(copiedByCollapse);
+  for (unsigned input : inputsCopiedForColumns(collapsed, plan))
+    if (!llvm::is_contained(inputs, input))
+      inputs.push_back(input);
+  llvm::sort(inputs);
+  return inputs;
+}
+
 ContractionPlanner::TranspositionFoldWeights
 ContractionPlanner::weighTranspositionFold(
     const ContractionShape &contraction, const ContractionShape &folded) const {
+  // Each layout is weighed as it is tiled: with its reductions collapsed
+  // where they are (the contraction in its own layout may then be one
+  // long matrix product where the folded one keeps short columns).
   TranspositionFoldWeights weights;
+  auto [foldedCollapsed, foldedCollapseCopies] =
+      shapeAfterCollapse(folded, config);
   FailureOr<ContractionTilingPlan> foldedPlan =
-      plan(folded, &weights.foldedWhyNot);
+      plan(foldedCollapsed, &weights.foldedWhyNot);
   weights.foldedTiles = succeeded(foldedPlan);
   if (!weights.foldedTiles)
     return weights;
-  weights.foldedCopies = inputsCopiedForColumns(folded, *foldedPlan);
-  weights.foldedPacked = foldedPlan->packedInput;
-  FailureOr<ContractionTilingPlan> ownPlan = plan(contraction);
+  weights.foldedCopies =
+      inputsCopied(foldedCollapseCopies, foldedCollapsed, *foldedPlan);
+  if (llvm::is_contained(weights.foldedCopies, foldedPlan->packedInput))
+    weights.foldedPacked = -1;
+  else
+    weights.foldedPacked = foldedPlan->packedInput;
+  auto [ownCollapsed, ownCollapseCopies] =
+      shapeAfterCollapse(contraction, config);
+  FailureOr<ContractionTilingPlan> ownPlan = plan(ownCollapsed);
   weights.ownTiles = succeeded(ownPlan);
   if (!weights.ownTiles)
     return weights;
-  weights.ownCopies = inputsCopiedForColumns(contraction, *ownPlan);
-  weights.foldedLosesPanels =
+  weights.ownCopies = inputsCopied(ownCollapseCopies, ownCollapsed, *ownPlan);
+  weights.foldedLosesColumnPanels =
       ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0;
+  weights.foldedLosesRowPanels =
+      ownPlan->rowPanelInput >= 0 && foldedPlan->rowPanelInput < 0;
   return weights;
 }
 
@@ -1328,9 +1599,11 @@ bool ContractionPlanner::shouldFoldTransposition(
   // its own order and the result is transposed after it (TTGT). A packed
   // operand (ContractionTilingPlan::packedInput) is copied a cache block at
   // a time, in cache, and counts for half of its elements: its blocks are
-  // transposed in squares all the same. The result goes through a
-  // temporary, written and read once more (bench/README.md, "The
-  // planner's thresholds", has the cases that set the factor of two).
+  // transposed in squares all the same. The copies that collapse the
+  // reductions count too (weighTranspositionFold weighs each layout as
+  // collapsed). The result goes through a temporary, written and read once
+  // more (bench/README.md, "The planner's thresholds", has the cases that
+  // set the factor of two).
   //
   // With many terms per element the sums outweigh either copy, and the
   // contraction keeps its own order unless folding copies strictly less:
@@ -1351,20 +1624,25 @@ bool ContractionPlanner::shouldFoldTransposition(
   if (foldedCopies > 2 * ownCopies)
     return refuse("the transposed contraction would copy " +
                   Twine(foldedCopies) +
-                  " operand elements for its columns, more than twice "
+                  " operand elements, more than twice "
                   "what transposing the result after it would (" +
                   Twine(ownCopies) + ")");
-  // Nor where it would lose the panels of the columns' operand.
-  if (manyTerms && weights.foldedLosesPanels)
-    return refuse("the contraction sums too many terms per element, and "
-                  "the transposed contraction would read its columns "
-                  "without the panels the contraction in its own layout "
+  // Nor where it would lose the panels of an operand (the rows' panels
+  // come with the column blocks of L3's width, which a folded contraction
+  // of short columns has none of: TCCG ccsd6 at 71).
+  if (manyTerms && weights.foldedLosesPanels())
+    return refuse(Twine("the contraction sums too many terms per element, "
+                        "and the transposed contraction would read its ") +
+                  (!weights.foldedLosesRowPanels      ? "columns"
+                   : !weights.foldedLosesColumnPanels ? "rows"
+                                                      : "columns and rows") +
+                  " without the panels the contraction in its own layout "
                   "copies them into");
   if (manyTerms && foldedCopies >= ownCopies)
     return refuse("the contraction sums too many terms per element, and "
                   "the transposed contraction would copy " +
                   Twine(foldedCopies) +
-                  " operand elements for its columns, no fewer than "
+                  " operand elements, no fewer than "
                   "transposing the result after it would (" +
                   Twine(ownCopies) + ")");
   return true;

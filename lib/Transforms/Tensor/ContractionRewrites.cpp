@@ -136,7 +136,7 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
                        multiply(two, ownCopies));
   Value refusedForTerms =
       compare(arith::CmpIPredicate::uge, foldedCopies, ownCopies);
-  if (weights.foldedLosesPanels)
+  if (weights.foldedLosesPanels())
     refusedForTerms = always;
   Value refused =
       arith::AndIOp::create(builder, loc, manyTerms, refusedForTerms);
@@ -259,7 +259,7 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     ContractionPlanner::TranspositionFoldWeights weights =
         planner.weighTranspositionFold(own, folded);
     bool alwaysPays = weights.ownTiles && weights.foldedCopies.empty() &&
-                      weights.foldedPacked < 0 && !weights.foldedLosesPanels;
+                      weights.foldedPacked < 0 && !weights.foldedLosesPanels();
     if (weights.foldedTiles && !alwaysPays) {
       if (atRunTime)
         *atRunTime = true;
@@ -618,192 +618,30 @@ void tensorlang::transposeForColumns(RewriterBase &rewriter,
     });
 }
 
-/// Whether `dims` appear in `map` one after the other, in this order.
-static bool isRunOf(AffineMap map, ArrayRef<unsigned> dims) {
-  std::optional<unsigned> first =
-      map.getResultPosition(getAffineDimExpr(dims.front(), map.getContext()));
-  if (!first || *first + dims.size() > map.getNumResults())
-    return false;
-  return llvm::all_of(llvm::enumerate(dims), [&](auto dim) {
-    return map.getDimPosition(*first + dim.index()) == dim.value();
-  });
-}
-
-/// The runs of result dimensions (two or more) that one input reads and
-/// the other does not, and that follow each other in that input as in the
-/// result: each is one dimension of a matrix product's rows or columns,
-/// and collapses into one loop.
-static SmallVector<ReassociationIndices>
-collapsibleFreeRuns(ArrayRef<AffineMap> maps) {
-  AffineMap result = maps.back();
-  auto soleReader = [&](unsigned dim) -> std::optional<AffineMap> {
-    std::optional<AffineMap> reader;
-    for (AffineMap map : maps.drop_back()) {
-      if (!map.isFunctionOfDim(dim))
-        continue;
-      if (reader)
-        return std::nullopt;
-      reader = map;
-    }
-    return reader;
-  };
-  SmallVector<ReassociationIndices> runs;
-  ReassociationIndices run;
-  std::optional<AffineMap> runReader;
-  auto close = [&] {
-    if (run.size() > 1)
-      runs.push_back(run);
-    run.clear();
-  };
-  for (unsigned i = 0; i < result.getNumResults(); ++i) {
-    unsigned dim = result.getDimPosition(i);
-    std::optional<AffineMap> reader = soleReader(dim);
-    bool extends = !run.empty() && reader && runReader &&
-                   *reader == *runReader &&
-                   isRunOf(*reader, {unsigned(run.back()), dim});
-    if (!extends)
-      close();
-    if (reader) {
-      run.push_back(dim);
-      runReader = reader;
-    }
-  }
-  close();
-  return runs;
-}
-
-// The operands are copied so that the reductions are adjacent, in loop
-// order (the columns, where an operand has them last, stay last). The
-// copies are read once; the contraction then tiles like a matrix product,
-// with one depth of cache blocks, instead of running every register tile
-// through blocks of the second reduction (TCCG ccsd6 at 72: two reductions
-// of 72, 5184 terms per element; Eigen does the same shuffle to a GEMM).
 FailureOr<linalg::GenericOp> tensorlang::collapseContractionReductions(
     RewriterBase &rewriter, linalg::GenericOp op,
     const TileContractionsConfig &config) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       !isMultiplyAccumulate(op))
     return rewriter.notifyMatchFailure(op, "not a multiply-accumulate");
-  if (!sumsManyTermsOverSeveralReductions(op, config.manyUses))
-    return rewriter.notifyMatchFailure(
-        op, "too few terms per element over several reductions");
-  std::optional<SmallVector<int64_t>> extents = planningLoopExtents(op);
-  // (Not empty: sumsManyTermsOverSeveralReductions planned it.)
-  ContractionShape planned = *ContractionShape::get(op).withPlanningExtents();
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-  bool consecutive = true;
-  for (size_t i = 1; i < reductions.size(); ++i)
-    consecutive &= reductions[i] == reductions[i - 1] + 1;
-  if (!consecutive)
-    return rewriter.notifyMatchFailure(op, "reductions not consecutive");
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (result.getNumResults() == 0)
-    return rewriter.notifyMatchFailure(op, "the result is a scalar");
-  unsigned columnDim = result.getDimPosition(result.getNumResults() - 1);
-  // A copy pays only where each element is used many times (not in the
-  // trace of a product: once).
-  int64_t iterations = productOfExtents(op, *extents, /*reductionsOnly=*/false);
-  if (!llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-        return usesPerElement(planned, iterations, input->getOperandNumber()) >=
-               config.manyUses;
-      }))
-    return rewriter.notifyMatchFailure(op, "an operand is used too little");
-  // Every input reads all the reductions (or none of them).
-  if (!llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-        AffineMap map = op.getMatchingIndexingMap(input);
-        unsigned count = llvm::count_if(
-            reductions, [&](unsigned dim) { return map.isFunctionOfDim(dim); });
-        return count == 0 || count == reductions.size();
-      }))
-    return rewriter.notifyMatchFailure(op,
-                                       "an input reads only some reductions");
-
-  // Every copy and the collapse are decided before anything changes, so
-  // that a failure leaves the IR as it was.
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  SmallVector<std::pair<OpOperand *, SmallVector<int64_t>>> copies;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = maps[input->getOperandNumber()];
-    if (!map.isFunctionOfDim(reductions.front()))
-      continue;
-    unsigned rank = map.getNumResults();
-    auto positionOf = [&](unsigned dim) {
-      unsigned position = 0;
-      while (map.getDimPosition(position) != dim)
-        ++position;
-      return position;
-    };
-    // The operand's dimensions other than the reductions, in its order.
-    SmallVector<unsigned> others;
-    for (unsigned i = 0; i < rank; ++i)
-      if (!llvm::is_contained(reductions, map.getDimPosition(i)))
-        others.push_back(map.getDimPosition(i));
-    // Result dimension i of the copy is operand dimension perm[i]: the
-    // other dimensions in their order, the reductions, then the columns
-    // where the operand has them last.
-    auto permutation = [&](bool columnsLast) {
-      SmallVector<int64_t> perm;
-      for (unsigned dim : others)
-        if (!columnsLast || dim != columnDim)
-          perm.push_back(positionOf(dim));
-      for (unsigned dim : reductions)
-        perm.push_back(positionOf(dim));
-      if (columnsLast)
-        perm.push_back(positionOf(columnDim));
-      return perm;
-    };
-    auto isIdentity = [&](ArrayRef<int64_t> perm) {
-      return llvm::equal(perm, llvm::seq<int64_t>(0, rank));
-    };
-    bool columnsLast = map.getDimPosition(rank - 1) == columnDim;
-    SmallVector<int64_t> perm;
-    if (others.size() > 1 && others.back() == columnDim &&
-        isRunOf(result, others)) {
-      // Where its other dimensions end the result, in the result's order,
-      // the reductions go first: those dimensions then collapse into one
-      // long run of columns, as in a matrix product's [k][n] (TCCG ccsd6
-      // at 71: B[e][c][d][f] to [e][f][c][d], 5041 columns rather than
-      // 71, whose last tile of 7 is half idle). Also from an operand that
-      // the reductions alone would not copy (B[c][f][e][d]): the copy reads
-      // each element once, the product uses each many times.
-      for (unsigned dim : reductions)
-        perm.push_back(positionOf(dim));
-      for (unsigned dim : others)
-        perm.push_back(positionOf(dim));
-    } else {
-      perm = permutation(columnsLast);
-      // An operand that is copied anyway gets its columns last in the same
-      // copy, instead of in a second one for the register tiles
-      // (transposeForColumns; TCCG ab-cad-dcb: B[b][c][d], 230 MB, copied
-      // once to [d][c][b] rather than to [b][d][c] and then to [d][c][b]).
-      if (!isIdentity(perm) && !columnsLast && map.isFunctionOfDim(columnDim))
-        perm = permutation(/*columnsLast=*/true);
-    }
-    // An operand in the layout chosen already is not copied.
-    if (isIdentity(perm))
-      continue;
-    maps[input->getOperandNumber()] = permutedOperandMap(map, perm);
-    copies.push_back({input, std::move(perm)});
-  }
-  SmallVector<ReassociationIndices> folded{
-      ReassociationIndices(reductions.begin(), reductions.end())};
-  llvm::append_range(folded, collapsibleFreeRuns(maps));
-  if (!linalg::areDimSequencesPreserved(maps, folded))
-    return rewriter.notifyMatchFailure(
-        op, "the loops to collapse are not adjacent in every operand");
+  std::string whyNot;
+  FailureOr<ReductionCollapse> collapse =
+      planReductionCollapse(ContractionShape::get(op), config, &whyNot);
+  if (failed(collapse))
+    return rewriter.notifyMatchFailure(op, whyNot);
 
   SmallVector<AffineMap> permutedMaps = op.getIndexingMapsArray();
-  for (auto &[input, perm] : copies)
-    readPermutedCopy(rewriter, op, input, perm, permutedMaps);
+  for (auto &[input, perm] : collapse->copies)
+    readPermutedCopy(rewriter, op, op.getDpsInputOperand(input), perm,
+                     permutedMaps);
   rewriter.modifyOpInPlace(op, [&] {
-    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(collapse->maps));
   });
   rewriter.setInsertionPoint(op);
   // Its preconditions (groups of distinct loops, each adjacent in every
   // operand, static ranges) hold: it cannot fail after the copies.
   FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(
-      cast<linalg::LinalgOp>(op.getOperation()), folded, rewriter);
+      cast<linalg::LinalgOp>(op.getOperation()), collapse->groups, rewriter);
   if (failed(collapsed))
     llvm::report_fatal_error("collapseContractionReductions: "
                              "collapseOpIterationDims failed on loops "

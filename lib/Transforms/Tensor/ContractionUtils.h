@@ -64,6 +64,33 @@ bool sumsManyTermsOverSeveralReductions(mlir::linalg::GenericOp op,
 int64_t usesPerElement(const ContractionShape &planned, int64_t iterations,
                        unsigned input);
 
+/// How collapseContractionReductions turns a contraction into a matrix
+/// product: some inputs copied with their dimensions permuted, then groups
+/// of adjacent loops collapsed into one each.
+struct ReductionCollapse {
+  /// Each input copied, and the permutation of its copy (dimension i of
+  /// the copy is dimension perm[i] of the operand).
+  llvm::SmallVector<std::pair<unsigned, llvm::SmallVector<int64_t>>> copies;
+  /// The indexing maps once the copies are read.
+  llvm::SmallVector<mlir::AffineMap> maps;
+  /// The loops that collapse into one each, the reductions first.
+  llvm::SmallVector<mlir::ReassociationIndices> groups;
+};
+
+/// The copies and the collapse of the consecutive reductions of `shape`
+/// (with the runs of free dimensions they make adjacent), where its
+/// operands each are used many times per element; failure, with the reason
+/// in `whyNot`, where the contraction is not collapsed.
+mlir::FailureOr<ReductionCollapse>
+planReductionCollapse(const ContractionShape &shape,
+                      const TileContractionsConfig &config,
+                      std::string *whyNot = nullptr);
+
+/// `shape` as `collapse` leaves it: the contraction that the planner sees
+/// after collapseContractionReductions.
+ContractionShape collapsedShape(const ContractionShape &shape,
+                                const ReductionCollapse &collapse);
+
 /// Tiles `op` by `sizes` (0: untiled) with the loops in `order`, replaces
 /// it, and returns the tiled op inside the loops.
 mlir::FailureOr<mlir::linalg::GenericOp>

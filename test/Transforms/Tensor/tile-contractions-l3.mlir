@@ -64,3 +64,42 @@ func.func @wide_from_target(%a: tensor<211x1009xf64>, %b: tensor<1009x2503xf64>,
   return %r : tensor<211x2503xf64>
 }
 }
+
+// -----
+
+// A transposition of a contraction of many terms (TCCG ccsd6 abcd-aecf-fbed
+// at 71) is weighed against the contraction in its own layout as it tiles,
+// with its reductions collapsed: there its rows (c, a) and columns (d, b)
+// collapse too, into a product of 5041 x 5041 x 5041 whose blocks with L3
+// copy both operands into panels. The folded contraction keeps columns of
+// 71, cut at 64, and no panels of rows: the transposition is kept after the
+// product.
+// NO-L3: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would read its columns without the panels the contraction in its own layout copies them into
+// NO-L3: remark: tiling plan: rows=d0 columns=d1 depth=d2 cache=[30,128,253] register=[6,8,1] {{.*}} split=none panels=in1{{$}}
+// L3: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would read its columns and rows without the panels the contraction in its own layout copies them into
+// L3: remark: tiling plan: rows=d0 columns=d1 depth=d2 cache=[126,1016,253] register=[6,8,1] {{.*}} split=none panels=in1 row-panels=in0{{$}}
+// The operands copied and collapsed, the product's column blocks, and the
+// transposition of its result after it.
+// IR-LABEL: func.func @ccsd6_transposed
+// IR-COUNT-2: tensor.collapse_shape {{.*}} into tensor<5041x5041xf64>
+// IR: scf.for %{{.*}} = %c0 to %c4064 step %c1016
+// IR: tensor.expand_shape {{.*}} output_shape [71, 71, 71, 71] : tensor<5041x5041xf64> into tensor<71x71x71x71xf64>
+// IR-NEXT: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+func.func @ccsd6_transposed(%a: tensor<71x71x71x71xf64>, %b: tensor<71x71x71x71xf64>, %out: tensor<71x71x71x71xf64>) -> tensor<71x71x71x71xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<71x71x71x71xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<71x71x71x71xf64>) -> tensor<71x71x71x71xf64>
+  %p = linalg.generic {indexing_maps = [affine_map<(c, a, d, e, f, b) -> (e, c, f, a)>, affine_map<(c, a, d, e, f, b) -> (d, f, b, e)>, affine_map<(c, a, d, e, f, b) -> (c, a, d, b)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%a, %b : tensor<71x71x71x71xf64>, tensor<71x71x71x71xf64>) outs(%acc : tensor<71x71x71x71xf64>) {
+  ^bb0(%x: f64, %y: f64, %s: f64):
+    %m = arith.mulf %x, %y : f64
+    %r = arith.addf %s, %m : f64
+    linalg.yield %r : f64
+  } -> tensor<71x71x71x71xf64>
+  %t = linalg.generic {indexing_maps = [affine_map<(p, q, r, s) -> (q, s, p, r)>, affine_map<(p, q, r, s) -> (p, q, r, s)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p : tensor<71x71x71x71xf64>) outs(%out : tensor<71x71x71x71xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  } -> tensor<71x71x71x71xf64>
+  return %t : tensor<71x71x71x71xf64>
+}

@@ -178,7 +178,7 @@ func.func @prime_second_reduction(%a: tensor<16x40x19xf64>, %b: tensor<40x19x32x
 // the folded product's columns (i) are A's first dimension, and A (512
 // elements) is more than twice the result (128): TTGT, the product in its own
 // layout, then the transposition.
-// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 512 operand elements for its columns, more than twice what transposing the result after it would (128)
+// AVX512: remark: transposition kept after its contraction: the transposed contraction would copy 512 operand elements, more than twice what transposing the result after it would (128)
 // AVX512: remark: tiling plan: rows=d0 columns=d2 depth=d1 {{.*}} split=none
 func.func @transposed_product_ttgt(%a: tensor<64x8xf64>, %b: tensor<8x2xf64>, %out: tensor<2x64xf64>) -> tensor<2x64xf64> {
   %zero = arith.constant 0.0 : f64
@@ -249,7 +249,7 @@ func.func @transposed_long_product_folded(%a: tensor<300x16xf64>, %b: tensor<8x3
 // The same number of terms where folding would copy A (4800 elements, its
 // columns i first) against a 3200-element result transposed after: within
 // twice, which a product of few terms would fold, but not fewer.
-// AVX512: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would copy 4800 operand elements for its columns, no fewer than transposing the result after it would (3200)
+// AVX512: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would copy 4800 operand elements, no fewer than transposing the result after it would (3200)
 func.func @transposed_long_product_kept(%a: tensor<16x300xf64>, %b: tensor<300x200xf64>, %out: tensor<200x16xf64>) -> tensor<200x16xf64> {
   %zero = arith.constant 0.0 : f64
   %empty = tensor.empty() : tensor<16x200xf64>
@@ -279,7 +279,7 @@ func.func @transposed_long_product_kept(%a: tensor<16x300xf64>, %b: tensor<300x2
 // its columns are then A's rows (b, d1), read in place, where its own
 // layout broadcast A across them (rows of b, a line per depth step) and
 // copied B for the columns c.
-// AVX512: remark: transposition kept after its contraction (the transposed contraction would copy 32000 operand elements for its columns, more than twice what transposing the result after it would (4920)); the contraction computes into the layout that reads its largest input in place for its columns
+// AVX512: remark: transposition kept after its contraction (the transposed contraction would copy 32000 operand elements, more than twice what transposing the result after it would (4920)); the contraction computes into the layout that reads its largest input in place for its columns
 // AVX512: remark: tiling plan: rows=d2 columns=d1 depth=d3
 func.func @transposed_product_packed_kept(%a: tensor<40x40x40xf64>, %b: tensor<3x40xf64>, %out: tensor<3x40x40xf64>) -> tensor<3x40x40xf64> {
   %zero = arith.constant 0.0 : f64
