@@ -171,11 +171,20 @@ tensorlang::planningLoopExtents(linalg::GenericOp op) {
   return planned->getStaticLoopExtents();
 }
 
+bool tensorlang::sumsManyTermsOverSeveralReductions(
+    const ContractionShape &shape, int64_t manyTerms) {
+  std::optional<ContractionShape> planned = shape.withPlanningExtents();
+  std::optional<SmallVector<int64_t>> extents =
+      planned ? planned->getStaticLoopExtents() : std::nullopt;
+  return extents && shape.getNumReductionLoops() >= 2 &&
+         planned->productOfExtents(*extents, /*reductionsOnly=*/true) >=
+             manyTerms;
+}
+
 bool tensorlang::sumsManyTermsOverSeveralReductions(linalg::GenericOp op,
                                                     int64_t manyTerms) {
-  std::optional<SmallVector<int64_t>> extents = planningLoopExtents(op);
-  return extents && op.getNumReductionLoops() >= 2 &&
-         productOfExtents(op, *extents, /*reductionsOnly=*/true) >= manyTerms;
+  return sumsManyTermsOverSeveralReductions(ContractionShape::get(op),
+                                            manyTerms);
 }
 
 int64_t tensorlang::usesPerElement(const ContractionShape &planned,
@@ -254,13 +263,11 @@ tensorlang::planReductionCollapse(const ContractionShape &shape,
   };
   if (!shape.multiplyAccumulate)
     return refuse("not a multiply-accumulate");
-  std::optional<ContractionShape> planned = shape.withPlanningExtents();
-  std::optional<SmallVector<int64_t>> extents =
-      planned ? planned->getStaticLoopExtents() : std::nullopt;
-  if (!extents || shape.getNumReductionLoops() < 2 ||
-      planned->productOfExtents(*extents, /*reductionsOnly=*/true) <
-          config.manyUses)
+  if (!sumsManyTermsOverSeveralReductions(shape, config.manyUses))
     return refuse("too few terms per element over several reductions");
+  // (Planned and static: sumsManyTermsOverSeveralReductions planned it.)
+  ContractionShape planned = *shape.withPlanningExtents();
+  SmallVector<int64_t> extents = *planned.getStaticLoopExtents();
   SmallVector<unsigned> reductions = shape.getReductionDims();
   bool consecutive = true;
   for (size_t i = 1; i < reductions.size(); ++i)
@@ -274,9 +281,9 @@ tensorlang::planReductionCollapse(const ContractionShape &shape,
   // A copy pays only where each element is used many times (not in the
   // trace of a product: once).
   int64_t iterations =
-      planned->productOfExtents(*extents, /*reductionsOnly=*/false);
+      planned.productOfExtents(extents, /*reductionsOnly=*/false);
   for (unsigned input = 0; input < shape.getNumInputs(); ++input)
-    if (usesPerElement(*planned, iterations, input) < config.manyUses)
+    if (usesPerElement(planned, iterations, input) < config.manyUses)
       return refuse("an operand is used too little");
   // Every input reads all the reductions (or none of them).
   for (unsigned input = 0; input < shape.getNumInputs(); ++input) {

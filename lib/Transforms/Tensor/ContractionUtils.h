@@ -57,6 +57,8 @@ planningLoopExtents(mlir::linalg::GenericOp op);
 /// reductions collapseContractionReductions merges into one depth.
 bool sumsManyTermsOverSeveralReductions(mlir::linalg::GenericOp op,
                                         int64_t manyTerms);
+bool sumsManyTermsOverSeveralReductions(const ContractionShape &shape,
+                                        int64_t manyTerms);
 
 /// How many times a contraction of `iterations` uses each element of its
 /// input `input`, on average, in its shape `planned` (sizes at their
