@@ -73,7 +73,10 @@ func.func @wide_from_target(%a: tensor<211x1009xf64>, %b: tensor<1009x2503xf64>,
 // collapse too, into a product of 5041 x 5041 x 5041 whose blocks with L3
 // copy both operands into panels. The folded contraction keeps columns of
 // 71, cut at 64, and no panels of rows: the transposition is kept after the
-// product.
+// product. Its blocks as in @wide: depth 5041 / 20 = 253 (252.05 rounded up
+// to a whole step); with L3 at most 1024 columns, 5041 / 5 = 1008.2 rounded
+// up to 8s = 1016, rows at most 128: 126 = 21 x 6 (40 blocks, one row left);
+// without L3 the L2 rule's 128 columns and 30 rows.
 // NO-L3: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would read its columns without the panels the contraction in its own layout copies them into
 // NO-L3: remark: tiling plan: rows=d0 columns=d1 depth=d2 cache=[30,128,253] register=[6,8,1] {{.*}} split=none panels=in1{{$}}
 // L3: remark: transposition kept after its contraction: the contraction sums too many terms per element, and the transposed contraction would read its columns and rows without the panels the contraction in its own layout copies them into
