@@ -449,6 +449,24 @@ public:
     bool foldedLosesPanels() const {
       return foldedLosesColumnPanels || foldedLosesRowPanels;
     }
+    /// Where a layout's plan copies the rows' operand into panels: the
+    /// loops (of the contraction before its reductions collapse) whose
+    /// extents multiply into its columns, and the fewest columns that make
+    /// the panels pay (rowPanelInput). Over sizes, whether a layout has
+    /// that many is known at run time only: the folded contraction of TCCG
+    /// ccsd6 has one size of columns, its own layout the product of two.
+    struct RowPanelColumns {
+      llvm::SmallVector<unsigned> loops;
+      int64_t minColumns = 0;
+    };
+    std::optional<RowPanelColumns> ownRowPanelColumns, foldedRowPanelColumns;
+    /// Whether the folded contraction may lose the rows' panels at run
+    /// time where it keeps them at the extents weighed: both layouts have
+    /// them, and their columns are different loops.
+    bool foldedMayLoseRowPanels() const {
+      return ownRowPanelColumns && foldedRowPanelColumns &&
+             ownRowPanelColumns->loops != foldedRowPanelColumns->loops;
+    }
   };
   TranspositionFoldWeights
   weighTranspositionFold(const ContractionShape &contraction,

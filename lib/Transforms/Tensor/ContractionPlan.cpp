@@ -1111,6 +1111,17 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   int64_t threadShare = threadShareOfColumns(columns, registerColumns, config);
   if (config.parallel && threadShare > 0 && columnTile > threadShare)
     columnTile = threadShare;
+  // Columns that are a size may be longer at run time than as planned:
+  // they are blocked as a long extent would be, so that no block outgrows
+  // the cache that the preferred one fits (TCCG ccsd6 with every extent a
+  // size: 5041 columns whole, a panel block of 10 MB where the fixed plan's
+  // are 5 MB, in L3). A shorter extent runs as one block.
+  if (sizedLoops[plan.columnDim] && columnTile == columns &&
+      shape.planningExtentOfSize >= kPlanningExtentOfSize &&
+      (!config.parallel || threadShare <= 0))
+    columnTile =
+        std::max(registerColumns,
+                 config.cacheColumns / registerColumns * registerColumns);
   cacheTile(plan.columnDim, columnTile);
   plan.registerTiles[plan.columnDim] = registerColumns;
   if (plan.hasRows) {
@@ -1507,18 +1518,63 @@ inputsCopiedForColumns(const ContractionShape &shape,
   return inputs;
 }
 
-/// `shape` as the planner meets it after collapseContractionReductions,
-/// and the inputs that collapse copies.
-static std::pair<ContractionShape, SmallVector<unsigned>>
+namespace {
+/// A contraction as the planner meets it after
+/// collapseContractionReductions.
+struct CollapsedContraction {
+  ContractionShape shape;
+  /// The inputs that the collapse copies.
+  SmallVector<unsigned> copied;
+  /// The loops of the contraction before the collapse that each loop of
+  /// `shape` stands for.
+  SmallVector<SmallVector<unsigned>> loops;
+};
+} // namespace
+
+static CollapsedContraction
 shapeAfterCollapse(const ContractionShape &shape,
                    const TileContractionsConfig &config) {
+  CollapsedContraction result{shape, {}, {}};
   FailureOr<ReductionCollapse> collapse = planReductionCollapse(shape, config);
-  if (failed(collapse))
-    return {shape, {}};
-  SmallVector<unsigned> copied;
+  if (failed(collapse)) {
+    for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
+      result.loops.push_back({dim});
+    return result;
+  }
   for (const auto &copy : collapse->copies)
-    copied.push_back(copy.first);
-  return {collapsedShape(shape, *collapse), copied};
+    result.copied.push_back(copy.first);
+  result.shape = collapsedShape(shape, *collapse);
+  // collapsedShape numbers the loops that lead their groups in order.
+  SmallVector<bool> leads(shape.getNumLoops(), true);
+  for (const ReassociationIndices &group : collapse->groups)
+    for (int64_t dim : llvm::drop_begin(group))
+      leads[dim] = false;
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
+    if (!leads[dim])
+      continue;
+    SmallVector<unsigned> loops{dim};
+    for (const ReassociationIndices &group : collapse->groups)
+      if (group.front() == int64_t(dim))
+        for (int64_t other : llvm::drop_begin(group))
+          loops.push_back(other);
+    result.loops.push_back(std::move(loops));
+  }
+  return result;
+}
+
+/// The columns of `plan` (of `collapsed`) that its rows' panels need, if it
+/// has any.
+static std::optional<
+    ContractionPlanner::TranspositionFoldWeights::RowPanelColumns>
+rowPanelColumns(const CollapsedContraction &collapsed,
+                const ContractionTilingPlan &plan,
+                const TileContractionsConfig &config) {
+  if (plan.rowPanelInput < 0)
+    return std::nullopt;
+  SmallVector<unsigned> loops = collapsed.loops[plan.columnDim];
+  llvm::sort(loops);
+  return ContractionPlanner::TranspositionFoldWeights::RowPanelColumns{
+      loops, config.minRowPanelReuse * plan.registerTiles[plan.columnDim]};
 }
 
 /// The inputs of `shape` that the rewrites copy whole: those the collapse
@@ -1542,30 +1598,32 @@ ContractionPlanner::weighTranspositionFold(
   // where they are (the contraction in its own layout may then be one
   // long matrix product where the folded one keeps short columns).
   TranspositionFoldWeights weights;
-  auto [foldedCollapsed, foldedCollapseCopies] =
-      shapeAfterCollapse(folded, config);
+  CollapsedContraction foldedCollapsed = shapeAfterCollapse(folded, config);
   FailureOr<ContractionTilingPlan> foldedPlan =
-      plan(foldedCollapsed, &weights.foldedWhyNot);
+      plan(foldedCollapsed.shape, &weights.foldedWhyNot);
   weights.foldedTiles = succeeded(foldedPlan);
   if (!weights.foldedTiles)
     return weights;
   weights.foldedCopies =
-      inputsCopied(foldedCollapseCopies, foldedCollapsed, *foldedPlan);
+      inputsCopied(foldedCollapsed.copied, foldedCollapsed.shape, *foldedPlan);
   if (llvm::is_contained(weights.foldedCopies, foldedPlan->packedInput))
     weights.foldedPacked = -1;
   else
     weights.foldedPacked = foldedPlan->packedInput;
-  auto [ownCollapsed, ownCollapseCopies] =
-      shapeAfterCollapse(contraction, config);
-  FailureOr<ContractionTilingPlan> ownPlan = plan(ownCollapsed);
+  CollapsedContraction ownCollapsed = shapeAfterCollapse(contraction, config);
+  FailureOr<ContractionTilingPlan> ownPlan = plan(ownCollapsed.shape);
   weights.ownTiles = succeeded(ownPlan);
   if (!weights.ownTiles)
     return weights;
-  weights.ownCopies = inputsCopied(ownCollapseCopies, ownCollapsed, *ownPlan);
+  weights.ownCopies =
+      inputsCopied(ownCollapsed.copied, ownCollapsed.shape, *ownPlan);
   weights.foldedLosesColumnPanels =
       ownPlan->panelInput >= 0 && foldedPlan->panelInput < 0;
   weights.foldedLosesRowPanels =
       ownPlan->rowPanelInput >= 0 && foldedPlan->rowPanelInput < 0;
+  weights.ownRowPanelColumns = rowPanelColumns(ownCollapsed, *ownPlan, config);
+  weights.foldedRowPanelColumns =
+      rowPanelColumns(foldedCollapsed, *foldedPlan, config);
   return weights;
 }
 

@@ -136,8 +136,27 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
                        multiply(two, ownCopies));
   Value refusedForTerms =
       compare(arith::CmpIPredicate::uge, foldedCopies, ownCopies);
-  if (weights.foldedLosesPanels())
+  if (weights.foldedLosesPanels()) {
     refusedForTerms = always;
+  } else if (weights.foldedMayLoseRowPanels()) {
+    // Each layout has the rows' panels where its columns are many enough
+    // (rowPanelInput), which the sizes decide.
+    auto hasRowPanels =
+        [&](const ContractionPlanner::TranspositionFoldWeights::RowPanelColumns
+                &columns) {
+          Value extent = constant(1);
+          for (unsigned loop : columns.loops)
+            extent = multiply(extent, getValueOrCreateConstantIndexOp(
+                                          builder, loc, ranges[loop].size));
+          return compare(arith::CmpIPredicate::uge, extent,
+                         constant(columns.minColumns));
+        };
+    Value losesRowPanels = arith::AndIOp::create(
+        builder, loc, hasRowPanels(*weights.ownRowPanelColumns),
+        negate(hasRowPanels(*weights.foldedRowPanelColumns)));
+    refusedForTerms =
+        arith::OrIOp::create(builder, loc, refusedForTerms, losesRowPanels);
+  }
   Value refused =
       arith::AndIOp::create(builder, loc, manyTerms, refusedForTerms);
   return arith::AndIOp::create(builder, loc, pays, negate(refused));
@@ -259,7 +278,9 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
     ContractionPlanner::TranspositionFoldWeights weights =
         planner.weighTranspositionFold(own, folded);
     bool alwaysPays = weights.ownTiles && weights.foldedCopies.empty() &&
-                      weights.foldedPacked < 0 && !weights.foldedLosesPanels();
+                      weights.foldedPacked < 0 &&
+                      !weights.foldedLosesPanels() &&
+                      !weights.foldedMayLoseRowPanels();
     if (weights.foldedTiles && !alwaysPays) {
       if (atRunTime)
         *atRunTime = true;

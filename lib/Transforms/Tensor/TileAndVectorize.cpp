@@ -611,10 +611,11 @@ struct SizedPanels {
 };
 
 /// The blocks of a sized cache tile that its register tiles read from
-/// panels (the plan's sizedPanelInput and sizedRowPanelInput), copied into
-/// zero-padded ones before it, out of the loops they do not depend on:
-/// the register tiles at the edges read whole panels instead of padded
-/// copies of their slices.
+/// panels (the plan's sizedPanelInput and sizedRowPanelInput, or its
+/// rowPanelInput where this cache tile's block of that input is static: the
+/// last block of sized columns), copied into zero-padded ones before it,
+/// out of the loops they do not depend on: the register tiles at the edges
+/// read whole panels instead of padded copies of their slices.
 static SmallVector<SizedPanels, 2>
 packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
                 const ContractionTilingPlan &plan) {
@@ -640,6 +641,11 @@ packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
     pack(plan.sizedPanelInput, plan.columnDim);
   if (plan.sizedRowPanelInput >= 0)
     pack(plan.sizedRowPanelInput, plan.rowDim);
+  else if (plan.rowPanelInput >= 0 &&
+           cast<RankedTensorType>(
+               cacheTile->getOperand(plan.rowPanelInput).getType())
+               .hasStaticShape())
+    pack(plan.rowPanelInput, plan.rowDim);
   if (!packed.empty())
     hoistOutOfLoops(cacheTile);
   return packed;
