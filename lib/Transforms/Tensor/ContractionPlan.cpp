@@ -367,26 +367,40 @@ tensorlang::planReductionCollapse(const ContractionShape &shape,
   return collapse;
 }
 
-ContractionShape tensorlang::collapsedShape(const ContractionShape &shape,
-                                            const ReductionCollapse &collapse) {
-  // Loop d becomes loop collapsedDim[d]; the loops of a group after its
-  // first disappear (linalg::collapseOpIterationDims numbers them so).
-  unsigned numLoops = shape.getNumLoops();
-  SmallVector<int> collapsedDim(numLoops, -1);
-  SmallVector<bool> leads(numLoops, true);
+/// The loop that each of `numLoops` loops becomes once `collapse` merges
+/// its groups, and in `leads` whether it is the first of its group: the
+/// loops of a group after its first disappear, and the others keep their
+/// order (linalg::collapseOpIterationDims numbers them so).
+static SmallVector<unsigned> collapsedLoopOf(unsigned numLoops,
+                                             const ReductionCollapse &collapse,
+                                             SmallVectorImpl<bool> &leads) {
+  leads.assign(numLoops, true);
   for (const ReassociationIndices &group : collapse.groups)
     for (int64_t dim : llvm::drop_begin(group))
       leads[dim] = false;
-  ContractionShape collapsed = shape;
-  collapsed.iteratorTypes.clear();
+  SmallVector<unsigned> collapsedDim(numLoops, 0);
+  unsigned next = 0;
   for (unsigned dim = 0; dim < numLoops; ++dim)
-    if (leads[dim]) {
-      collapsedDim[dim] = collapsed.iteratorTypes.size();
-      collapsed.iteratorTypes.push_back(shape.iteratorTypes[dim]);
-    }
+    if (leads[dim])
+      collapsedDim[dim] = next++;
   for (const ReassociationIndices &group : collapse.groups)
     for (int64_t dim : llvm::drop_begin(group))
       collapsedDim[dim] = collapsedDim[group.front()];
+  return collapsedDim;
+}
+
+ContractionShape tensorlang::collapsedShape(const ContractionShape &shape,
+                                            const ReductionCollapse &collapse) {
+  // Loop d becomes loop collapsedDim[d].
+  unsigned numLoops = shape.getNumLoops();
+  SmallVector<bool> leads;
+  SmallVector<unsigned> collapsedDim =
+      collapsedLoopOf(numLoops, collapse, leads);
+  ContractionShape collapsed = shape;
+  collapsed.iteratorTypes.clear();
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    if (leads[dim])
+      collapsed.iteratorTypes.push_back(shape.iteratorTypes[dim]);
   MLIRContext *context = shape.getResultMap().getContext();
   for (auto [index, map] : llvm::enumerate(collapse.maps)) {
     SmallVector<int64_t> permutedShape;
@@ -1526,7 +1540,7 @@ struct CollapsedContraction {
   /// The inputs that the collapse copies.
   SmallVector<unsigned> copied;
   /// The loops of the contraction before the collapse that each loop of
-  /// `shape` stands for.
+  /// `shape` stands for, in order.
   SmallVector<SmallVector<unsigned>> loops;
 };
 } // namespace
@@ -1544,21 +1558,12 @@ shapeAfterCollapse(const ContractionShape &shape,
   for (const auto &copy : collapse->copies)
     result.copied.push_back(copy.first);
   result.shape = collapsedShape(shape, *collapse);
-  // collapsedShape numbers the loops that lead their groups in order.
-  SmallVector<bool> leads(shape.getNumLoops(), true);
-  for (const ReassociationIndices &group : collapse->groups)
-    for (int64_t dim : llvm::drop_begin(group))
-      leads[dim] = false;
-  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
-    if (!leads[dim])
-      continue;
-    SmallVector<unsigned> loops{dim};
-    for (const ReassociationIndices &group : collapse->groups)
-      if (group.front() == int64_t(dim))
-        for (int64_t other : llvm::drop_begin(group))
-          loops.push_back(other);
-    result.loops.push_back(std::move(loops));
-  }
+  SmallVector<bool> leads;
+  SmallVector<unsigned> collapsedDim =
+      collapsedLoopOf(shape.getNumLoops(), *collapse, leads);
+  result.loops.resize(result.shape.getNumLoops());
+  for (auto [dim, into] : llvm::enumerate(collapsedDim))
+    result.loops[into].push_back(dim);
   return result;
 }
 
@@ -1571,10 +1576,9 @@ rowPanelColumns(const CollapsedContraction &collapsed,
                 const TileContractionsConfig &config) {
   if (plan.rowPanelInput < 0)
     return std::nullopt;
-  SmallVector<unsigned> loops = collapsed.loops[plan.columnDim];
-  llvm::sort(loops);
   return ContractionPlanner::TranspositionFoldWeights::RowPanelColumns{
-      loops, config.minRowPanelReuse * plan.registerTiles[plan.columnDim]};
+      collapsed.loops[plan.columnDim],
+      config.minRowPanelReuse * plan.registerTiles[plan.columnDim]};
 }
 
 /// The inputs of `shape` that the rewrites copy whole: those the collapse

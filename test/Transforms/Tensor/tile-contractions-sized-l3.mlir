@@ -51,13 +51,20 @@ func.func @sized_columns_in_blocks(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c:
 // REMARK: remark: transposition folded into its contraction or kept after it, as the sizes' values weigh the copies at run time
 // CHECK-LABEL: func.func @ccsd6_fold_weighs_panels_at_run_time
 // CHECK: %[[TERMS:.*]] = arith.cmpi ugt, %{{.*}}, %c256 : index
-// CHECK: %[[OWN:.*]] = arith.cmpi uge, %{{.*}}, %c192 : index
-// CHECK: %[[FOLDED:.*]] = arith.cmpi ult, %{{.*}}, %c192 : index
+// The copies weighed (fold where they pay; refused, with many terms, where
+// the folded layout copies as much as the own one)...
+// CHECK: %[[PAYS:.*]] = arith.cmpi ule, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[COPIES_REFUSED:.*]] = arith.cmpi uge, %{{.*}}, %{{.*}} : index
+// ...then the panels: the own layout's columns, the product of two sizes;
+// the folded one's, one size.
+// CHECK-NEXT: %[[OWN_COLUMNS:.*]] = arith.muli %[[SIZE1:dim_[0-9]+]], %[[SIZE2:dim_[0-9]+]] : index
+// CHECK-NEXT: %[[OWN:.*]] = arith.cmpi uge, %[[OWN_COLUMNS]], %c192 : index
+// CHECK-NEXT: %[[FOLDED:.*]] = arith.cmpi ult, %[[FOLDED_COLUMNS:dim_[0-9]*]], %c192 : index
 // CHECK: %[[LOSES:.*]] = arith.andi %[[OWN]], %[[FOLDED]] : i1
-// CHECK: %[[REFUSED_FOR_TERMS:.*]] = arith.ori %{{.*}}, %[[LOSES]] : i1
+// CHECK: %[[REFUSED_FOR_TERMS:.*]] = arith.ori %[[COPIES_REFUSED]], %[[LOSES]] : i1
 // CHECK: %[[REFUSED:.*]] = arith.andi %[[TERMS]], %[[REFUSED_FOR_TERMS]] : i1
 // CHECK: %[[NOT_REFUSED:.*]] = arith.xori %[[REFUSED]], %true : i1
-// CHECK: %[[CHOICE:.*]] = arith.andi %{{.*}}, %[[NOT_REFUSED]] : i1
+// CHECK: %[[CHOICE:.*]] = arith.andi %[[PAYS]], %[[NOT_REFUSED]] : i1
 // CHECK: scf.if %[[CHOICE]]
 func.func @ccsd6_fold_weighs_panels_at_run_time(%a: tensor<?x?x?x?xf64>, %b: tensor<?x?x?x?xf64>, %out: tensor<?x?x?x?xf64>, %n0: index, %n1: index, %n2: index, %n3: index) -> tensor<?x?x?x?xf64> {
   %zero = arith.constant 0.0 : f64
