@@ -240,14 +240,30 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuBlocksPerSM = blocks;
        return llvm::Error::success();
      }},
-    {"gpu-double-buffer", OptionKind::Flag, OptionScope::All, "",
-     "With target cuda: double-buffer the staged tiles of contraction "
-     "kernels on sm_90's f64 tensor-core shapes sized for one block per "
-     "multiprocessor (one barrier per step; measured slower on an H100)",
+    {"gpu-async-stages", OptionKind::Value, OptionScope::All, "N",
+     "With target cuda: stages of asynchronous copies (cp.async) of the "
+     "tiles of contraction kernels on the f64 tensor cores, where they "
+     "have more than one step: 0 (loaded through registers) or 2 to 8 "
+     "(default: 3 on sm_80 and later)",
      true,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
-       return setFlag(options.compile.gpuDoubleBuffer, "gpu-double-buffer",
-                      value);
+       unsigned stages;
+       if (value.getAsInteger(10, stages) || stages == 1 || stages > 8)
+         return mustBe("gpu-async-stages", "0 or 2 to 8", value);
+       options.compile.gpuAsyncStages = stages;
+       return llvm::Error::success();
+     }},
+    {"gpu-tile-group-rows", OptionKind::Value, OptionScope::All, "N",
+     "With target cuda: order the blocks of contraction kernels in groups "
+     "of N tiles of rows, the rows fastest within a group (0: the columns "
+     "fastest)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       unsigned rows;
+       if (value.getAsInteger(10, rows) || rows > 64)
+         return mustBe("gpu-tile-group-rows", "0 to 64", value);
+       options.compile.gpuTileGroupRows = rows;
+       return llvm::Error::success();
      }},
     {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",
      "With target cuda: the f64 tensor-core product of contraction kernels: "

@@ -64,7 +64,8 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.gpuRegisterTile = options.gpuRegisterTile;
   lowering.gpuDepthStep = options.gpuDepthStep;
   lowering.gpuBlocksPerSM = options.gpuBlocksPerSM;
-  lowering.gpuDoubleBuffer = options.gpuDoubleBuffer;
+  lowering.gpuAsyncStages = options.gpuAsyncStages;
+  lowering.gpuTileGroupRows = options.gpuTileGroupRows;
   lowering.gpuF64Mma = options.gpuF64Mma;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.

@@ -137,15 +137,46 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
 /// fastest the chip has. On an H100, sm_90's m16n8k4 ran TCCG's
 /// contractions 1.25x as fast as m8n8k4, which is all sm_80 has
 /// (bench/README.md).
+/// The compute capability of `sm_NN[a]` (0 if it is not one).
+static unsigned getChipVersion(const LoweringOptions &options) {
+  StringRef chip(options.gpuChip);
+  unsigned version = 0;
+  // (sm_90a's "a" follows the number.)
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, version))
+    return 0;
+  return version;
+}
+
 static std::string getF64Mma(const LoweringOptions &options) {
   if (!options.gpuF64Mma.empty())
     return options.gpuF64Mma;
-  StringRef chip(options.gpuChip);
-  unsigned version = 0;
-  if (chip.consume_front("sm_") && !chip.getAsInteger(10, version) &&
-      version >= 90)
-    return "m16n8k4";
-  return "m8n8k4";
+  return getChipVersion(options) >= 90 ? "m16n8k4" : "m8n8k4";
+}
+
+/// Stages of asynchronous copies of the contraction kernels' tiles: three
+/// where cp.async exists (sm_80), unless the options say.
+static int64_t getAsyncStages(const LoweringOptions &options) {
+  if (options.gpuAsyncStages >= 0)
+    return options.gpuAsyncStages;
+  return getChipVersion(options) >= 80 ? 3 : 0;
+}
+
+/// Tiles of rows per group of a contraction kernel's blocks.
+static int64_t getTileGroupRows(const LoweringOptions &options) {
+  return options.gpuTileGroupRows >= 0 ? options.gpuTileGroupRows : 0;
+}
+
+/// The shared memory one block may take (CUDA C++ Programming Guide,
+/// "Technical Specifications per Compute Capability"): 227 KiB on sm_90
+/// and sm_100, 163 KiB on sm_80 and sm_87, 99 KiB on the others from
+/// sm_86 on (an earlier chip takes no asynchronous copies).
+static int64_t getSharedMemoryBytes(const LoweringOptions &options) {
+  unsigned version = getChipVersion(options);
+  if (version == 90 || version == 100)
+    return 227 << 10;
+  if (version == 80 || version == 87)
+    return 163 << 10;
+  return 99 << 10;
 }
 
 void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
@@ -161,8 +192,13 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.contractionRegisterTile = options.gpuRegisterTile;
     mapping.contractionDepthStep = options.gpuDepthStep;
     mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
-    mapping.contractionDoubleBuffer = options.gpuDoubleBuffer;
+    mapping.contractionAsyncStages = getAsyncStages(options);
+    mapping.contractionSharedMemoryBytes = getSharedMemoryBytes(options);
+    mapping.contractionTileGroupRows = getTileGroupRows(options);
     mapping.f64Mma = getF64Mma(options);
+    // (f64's mma.sync is sm_80's: LLVM cannot select it for an earlier
+    // chip.)
+    mapping.tensorCores = getChipVersion(options) >= 80;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
@@ -241,8 +277,13 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.contractionRegisterTile = options.gpuRegisterTile;
   mapping.contractionDepthStep = options.gpuDepthStep;
   mapping.contractionBlocksPerSM = options.gpuBlocksPerSM;
-  mapping.contractionDoubleBuffer = options.gpuDoubleBuffer;
+  mapping.contractionAsyncStages = getAsyncStages(options);
+  mapping.contractionSharedMemoryBytes = getSharedMemoryBytes(options);
+  mapping.contractionTileGroupRows = getTileGroupRows(options);
   mapping.f64Mma = getF64Mma(options);
+  // (f64's mma.sync is sm_80's: LLVM cannot select it for an earlier
+  // chip.)
+  mapping.tensorCores = getChipVersion(options) >= 80;
   pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
   pm.addPass(createGPUDeviceMemory());
 }
@@ -269,8 +310,8 @@ void tensorlang::buildLowerToGPUPipeline(OpPassManager &pm,
       pm, llvm::formatv(
               "lower-affine,convert-scf-to-cf,"
               "nvvm-attach-target{{chip={0} O=3},"
-              "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,"
-              "convert-gpu-to-nvvm,"
+              "gpu.module(convert-vector-to-llvm,convert-gpu-to-nvvm,"
+              "convert-nvgpu-to-nvvm,"
               "canonicalize,cse,"
               "reconcile-unrealized-casts),"
               "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"

@@ -399,27 +399,54 @@ def test_blocks_per_multiprocessor(tmp_path, source, flags, blocks, tile):
         assemble_without_spills(tmp_path, kernels)
 
 
-# --gpu-double-buffer: the 128 x 128 kernel's two pairs of tiles (67.6 KB)
-# exceed the 48 KiB a kernel declares: it takes them from dynamic shared
-# memory (an extern array, no static one of that size), and assembles
-# without spills; without the flag, one pair of static tiles.
-@pytest.mark.parametrize("flags, double", [([], False),
-                                           (["--gpu-double-buffer"], True)])
-def test_double_buffered_tiles(tmp_path, flags, double):
-    diagnostics = compile_for_gpu(tmp_path, LONG_PRODUCT, *flags)
-    assert "block tile 128x128, depth 16 per step%s," % (
-        " (double-buffered)" if double else "") in diagnostics, diagnostics
+# Asynchronous copies (cp.async) of the staged tiles: three stages by
+# default on sm_80 and later for kernels on the tensor cores of more than
+# one step (beyond the 48 KiB a kernel declares, in dynamic shared
+# memory), none with --gpu-async-stages=0, for one step of depth
+# (ccsd_t's) or on sm_70 (no cp.async, and no f64 tensor cores: LLVM
+# cannot select their mma.sync there).
+ONE_STEP_PRODUCT = ("var input A : [131 24]\nvar input B : [24 137]\n"
+                    "var output C : [131 137]\nC = A # B . [[2 3]]\n")
+
+
+def staged_tile_stride(width):
+    """The tensor cores' staged tile stride (ContractionKernel.cpp)."""
+    return width + (4 - width % 16 + 16) % 16
+
+
+@pytest.mark.parametrize("source, flags, stages", [
+    (SMALL_PRODUCT, [], 3),
+    (SMALL_PRODUCT, ["--gpu-async-stages=0"], 0),
+    (SMALL_PRODUCT, ["--gpu-async-stages=2"], 2),
+    (SMALL_PRODUCT, ["--gpu-arch=sm_80"], 3),
+    (SMALL_PRODUCT, ["--gpu-arch=sm_70"], 0),
+    (LONG_PRODUCT, [], 3),
+    (LONG_PRODUCT, ["--gpu-async-stages=4"], 4),
+    (ONE_STEP_PRODUCT, [], 0)])
+def test_async_copies(tmp_path, source, flags, stages):
+    diagnostics = compile_for_gpu(tmp_path, source, *flags)
+    plan = re.search(r"GPU contraction kernel: block tile (\d+)x(\d+), "
+                     r"depth (\d+) per step( \((\d) stages of asynchronous "
+                     r"copies\))?,", diagnostics)
+    assert plan, diagnostics
+    assert int(plan.group(5) or 0) == stages, diagnostics
+    assert ("f64 tensor cores" in diagnostics) == (
+        "--gpu-arch=sm_70" not in flags), diagnostics
     kernels = [ptx for ptx in cudabuild.ptx_of(tmp_path / "k.o")
-               if "mma.sync" in ptx]
+               if "bar.sync" in ptx]
     assert len(kernels) == 1
-    assert ("__dynamic_shmem" in kernels[0]) == double
-    if PTXAS:
+    copies = re.findall(r"cp\.async\.ca\.shared\.global", kernels[0])
+    assert bool(copies) == bool(stages)
+    if stages:
+        assert re.search(r"cp\.async\.wait_group\s+%d;" % (stages - 2),
+                         kernels[0])
+        assert re.search(r"cp\.async\.wait_group\s+0;", kernels[0])
+        tiles_bytes = stages * int(plan.group(3)) * 8 * (
+            staged_tile_stride(int(plan.group(1))) +
+            staged_tile_stride(int(plan.group(2))))
+        assert ("__dynamic_shmem" in kernels[0]) == (tiles_bytes > 48 << 10)
+    if PTXAS and "--gpu-arch=sm_70" not in flags:
         assemble_without_spills(tmp_path, kernels)
-        assembled = subprocess.run(
-            [PTXAS, "-arch=sm_90", "-v", "k0.ptx", "-o", "/dev/null"],
-            cwd=tmp_path, capture_output=True, text=True)
-        shared = int(re.search(r"(\d+) bytes smem", assembled.stderr).group(1))
-        assert (shared <= 16) == double, assembled.stderr
 
 
 # The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
@@ -454,7 +481,9 @@ def test_f64_tensor_core_shapes(tmp_path, flags, shape):
 # what it must be, a non-zero exit, no output.
 @pytest.mark.parametrize("flag, fragment", [
     ("--gpu-f64-mma=m16n16k16", "m16n16k16"),
-    ("--gpu-blocks-per-sm=9", "1 to 8")])
+    ("--gpu-blocks-per-sm=9", "1 to 8"),
+    ("--gpu-async-stages=1", "0 or 2 to 8"),
+    ("--gpu-tile-group-rows=65", "0 to 64")])
 def test_bad_gpu_option(tmp_path, flag, fragment):
     (tmp_path / "k.tl").write_text(KERNEL_CASES["transposed"][0])
     compiled = subprocess.run(

@@ -67,9 +67,12 @@ struct CompileOptions {
   /// GPU contraction kernels on the tensor cores: blocks per
   /// multiprocessor ptxas sizes their registers for (0: the plan's).
   unsigned gpuBlocksPerSM = 0;
-  /// GPU contraction kernels sized for one block per multiprocessor:
-  /// double-buffered staged tiles.
-  bool gpuDoubleBuffer = false;
+  /// GPU contraction kernels on the tensor cores: stages of asynchronous
+  /// copies of their tiles (0: none; -1: the chip's default).
+  int gpuAsyncStages = -1;
+  /// GPU contraction kernels: their blocks in groups of this many tiles
+  /// of rows (0: the columns fastest; -1: the default).
+  int gpuTileGroupRows = -1;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

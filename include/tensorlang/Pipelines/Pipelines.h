@@ -157,11 +157,18 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "per multiprocessor their registers are sized for "
                      "(0: the plan's)"),
       llvm::cl::init(0)};
-  Option<bool> gpuDoubleBuffer{
-      *this, "gpu-double-buffer",
-      llvm::cl::desc("GPU contraction kernels on the tensor cores sized for "
-                     "one block per multiprocessor: double-buffered tiles"),
-      llvm::cl::init(false)};
+  Option<int> gpuAsyncStages{
+      *this, "gpu-async-stages",
+      llvm::cl::desc("GPU contraction kernels on the tensor cores: stages "
+                     "of asynchronous copies of their tiles (0: none; -1: "
+                     "the chip's default: 3 on sm_80 and later)"),
+      llvm::cl::init(-1)};
+  Option<int> gpuTileGroupRows{
+      *this, "gpu-tile-group-rows",
+      llvm::cl::desc("GPU contraction kernels: blocks in groups of this many "
+                     "tiles of rows (0: the columns fastest; -1: the "
+                     "default)"),
+      llvm::cl::init(-1)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

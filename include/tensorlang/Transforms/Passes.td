@@ -1062,12 +1062,25 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "kernel on sm_90's tensor-core shapes are sized for (0: the "
            "plan's: one for register tiles of more than 32 sums, else "
            "two)">,
-    Option<"contractionDoubleBuffer", "contraction-double-buffer", "bool",
-           "false",
-           "Double-buffer the staged tiles of contraction kernels on sm_90's "
-           "tensor-core shapes sized for one block per multiprocessor (one "
-           "barrier per step; beyond 48 KiB, dynamic shared memory). On an "
-           "H100 the 128 x 128 kernels ran 1.10x slower so">,
+    Option<"contractionAsyncStages", "contraction-async-stages", "int64_t",
+           "0",
+           "Stages of asynchronous copies (cp.async, sm_80 and later) of the "
+           "tiles of contraction kernels on the tensor cores: each step's "
+           "tiles copied from device memory into shared memory while the "
+           "steps before are multiplied, one barrier per step (0: the tiles "
+           "loaded through registers, two barriers per step)">,
+    Option<"contractionTileGroupRows", "contraction-tile-group-rows",
+           "int64_t", "0",
+           "Order a contraction kernel's blocks in groups of this many tiles "
+           "of rows, the rows fastest within a group (0 or 1: the columns "
+           "fastest): the blocks of a wave then share more of both inputs' "
+           "tiles in the L2 cache">,
+    Option<"contractionSharedMemoryBytes", "contraction-shared-memory-bytes",
+           "int64_t", "101376",
+           "Shared memory a contraction kernel's blocks on one "
+           "multiprocessor may take (the stages of asynchronous copies are "
+           "fewer where they would take more; beyond 48 KiB a block's is "
+           "dynamic shared memory)">,
     Option<"f64Mma", "f64-mma", "std::string", "\"m8n8k4\"",
            "The f64 tensor-core product: m8n8k4 (nvgpu.mma.sync), or "
            "sm_90's m16n8k4, m16n8k8, m16n8k16 (inline PTX)">,

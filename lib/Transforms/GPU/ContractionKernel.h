@@ -58,12 +58,16 @@ struct GPUContractionPlan {
   /// GPU (a few tiles, each with a long depth). The parts are whole steps.
   int64_t depthSplits = 1;
   int64_t depthPerSplit = 0;
-  /// Whether the staged tiles are double-buffered: one pair multiplied
-  /// while the next step's are stored into the other, one barrier per
-  /// step instead of two (on request, for kernels sized for one block per
-  /// multiprocessor: at 128 registers the second pair's addresses
-  /// spilled); beyond 48 KiB of tiles, in dynamic shared memory.
-  bool doubleBuffered = false;
+  /// Stages of asynchronous copies (cp.async, sm_80 and later; 0: none):
+  /// the tiles of that many depth steps in shared memory, each step's
+  /// copied from device memory straight into its stage while earlier
+  /// stages are multiplied, one barrier per step. Without, each step's
+  /// loads go through registers into one pair of tiles between two
+  /// barriers.
+  int64_t asyncStages = 0;
+  /// Blocks ordered in groups of this many tiles of rows, each group's
+  /// blocks the rows fastest (0 or 1: the columns fastest throughout).
+  int64_t tileGroupRows = 0;
   /// Blocks per multiprocessor ptxas sizes the kernel's registers for,
   /// where it multiplies in inline PTX (sm_90's shapes): each thread's
   /// sums must fit beside the staged loads.
@@ -127,12 +131,17 @@ inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
 /// (a multiple of 16) is the depth of a step; with
 /// `tensorCores`, an f64 contraction whose block tile the warps divide
 /// runs on the tensor cores; `blocksPerMultiprocessor` (0: the plan's)
-/// sizes the registers of those on sm_90's shapes; `doubleBuffer`
-/// double-buffers the tiles of those sized for one block.
-std::optional<GPUContractionPlan> planGPUContraction(
-    mlir::linalg::GenericOp op, int64_t maxRegisterTile, int64_t depthStep,
-    bool tensorCores, llvm::StringRef mmaShape = "m8n8k4",
-    int64_t blocksPerMultiprocessor = 0, bool doubleBuffer = false);
+/// sizes the registers of those on sm_90's shapes; those on the tensor
+/// cores and of more than one step copy their tiles asynchronously in
+/// `asyncStages` stages (0: none), fewer where that many do not fit
+/// `sharedMemoryBytes` (a multiprocessor's for the kernel), none where two
+/// do not; `tileGroupRows` orders the blocks in groups of rows.
+std::optional<GPUContractionPlan>
+planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
+                   int64_t depthStep, bool tensorCores,
+                   llvm::StringRef mmaShape = "m8n8k4",
+                   int64_t blocksPerMultiprocessor = 0, int64_t asyncStages = 0,
+                   int64_t sharedMemoryBytes = 0, int64_t tileGroupRows = 0);
 
 /// The attribute of a kernel's inline `mma.sync` that says how many blocks
 /// per multiprocessor its registers are sized for

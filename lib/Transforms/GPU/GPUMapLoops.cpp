@@ -1055,7 +1055,8 @@ struct GPUMapLoopsPass
     auto plan = [&](linalg::GenericOp op) {
       return tensorlang::planGPUContraction(
           op, contractionRegisterTile, contractionDepthStep, tensorCores,
-          f64Mma, contractionBlocksPerSM, contractionDoubleBuffer);
+          f64Mma, contractionBlocksPerSM, contractionAsyncStages,
+          contractionSharedMemoryBytes, contractionTileGroupRows);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;

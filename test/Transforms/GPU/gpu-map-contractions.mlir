@@ -4,7 +4,10 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-kernels=false}))" | FileCheck %s --check-prefix=PLAIN
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=SM90
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-blocks-per-sm=1 contraction-double-buffer}))" | FileCheck %s --check-prefix=DOUBLE
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 contraction-shared-memory-bytes=232448}))" | FileCheck %s --check-prefix=ASYNC
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=ASYNC2
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 contraction-blocks-per-sm=1 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=ONEBLOCK
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-tile-group-rows=2 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=GROUPS
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
@@ -32,42 +35,67 @@
 // CHECK:       memref.store %{{.*}} : memref<67x73xf64>
 // CHECK:   } {mapping = [#gpu.loop_dim_map<processor = thread_x
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
-// On request (contraction-double-buffer), with sm_90's shapes and registers
-// for one block per multiprocessor (the 128 x 128 kernels'), the tiles are
-// double-buffered: the first step's stored before the loop, then each step
-// multiplies one pair (chosen by the step's parity), stores the next
-// step's loads into the other, and after one barrier loads the step after.
-// DOUBLE-LABEL: func.func @product
-// DOUBLE-NOT: linalg.fill
-// DOUBLE: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
-// DOUBLE:   %[[A0:.*]] = memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
-// DOUBLE:   %[[B0:.*]] = memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
-// DOUBLE:   %[[A1:.*]] = memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
-// DOUBLE:   %[[B1:.*]] = memref.alloc() : memref<16x68xf64, #gpu.address_space<workgroup>>
-// DOUBLE:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256) step
-// DOUBLE:     memref.load %{{.*}} : memref<67x71xf64>
-// DOUBLE:     memref.store %{{.*}}, %[[A0]]
-// DOUBLE:     memref.store %{{.*}}, %[[B0]]
-// DOUBLE:     gpu.barrier
-// DOUBLE:     memref.load %{{.*}} : memref<67x71xf64>
-// DOUBLE:     scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}, %[[ODD:.*]] = %false) -> ({{.*}}, i1) {
-// DOUBLE-NOT:   gpu.barrier
-// DOUBLE-DAG:   %[[A:.*]] = arith.select %[[ODD]], %[[A1]], %[[A0]]
-// DOUBLE-DAG:   %[[B:.*]] = arith.select %[[ODD]], %[[B1]], %[[B0]]
-// DOUBLE-DAG:   %[[ANEXT:.*]] = arith.select %[[ODD]], %[[A0]], %[[A1]]
-// DOUBLE-DAG:   %[[BNEXT:.*]] = arith.select %[[ODD]], %[[B0]], %[[B1]]
-// DOUBLE:       memref.load %[[A]]
-// DOUBLE:       memref.load %[[B]]
-// DOUBLE-COUNT-16: llvm.inline_asm {{.*}}"mma.sync.aligned.m16n8k4
-// DOUBLE-NOT:   gpu.barrier
-// DOUBLE:       memref.store %{{.*}}, %[[ANEXT]]
-// DOUBLE:       memref.store %{{.*}}, %[[BNEXT]]
-// DOUBLE:       gpu.barrier
-// DOUBLE-NOT:   gpu.barrier
-// DOUBLE:       memref.load %{{.*}} : memref<67x71xf64>
-// DOUBLE:       %[[FLIP:.*]] = arith.xori %[[ODD]], %true
-// DOUBLE:       scf.yield {{.*}}, %[[FLIP]]
-// DOUBLE:     scf.if
+// With asynchronous copies (sm_80's cp.async) in three stages: the first
+// two steps' copies are issued before the loop, each a group of its own;
+// each step waits until at most one group is pending (its own landed),
+// and after one barrier multiplies the first product of its stage, copies
+// the step two ahead into the stage the previous step used (an element
+// past the edges or the part's depth copies none of its bytes: zeros),
+// then the rest of its products. No copy is pending when the block ends.
+// ASYNC-LABEL: func.func @product
+// ASYNC-NOT: linalg.fill
+// ASYNC: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// ASYNC:   %[[A:.*]] = memref.alloc() : memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// ASYNC:   %[[B:.*]] = memref.alloc() : memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// ASYNC:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256) step
+// ASYNC-NOT:   gpu.barrier
+// ASYNC:     %[[COPIED:.*]] = arith.select %{{.*}}, %c1{{[_0-9]*}}, %c0{{[_0-9]*}} : index
+// ASYNC-NEXT: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{[_0-9]*}}, %{{.*}}, %{{.*}}], 1, %[[COPIED]] : memref<67x71xf64> to memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// ASYNC-COUNT-3: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{[_0-9]*}}
+// ASYNC-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[B]][%c0{{[_0-9]*}}, %{{.*}}, %{{.*}}], 1, %{{.*}} : memref<71x73xf64> to memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// ASYNC:     nvgpu.device_async_create_group
+// ASYNC-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[A]][%c1{{[_0-9]*}}
+// ASYNC-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[B]][%c1{{[_0-9]*}}
+// ASYNC:     %[[LAST:.*]] = nvgpu.device_async_create_group
+// ASYNC-NOT:   gpu.barrier
+// ASYNC:     scf.for {{.*}} iter_args({{.*}}, %[[STAGE:.*]] = %c0{{[_0-9]*}}) -> ({{.*}}, index) {
+// ASYNC-NEXT:  nvgpu.device_async_wait %[[LAST]] {numGroups = 1 : i32}
+// ASYNC-NEXT:  gpu.barrier
+// ASYNC:       %[[FIRST:.*]] = arith.cmpi eq, %[[STAGE]], %c0
+// ASYNC:       %[[PREVIOUS:.*]] = arith.select %[[FIRST]], %c2{{[_0-9]*}}, %{{.*}} : index
+// ASYNC:       memref.load %[[A]][%[[STAGE]],
+// ASYNC:       memref.load %[[B]][%[[STAGE]],
+// ASYNC-COUNT-4: llvm.inline_asm {{.*}}"mma.sync.aligned.m16n8k4
+// ASYNC-NOT:   gpu.barrier
+// ASYNC-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[A]][%[[PREVIOUS]],
+// ASYNC-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[B]][%[[PREVIOUS]],
+// ASYNC:       nvgpu.device_async_create_group
+// ASYNC-NOT:   gpu.barrier
+// ASYNC-COUNT-12: llvm.inline_asm {{.*}}"mma.sync.aligned.m16n8k4
+// ASYNC:       %[[WRAP:.*]] = arith.cmpi eq, %[[STAGE]], %c2
+// ASYNC:       %[[NEXT:.*]] = arith.select %[[WRAP]], %c0{{[_0-9]*}}, %{{.*}} : index
+// ASYNC:       scf.yield {{.*}}, %[[NEXT]] :
+// ASYNC:     nvgpu.device_async_wait %[[LAST]] {numGroups = 0 : i32}
+// ASYNC:     scf.if
+// Two blocks per multiprocessor in 99 KiB of shared memory (the default,
+// what every chip from sm_86 on offers a block) hold two stages, not
+// three; one block per multiprocessor holds three.
+// ASYNC2: remark: GPU contraction kernel: block tile 64x64, depth 16 per step (2 stages of asynchronous copies), 256 threads
+// ASYNC2: memref.alloc() : memref<2x16x68xf64, #gpu.address_space<workgroup>>
+// ONEBLOCK: remark: GPU contraction kernel: block tile 64x64, depth 16 per step (3 stages of asynchronous copies), 256 threads
+// ONEBLOCK: memref.alloc() : memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// In groups of two tiles of rows, the rows fastest in a group (the last
+// group may be shorter).
+// GROUPS: remark: GPU contraction kernel: block tile 64x64, depth 16 per step, 256 threads, blocks in groups of 2 rows
+// GROUPS: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// GROUPS:   %[[TILE:.*]]:3 = affine.delinearize_index
+// GROUPS:   %[[GROUP:.*]] = arith.divui %[[TILE]]#2, %[[GROUPTILES:.*]] : index
+// GROUPS:   %[[FIRSTROW:.*]] = arith.muli %[[GROUP]], %c2
+// GROUPS:   %[[IN:.*]] = arith.remui %[[TILE]]#2, %[[GROUPTILES]]
+// GROUPS:   %[[LEFT:.*]] = arith.subi %{{.*}}, %[[FIRSTROW]]
+// GROUPS:   %[[ROWS:.*]] = arith.minui %[[LEFT]], %c2
+// GROUPS:   arith.remui %[[IN]], %[[ROWS]]
+// GROUPS:   arith.divui %[[IN]], %[[ROWS]]
 // Without barriers (on the CPU) each thread stages every share into buffers of its
 // own, and computes its fragments' elements with FMAs.
 // CPU-LABEL: func.func @product
