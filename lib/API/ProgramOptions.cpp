@@ -267,8 +267,9 @@ static const ProgramOptionInfo optionTable[] = {
      }},
     {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",
      "With target cuda: the f64 tensor-core product of contraction kernels: "
-     "m8n8k4 (sm_80's), or sm_90's m16n8k4 (its default), m16n8k8 or "
-     "m16n8k16",
+     "m8n8k4 (sm_80's), or sm_90's m16n8k4, m16n8k8 or m16n8k16 (default "
+     "on sm_90: m16n8k8 for the kernels sized for one block per "
+     "multiprocessor, m16n8k4 for the others)",
      true,
      [](ProgramOptions &options, StringRef value) -> llvm::Error {
        if (value != "m8n8k4" && value != "m16n8k4" && value != "m16n8k8" &&

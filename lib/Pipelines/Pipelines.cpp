@@ -150,7 +150,7 @@ static unsigned getChipVersion(const LoweringOptions &options) {
 static std::string getF64Mma(const LoweringOptions &options) {
   if (!options.gpuF64Mma.empty())
     return options.gpuF64Mma;
-  return getChipVersion(options) >= 90 ? "m16n8k4" : "m8n8k4";
+  return getChipVersion(options) >= 90 ? "auto" : "m8n8k4";
 }
 
 /// Stages of asynchronous copies of the contraction kernels' tiles: three

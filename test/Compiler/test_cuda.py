@@ -143,9 +143,13 @@ def test_benchmark_kernels_assemble_without_spills(tmp_path, name):
         assert all("fma.rn.f" in ptx for ptx in kernels)
     if name not in BENCH_CASES_CFD:
         # A TCCG contraction: one tiled kernel on the f64 tensor cores,
-        # in sm_90's m16n8k4 shape.
-        assert any("mma.sync.aligned.m16n8k4.row.col.f64" in ptx
-                   for ptx in kernels), name
+        # in sm_90's m16n8k8 shape where its registers are sized for one
+        # block per multiprocessor (.minnctapersm 1: the 128 x 128 tiles),
+        # else m16n8k4.
+        tiled = [ptx for ptx in kernels if "mma.sync" in ptx]
+        assert len(tiled) == 1, name
+        shape = "m16n8k8" if ".minnctapersm 1" in tiled[0] else "m16n8k4"
+        assert "mma.sync.aligned.%s.row.col.f64" % shape in tiled[0], name
     assemble_without_spills(tmp_path, kernels)
 
 

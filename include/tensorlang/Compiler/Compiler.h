@@ -62,7 +62,7 @@ struct CompileOptions {
   /// GPU contraction kernels: reduction indices staged per step.
   unsigned gpuDepthStep = 16;
   /// GPU contraction kernels: the f64 tensor-core product's shape (empty:
-  /// m16n8k4 on sm_90 and later, else m8n8k4).
+  /// on sm_90 and later the plan's, m16n8k8 or m16n8k4; else m8n8k4).
   std::string gpuF64Mma;
   /// GPU contraction kernels on the tensor cores: blocks per
   /// multiprocessor ptxas sizes their registers for (0: the plan's).

@@ -149,7 +149,9 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
       *this, "gpu-f64-mma",
       llvm::cl::desc("GPU contraction kernels: the f64 tensor-core "
                      "product's shape (m8n8k4, m16n8k4, m16n8k8, m16n8k16; "
-                     "empty: m16n8k4 on sm_90 and later, else m8n8k4)"),
+                     "empty: on sm_90 and later the plan's, m16n8k8 for "
+                     "kernels sized for one block per multiprocessor and "
+                     "m16n8k4 for the others; else m8n8k4)"),
       llvm::cl::init("")};
   Option<unsigned> gpuBlocksPerSM{
       *this, "gpu-blocks-per-sm",

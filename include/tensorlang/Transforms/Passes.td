@@ -1083,7 +1083,9 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "dynamic shared memory)">,
     Option<"f64Mma", "f64-mma", "std::string", "\"m8n8k4\"",
            "The f64 tensor-core product: m8n8k4 (nvgpu.mma.sync), or "
-           "sm_90's m16n8k4, m16n8k8, m16n8k16 (inline PTX)">,
+           "sm_90's m16n8k4, m16n8k8, m16n8k16 (inline PTX), or auto: "
+           "sm_90's, m16n8k8 for kernels sized for one block per "
+           "multiprocessor and m16n8k4 for the others">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "Multiply f64 contraction kernels' tiles on the tensor cores "
            "(nvgpu.mma.sync [8, 8, 4]: sm_80 and later)">,

@@ -916,8 +916,8 @@ struct GPUMapLoopsPass
       return signalPassFailure();
     }
     if (f64Mma != "m8n8k4" && f64Mma != "m16n8k4" && f64Mma != "m16n8k8" &&
-        f64Mma != "m16n8k16") {
-      func.emitError("tl-gpu-map-loops: f64-mma must be m8n8k4, m16n8k4, "
+        f64Mma != "m16n8k16" && f64Mma != "auto") {
+      func.emitError("tl-gpu-map-loops: f64-mma must be auto, m8n8k4, m16n8k4, "
                      "m16n8k8 or m16n8k16");
       return signalPassFailure();
     }

@@ -8,6 +8,8 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=ASYNC2
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 contraction-blocks-per-sm=1 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=ONEBLOCK
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-tile-group-rows=2 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=GROUPS
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=auto emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=auto contraction-blocks-per-sm=1 emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO1
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
@@ -96,6 +98,10 @@
 // GROUPS:   %[[ROWS:.*]] = arith.minui %[[LEFT]], %c2
 // GROUPS:   arith.remui %[[IN]], %[[ROWS]]
 // GROUPS:   arith.divui %[[IN]], %[[ROWS]]
+// sm_90's shapes chosen by the plan: m16n8k4 where the registers are sized
+// for two blocks per multiprocessor, m16n8k8 for one.
+// AUTO: remark: GPU contraction kernel: block tile 64x64, {{.*}} (mma.sync m16n8k4), 2x4 warps of 32x16, registers for 2 blocks per multiprocessor
+// AUTO1: remark: GPU contraction kernel: block tile 64x64, {{.*}} (mma.sync m16n8k8), 2x4 warps of 32x16, registers for 1 block per multiprocessor
 // Without barriers (on the CPU) each thread stages every share into buffers of its
 // own, and computes its fragments' elements with FMAs.
 // CPU-LABEL: func.func @product
