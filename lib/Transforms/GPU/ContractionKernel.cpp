@@ -1014,6 +1014,11 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   // where the fragments put them.)
   auto multiply = [&](Value rowTile, Value columnTile, ValueRange sums,
                       int64_t begin, int64_t end) {
+    // (Only the tensor cores' products take part of a step: the stages
+    // that split a step's products are theirs.)
+    assert(
+        ((begin == 0 && end == plan.depth) || (plan.tensorCores && barriers)) &&
+        "a part of a step off the tensor cores");
     return plan.tensorCores && barriers
                ? multiplyTilesOnTensorCores(group, inGroup, warpRow, warpColumn,
                                             rowTile, columnTile, sums, begin,
