@@ -133,10 +133,6 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   addPipeline(pm, "canonicalize");
 }
 
-/// The f64 tensor-core product for `options`: the one asked for, else the
-/// fastest the chip has. On an H100, sm_90's m16n8k4 ran TCCG's
-/// contractions 1.25x as fast as m8n8k4, which is all sm_80 has
-/// (bench/README.md).
 /// The compute capability of `sm_NN[a]` (0 if it is not one).
 static unsigned getChipVersion(const LoweringOptions &options) {
   StringRef chip(options.gpuChip);
@@ -147,6 +143,10 @@ static unsigned getChipVersion(const LoweringOptions &options) {
   return version;
 }
 
+/// The f64 tensor-core product for `options`: the one asked for, else the
+/// fastest the chip has. On an H100, sm_90's m16n8k4 ran TCCG's
+/// contractions 1.25x as fast as m8n8k4, which is all sm_80 has; "auto"
+/// lets the plan take m16n8k8 where it suits (bench/README.md).
 static std::string getF64Mma(const LoweringOptions &options) {
   if (!options.gpuF64Mma.empty())
     return options.gpuF64Mma;
