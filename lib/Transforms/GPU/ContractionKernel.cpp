@@ -430,14 +430,13 @@ private:
   /// `input` goes in the tile: its depth offset and its row or column.
   std::pair<Value, Value> getSlotOffsets(unsigned input, Value thread,
                                          int64_t slot);
-  /// Where element `slot` of the share of thread `thread` of the tile of
-  /// `input` at depth `depthBase` lies in `input` (clamped to the last
-  /// index past the edges), and whether it lies inside the rows or columns
-  /// and before depth index `limit`.
-  std::pair<SmallVector<Value>, Value> getSlotSource(unsigned input,
-                                                     Value thread,
-                                                     Value depthBase,
-                                                     int64_t slot, Value limit);
+  /// Where the element of the tile of `input` at depth `depthBase` that
+  /// getSlotOffsets puts at `depthOffset`, `ownOffset` lies in `input`
+  /// (clamped to the last index past the edges), and whether it lies
+  /// inside the rows or columns and before depth index `limit`.
+  std::pair<SmallVector<Value>, Value>
+  getSlotSource(unsigned input, Value depthOffset, Value ownOffset,
+                Value depthBase, Value limit);
   /// Loads the share of thread `thread` of the tile of `input` at depth
   /// `depthBase`: zeros past the edges.
   SmallVector<Value> loadSlots(unsigned input, Value thread, Value depthBase);
@@ -570,13 +569,14 @@ int64_t ContractionKernelEmitter::getSlots(unsigned input) const {
   return plan.depth * width / plan.threads();
 }
 
-std::pair<SmallVector<Value>, Value> ContractionKernelEmitter::getSlotSource(
-    unsigned input, Value thread, Value depthBase, int64_t slot, Value limit) {
+std::pair<SmallVector<Value>, Value>
+ContractionKernelEmitter::getSlotSource(unsigned input, Value depthOffset,
+                                        Value ownOffset, Value depthBase,
+                                        Value limit) {
   bool isRows = input == plan.rowInput;
   ArrayRef<unsigned> ownLoops = isRows ? plan.rowLoops : plan.columnLoops;
   Value ownExtent = isRows ? rows : columns;
   Value ownBase = isRows ? rowBase : columnBase;
-  auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
   Value own = add(ownBase, ownOffset);
   Value reduction = add(depthBase, depthOffset);
   SmallVector<Value> indices(blockIndices);
@@ -599,8 +599,9 @@ SmallVector<Value> ContractionKernelEmitter::loadSlots(unsigned input,
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   SmallVector<Value> values;
   for (int64_t slot = 0; slot < getSlots(input); ++slot) {
+    auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
     auto [indices, inside] =
-        getSlotSource(input, thread, depthBase, slot, depth);
+        getSlotSource(input, depthOffset, ownOffset, depthBase, depth);
     Value loaded = memref::LoadOp::create(b, loc, source, indices);
     values.push_back(arith::SelectOp::create(b, loc, inside, loaded, zero));
   }
@@ -616,9 +617,9 @@ void ContractionKernelEmitter::copySlotsAsync(unsigned input, Value thread,
   // with zeros: the steps past the part's end read nothing.
   Value one = index(1), none = index(0);
   for (int64_t slot = 0; slot < getSlots(input); ++slot) {
-    auto [indices, inside] =
-        getSlotSource(input, thread, depthBase, slot, partEnd);
     auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
+    auto [indices, inside] =
+        getSlotSource(input, depthOffset, ownOffset, depthBase, partEnd);
     Value copied = arith::SelectOp::create(b, loc, inside, one, none);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tiles, ValueRange{stage, depthOffset, ownOffset}, source,
