@@ -56,9 +56,36 @@ def pytest_addoption(parser):
         help="Run only every N-th test, starting at the K-th (0-based), of "
              "those collected: ctest runs a long file as N tests side by "
              "side (test/CMakeLists.txt)")
+    parser.addoption(
+        "--sample", default=1, type=int, metavar="N",
+        help="Run only every N-th case of each test function, its first "
+             "included (before --shard): the sanitized build runs the long "
+             "files so (test/CMakeLists.txt)")
+
+
+def _select(config, items, keep):
+    kept, deselected = [], []
+    for position, item in enumerate(items):
+        (kept if keep(position, item) else deselected).append(item)
+    config.hook.pytest_deselected(items=deselected)
+    items[:] = kept
 
 
 def pytest_collection_modifyitems(config, items):
+    sample = config.getoption("--sample")
+    if sample < 1:
+        raise pytest.UsageError("--sample must be 1 or more, got %d" % sample)
+    if sample > 1:
+        # Counted per function, so that each keeps its first case and every
+        # N-th after it, however many cases the others have.
+        seen = {}
+
+        def in_sample(position, item):
+            function = (item.nodeid.split("::")[0], item.originalname)
+            seen[function] = seen.get(function, -1) + 1
+            return seen[function] % sample == 0
+
+        _select(config, items, in_sample)
     shard = config.getoption("--shard")
     if not shard:
         return
@@ -69,8 +96,4 @@ def pytest_collection_modifyitems(config, items):
     if count < 1 or not 0 <= index < count:
         raise pytest.UsageError("--shard must be K/N with 0 <= K < N, got %r"
                                 % shard)
-    kept, deselected = [], []
-    for position, item in enumerate(items):
-        (kept if position % count == index else deselected).append(item)
-    config.hook.pytest_deselected(items=deselected)
-    items[:] = kept
+    _select(config, items, lambda position, item: position % count == index)
