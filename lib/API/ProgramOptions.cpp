@@ -265,6 +265,15 @@ static const ProgramOptionInfo optionTable[] = {
        options.compile.gpuTileGroupRows = rows;
        return llvm::Error::success();
      }},
+    {"gpu-depth-contiguous-tiles", OptionKind::Flag, OptionScope::All, "",
+     "With target cuda: store the tensor cores' tile of an input whose "
+     "stride-1 index is a reduction with the depth contiguous in shared "
+     "memory ([row][depth]) rather than [depth][row]",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setFlag(options.compile.gpuDepthContiguousTiles,
+                      "gpu-depth-contiguous-tiles", value);
+     }},
     {"gpu-f64-mma", OptionKind::Value, OptionScope::All, "SHAPE",
      "With target cuda: the f64 tensor-core product of contraction kernels: "
      "m8n8k4 (sm_80's), or sm_90's m16n8k4, m16n8k8 or m16n8k16 (default "

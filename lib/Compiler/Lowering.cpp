@@ -66,6 +66,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.gpuBlocksPerSM = options.gpuBlocksPerSM;
   lowering.gpuAsyncStages = options.gpuAsyncStages;
   lowering.gpuTileGroupRows = options.gpuTileGroupRows;
+  lowering.gpuDepthContiguousTiles = options.gpuDepthContiguousTiles;
   lowering.gpuF64Mma = options.gpuF64Mma;
   // The GPU target maps statements to threads itself: the CPU's cache and
   // register tiles do not apply.

@@ -195,6 +195,7 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     mapping.contractionAsyncStages = getAsyncStages(options);
     mapping.contractionSharedMemoryBytes = getSharedMemoryBytes(options);
     mapping.contractionTileGroupRows = getTileGroupRows(options);
+    mapping.contractionDepthContiguousTiles = options.gpuDepthContiguousTiles;
     mapping.f64Mma = getF64Mma(options);
     // (f64's mma.sync is sm_80's: LLVM cannot select it for an earlier
     // chip.)
@@ -280,6 +281,7 @@ void tensorlang::buildMapToGPUPipeline(OpPassManager &pm,
   mapping.contractionAsyncStages = getAsyncStages(options);
   mapping.contractionSharedMemoryBytes = getSharedMemoryBytes(options);
   mapping.contractionTileGroupRows = getTileGroupRows(options);
+  mapping.contractionDepthContiguousTiles = options.gpuDepthContiguousTiles;
   mapping.f64Mma = getF64Mma(options);
   // (f64's mma.sync is sm_80's: LLVM cannot select it for an earlier
   // chip.)

@@ -453,6 +453,63 @@ def test_async_copies(tmp_path, source, flags, stages):
         assemble_without_spills(tmp_path, kernels)
 
 
+# Depth-contiguous tiles (--gpu-depth-contiguous-tiles, off by default
+# until measured on a GPU): the tensor cores' tile of an input whose
+# stride-1 index is a reduction is stored [row][depth], each row padded to
+# 4 modulo 16 elements. Run on this CPU against NumPy (the staging's
+# indices; the fragments' reads of the tiles run on a GPU only), with the
+# remark naming the tiles stored so, and assembled without spills, the
+# tiles in dynamic shared memory as their new size asks.
+BOTH_DEPTH_FASTEST = ("var input A : [131 127]\nvar input B : [137 127]\n"
+                      "var output C : [131 137]\nC = A # B . [[2 4]]\n")
+COLUMNS_DEPTH_FASTEST = ("var input A : [127 131]\nvar input B : [137 127]\n"
+                         "var output C : [131 137]\nC = A # B . [[1 4]]\n")
+
+
+@pytest.mark.parametrize("source, spec, tiles, flags", [
+    (SMALL_PRODUCT, "ik,kj->ij", "rows", []),
+    (BOTH_DEPTH_FASTEST, "ik,jk->ij", "rows and columns", []),
+    (COLUMNS_DEPTH_FASTEST, "ki,jk->ij", "columns", []),
+    (SMALL_PRODUCT, "ik,kj->ij", "rows", ["--gpu-async-stages=0"]),
+    (SMALL_PRODUCT, "ik,kj->ij", "rows", ["--gpu-f64-mma=m16n8k8"]),
+    (LONG_PRODUCT, None, "rows", [])])
+def test_depth_contiguous_tiles(tl_run, tmp_path, source, spec, tiles, flags):
+    flags = ["--gpu-depth-contiguous-tiles"] + flags
+    if spec:
+        rng = np.random.default_rng(5)
+        shapes = [[int(n) for n in re.search(
+            r"var input %s : \[(\d+) (\d+)\]" % name, source).groups()]
+            for name in "AB"]
+        inputs = {"A": rng.standard_normal(shapes[0]),
+                  "B": rng.standard_normal(shapes[1])}
+        mapped = tl_run(source, inputs, ["C"], engine="jit",
+                        extra=["--gpu-mapping-on-cpu"] + flags)
+        np.testing.assert_allclose(mapped["C"],
+                                   np.einsum(spec, inputs["A"], inputs["B"]),
+                                   rtol=1e-12, atol=1e-12)
+    diagnostics = compile_for_gpu(tmp_path, source, *flags)
+    plan = re.search(r"GPU contraction kernel: block tile (\d+)x(\d+), "
+                     r"depth (\d+) per step( \((\d) stages of asynchronous "
+                     r"copies\))?, \d+ threads, depth-contiguous tiles of "
+                     r"the ([a-z ]+),", diagnostics)
+    assert plan and plan.group(6) == tiles, diagnostics
+    kernels = [ptx for ptx in cudabuild.ptx_of(tmp_path / "k.o")
+               if "mma.sync" in ptx]
+    assert len(kernels) == 1
+    rows, columns, depth = (int(plan.group(i)) for i in (1, 2, 3))
+    stages = int(plan.group(5) or 0)
+
+    def tile_elements(width, contiguous):
+        return (width * staged_tile_stride(depth) if contiguous
+                else depth * staged_tile_stride(width))
+    tiles_bytes = max(stages, 1) * 8 * (
+        tile_elements(rows, "rows" in tiles) +
+        tile_elements(columns, "columns" in tiles))
+    assert ("__dynamic_shmem" in kernels[0]) == (tiles_bytes > 48 << 10)
+    if PTXAS:
+        assemble_without_spills(tmp_path, kernels)
+
+
 # The f64 tensor-core shapes: sm_90's m16n8k4 by default there (inline
 # PTX, and .minnctapersm 2: tl-gpu-tensor-core-occupancy), m8n8k4 on
 # sm_80 (MLIR lowers it), the others by --gpu-f64-mma; each assembles for

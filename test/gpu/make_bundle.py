@@ -9,7 +9,11 @@ OUT to a machine with an NVIDIA GPU and driver and run `python3 OUT/run.py`
 there (NumPy only; `--load` also runs the libraries on NumPy, CuPy and
 PyTorch arrays where those are installed).
 
-  /usr/bin/python3 test/gpu/make_bundle.py OUT [--build build]"""
+  /usr/bin/python3 test/gpu/make_bundle.py OUT [--build build]
+      [--tl-flag=--gpu-depth-contiguous-tiles ...]
+
+--tl-flag passes a tl-compile flag to every case's kernels and libraries
+(a variant of the kernels checked on the GPU)."""
 
 import argparse
 import json
@@ -36,6 +40,8 @@ def main():
     parser.add_argument("--random", type=int, default=12,
                         help="random programs (and half as many sized and "
                              "batched ones)")
+    parser.add_argument("--tl-flag", action="append", default=[],
+                        help="a tl-compile flag for every case (repeatable)")
     args = parser.parse_args()
     out = Path(args.out).resolve()
     if out.exists():
@@ -47,7 +53,7 @@ def main():
     for name, source, store, live_out, dtype in gpucases.cases(args.random):
         work = out / "cases" / name
         kernel_args = cudabuild.build(work, source, store, bin_dir, runtime,
-                                      dtype)
+                                      dtype, extra=args.tl_flag)
         if kernel_args is None:
             sys.exit("make_bundle.py: %s needs libdevice: set CUDA_HOME to a "
                      "CUDA toolkit" % name)
@@ -64,7 +70,7 @@ def main():
                        else [])
             subprocess.run([os.path.join(bin_dir, "tl-compile"), "prog.tl",
                             "--target=cuda", "--shared", "--name=k", "-o",
-                            library] + element + flags,
+                            library] + element + flags + args.tl_flag,
                            cwd=work, check=True)
         pointers = [n for kind, n in kernel_args if kind == "pointer"]
         for leftover in ("k.o", "driver.c", "k.h"):

@@ -73,6 +73,9 @@ struct CompileOptions {
   /// GPU contraction kernels: their blocks in groups of this many tiles
   /// of rows (0: the columns fastest; -1: the default).
   int gpuTileGroupRows = -1;
+  /// GPU contraction kernels on the tensor cores: the tile of an input
+  /// loaded depth index fastest stored depth-contiguous in shared memory.
+  bool gpuDepthContiguousTiles = false;
   /// Vector width in bits for the vectorizer; 0 picks the widest of `cpu`
   /// (512 with AVX-512, 256 with AVX, else 128; SVE's length on AArch64).
   unsigned vectorBits = 0;

@@ -171,6 +171,12 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "tiles of rows (0: the columns fastest; -1: the "
                      "default)"),
       llvm::cl::init(-1)};
+  Option<bool> gpuDepthContiguousTiles{
+      *this, "gpu-depth-contiguous-tiles",
+      llvm::cl::desc("GPU contraction kernels on the tensor cores: the tile "
+                     "of an input whose stride-1 index is a reduction stored "
+                     "depth-contiguous in shared memory"),
+      llvm::cl::init(false)};
   Option<std::string> distribute{
       *this, "distribute",
       llvm::cl::desc("Split this size over MPI processes (tl-distribute, "

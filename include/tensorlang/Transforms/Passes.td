@@ -1075,6 +1075,11 @@ def GPUMapLoops : Pass<"tl-gpu-map-loops", "::mlir::func::FuncOp"> {
            "of rows, the rows fastest within a group (0 or 1: the columns "
            "fastest): the blocks of a wave then share more of both inputs' "
            "tiles in the L2 cache">,
+    Option<"contractionDepthContiguousTiles",
+           "contraction-depth-contiguous-tiles", "bool", "false",
+           "Store the tensor cores' tile of an input whose stride-1 index is "
+           "a reduction with the depth contiguous in shared memory "
+           "([row][depth]) rather than [depth][row]">,
     Option<"contractionSharedMemoryBytes", "contraction-shared-memory-bytes",
            "int64_t", "101376",
            "Shared memory a contraction kernel's blocks on one "

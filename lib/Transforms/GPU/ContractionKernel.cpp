@@ -51,6 +51,21 @@ int64_t GPUContractionPlan::columnTileStride() const {
   return getTileStride(blockColumns(), tensorCores, columnInputDepthFastest);
 }
 
+bool GPUContractionPlan::isDepthContiguous(bool rows) const {
+  return depthContiguousTiles && tensorCores &&
+         (rows ? rowInputDepthFastest : columnInputDepthFastest);
+}
+
+std::array<int64_t, 2> GPUContractionPlan::tileShape(bool rows) const {
+  // A depth-contiguous tile's rows are padded as the tensor cores' tiles'
+  // depth indices are: a half-warp's fragment reads four depth indices of
+  // four rows, and a warp's copies eight rows of four.
+  if (isDepthContiguous(rows))
+    return {rows ? blockRows() : blockColumns(),
+            getTileStride(depth, /*tensorCores=*/true, /*depthFastest=*/true)};
+  return {depth, rows ? rowTileStride() : columnTileStride()};
+}
+
 std::string GPUContractionPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -67,6 +82,11 @@ std::string GPUContractionPlan::describe() const {
   os << ", " << threads() << " threads";
   if (tileGroupRows > 1)
     os << ", blocks in groups of " << tileGroupRows << " rows";
+  if (isDepthContiguous(/*rows=*/true) || isDepthContiguous(/*rows=*/false))
+    os << ", depth-contiguous tiles of the "
+       << (!isDepthContiguous(/*rows=*/false)  ? "rows"
+           : !isDepthContiguous(/*rows=*/true) ? "columns"
+                                               : "rows and columns");
   if (depthSplits > 1)
     os << ", depth split in " << depthSplits << " parts of " << depthPerSplit
        << " (partial sums, added in order)";
@@ -173,7 +193,8 @@ static int64_t chooseRegisterTile(int64_t extent, int64_t threads,
 std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
     linalg::GenericOp op, int64_t maxRegisterTile, int64_t depthStep,
     bool tensorCores, StringRef mmaShape, int64_t blocksPerMultiprocessor,
-    int64_t asyncStages, int64_t sharedMemoryBytes, int64_t tileGroupRows) {
+    int64_t asyncStages, int64_t sharedMemoryBytes, int64_t tileGroupRows,
+    bool depthContiguousTiles) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -198,6 +219,7 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
   GPUContractionPlan plan;
   plan.depth = depthStep;
   plan.tileGroupRows = tileGroupRows;
+  plan.depthContiguousTiles = depthContiguousTiles;
   // (With run-time extents the m16n8 kernels' index arithmetic took 148
   // registers in ptxas, and spilled at 128; m8n8k4's took 104.)
   if (mmaShape != "m8n8k4" && !op.hasDynamicShape()) {
@@ -356,8 +378,11 @@ std::optional<GPUContractionPlan> tensorlang::planGPUContraction(
                            ? asyncStages
                            : llvm::divideCeil(blockDepth, plan.depth);
   if (plan.tensorCores && asyncStages >= 2 && blockSteps >= 2) {
-    int64_t stageBytes = plan.depth *
-                         (plan.rowTileStride() + plan.columnTileStride()) *
+    auto elements = [&](bool rows) {
+      std::array<int64_t, 2> shape = plan.tileShape(rows);
+      return shape[0] * shape[1];
+    };
+    int64_t stageBytes = (elements(true) + elements(false)) *
                          outputType.getElementTypeBitWidth() / 8;
     int64_t fitting =
         sharedMemoryBytes / plan.blocksPerMultiprocessor / stageBytes;
@@ -409,13 +434,22 @@ private:
   Value lessThan(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
-  /// The element of a staged tile at `indices` (depth, row or column),
-  /// in the stage `tileStage` where the tiles have stages.
-  Value loadTile(Value tile, ValueRange indices) {
+  /// The indices of the element at depth `depthIndex` and row or column
+  /// `ownIndex` of the rows' (or the columns') tile, as its layout puts
+  /// them (GPUContractionPlan::tileShape).
+  SmallVector<Value> tileIndices(bool rows, Value depthIndex, Value ownIndex) {
+    if (plan.isDepthContiguous(rows))
+      return {ownIndex, depthIndex};
+    return {depthIndex, ownIndex};
+  }
+  /// The element of the rows' (or the columns') staged tile `tile` at
+  /// depth `depthIndex` and row or column `ownIndex`, in the stage
+  /// `tileStage` where the tiles have stages.
+  Value loadTile(Value tile, bool rows, Value depthIndex, Value ownIndex) {
     SmallVector<Value> at;
     if (tileStage)
       at.push_back(tileStage);
-    llvm::append_range(at, indices);
+    llvm::append_range(at, tileIndices(rows, depthIndex, ownIndex));
     return memref::LoadOp::create(b, loc, tile, at);
   }
   /// `linear` (below `extent`, or clamped to its last index) as the
@@ -621,9 +655,12 @@ void ContractionKernelEmitter::copySlotsAsync(unsigned input, Value thread,
     auto [indices, inside] =
         getSlotSource(input, depthOffset, ownOffset, depthBase, partEnd);
     Value copied = arith::SelectOp::create(b, loc, inside, one, none);
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tiles, ValueRange{stage, depthOffset, ownOffset}, source,
-        indices, b.getIndexAttr(1), copied, /*bypassL1=*/UnitAttr());
+    SmallVector<Value> at{stage};
+    llvm::append_range(
+        at, tileIndices(input == plan.rowInput, depthOffset, ownOffset));
+    nvgpu::DeviceAsyncCopyOp::create(b, loc, tiles, at, source, indices,
+                                     b.getIndexAttr(1), copied,
+                                     /*bypassL1=*/UnitAttr());
   }
 }
 
@@ -631,8 +668,9 @@ void ContractionKernelEmitter::storeSlots(unsigned input, Value thread,
                                           ValueRange values, Value tile) {
   for (auto [slot, value] : llvm::enumerate(values)) {
     auto [depthOffset, ownOffset] = getSlotOffsets(input, thread, slot);
-    memref::StoreOp::create(b, loc, value, tile,
-                            ValueRange{depthOffset, ownOffset});
+    memref::StoreOp::create(
+        b, loc, value, tile,
+        tileIndices(input == plan.rowInput, depthOffset, ownOffset));
   }
 }
 
@@ -651,9 +689,9 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTiles(
     Value at = index(position);
     SmallVector<Value> rowValues, columnValues;
     for (Value row : rowsInTile)
-      rowValues.push_back(loadTile(rowTile, ValueRange{at, row}));
+      rowValues.push_back(loadTile(rowTile, /*rows=*/true, at, row));
     for (Value column : columnsInTile)
-      columnValues.push_back(loadTile(columnTile, ValueRange{at, column}));
+      columnValues.push_back(loadTile(columnTile, /*rows=*/false, at, column));
     for (auto [row, rowValue] : llvm::enumerate(rowValues))
       for (auto [column, columnValue] : llvm::enumerate(columnValues)) {
         Value x = rowValue, y = columnValue;
@@ -689,18 +727,15 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores(
     SmallVector<Value> rowFragments, columnFragments;
     for (int64_t row = 0; row < mmaRows; ++row) {
       Value loaded = loadTile(
-          rowTile,
-          ValueRange{at, add(warpRow, add(fragmentRow,
-                                          index(row * Plan::kFragmentRows)))});
+          rowTile, /*rows=*/true, at,
+          add(warpRow, add(fragmentRow, index(row * Plan::kFragmentRows))));
       rowFragments.push_back(
           vector::BroadcastOp::create(b, loc, fragmentType, loaded));
     }
     for (int64_t column = 0; column < mmaColumns; ++column) {
       Value loaded = loadTile(
-          columnTile,
-          ValueRange{at,
-                     add(warpColumn,
-                         add(fragmentRow, index(column * Plan::kMmaColumns)))});
+          columnTile, /*rows=*/false, at,
+          add(warpColumn, add(fragmentRow, index(column * Plan::kMmaColumns))));
       columnFragments.push_back(
           vector::BroadcastOp::create(b, loc, fragmentType, loaded));
     }
@@ -761,19 +796,16 @@ SmallVector<Value> ContractionKernelEmitter::multiplyTilesOnTensorCores16(
       SmallVector<Value> fragment;
       for (int64_t i = 0; i < depth / 2; ++i)
         fragment.push_back(loadTile(
-            rowTile, ValueRange{add(inGroup, index(step + 4 * (i / 2))),
-                                add(warpRow, add(group, index(16 * row +
-                                                              8 * (i % 2))))}));
+            rowTile, /*rows=*/true, add(inGroup, index(step + 4 * (i / 2))),
+            add(warpRow, add(group, index(16 * row + 8 * (i % 2))))));
       rowFragments.push_back(std::move(fragment));
     }
     for (int64_t column = 0; column < mmaColumns; ++column) {
       SmallVector<Value> fragment;
       for (int64_t i = 0; i < depth / 4; ++i)
         fragment.push_back(loadTile(
-            columnTile,
-            ValueRange{add(inGroup, index(step + 4 * i)),
-                       add(warpColumn,
-                           add(group, index(Plan::kMmaColumns * column)))}));
+            columnTile, /*rows=*/false, add(inGroup, index(step + 4 * i)),
+            add(warpColumn, add(group, index(Plan::kMmaColumns * column)))));
       columnFragments.push_back(std::move(fragment));
     }
     for (int64_t row = 0; row < mmaRows; ++row)
@@ -864,17 +896,16 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
   rowBase = mul(blockPosition[2], blockRows);
   columnBase = mul(blockPosition[3], blockColumns);
 
-  int64_t rowStride = plan.rowTileStride();
-  int64_t columnStride = plan.columnTileStride();
-  auto tileType = [&](int64_t stride, Attribute space) {
-    return MemRefType::get({plan.depth, stride}, elementType, AffineMap(),
+  auto tileType = [&](bool rows, Attribute space) {
+    return MemRefType::get(plan.tileShape(rows), elementType, AffineMap(),
                            space);
   };
   // With asynchronous copies, the tiles of every stage: a step's
   // multiplied while the next steps' are copied into the others.
   int64_t stages = barriers ? plan.asyncStages : 0;
-  auto stagedTileType = [&](int64_t stride, Attribute space) {
-    return MemRefType::get({stages, plan.depth, stride}, elementType,
+  auto stagedTileType = [&](bool rows, Attribute space) {
+    std::array<int64_t, 2> shape = plan.tileShape(rows);
+    return MemRefType::get({stages, shape[0], shape[1]}, elementType,
                            AffineMap(), space);
   };
   Value tiles[2];
@@ -885,12 +916,12 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     // 48 KiB).
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    auto type = [&](int64_t stride) {
-      return stages ? stagedTileType(stride, workgroup)
-                    : tileType(stride, workgroup);
+    auto type = [&](bool rows) {
+      return stages ? stagedTileType(rows, workgroup)
+                    : tileType(rows, workgroup);
     };
-    tiles[rowSlot] = memref::AllocOp::create(b, loc, type(rowStride));
-    tiles[columnSlot] = memref::AllocOp::create(b, loc, type(columnStride));
+    tiles[rowSlot] = memref::AllocOp::create(b, loc, type(/*rows=*/true));
+    tiles[columnSlot] = memref::AllocOp::create(b, loc, type(/*rows=*/false));
   }
 
   auto threadLoop = scf::ParallelOp::create(b, loc, ValueRange{zero},
@@ -902,9 +933,9 @@ void ContractionKernelEmitter::emit(bool barriers, Value initialValue,
     // (On the heap: a stack allocation per iteration of a loop is only
     // freed when the function returns.)
     tiles[rowSlot] =
-        memref::AllocOp::create(b, loc, tileType(rowStride, Attribute()));
+        memref::AllocOp::create(b, loc, tileType(/*rows=*/true, Attribute()));
     tiles[columnSlot] =
-        memref::AllocOp::create(b, loc, tileType(columnStride, Attribute()));
+        memref::AllocOp::create(b, loc, tileType(/*rows=*/false, Attribute()));
   }
   // The thread's rows and columns of the block's tile: strided by the
   // thread grid, or where the tensor cores' fragments put them.

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -68,6 +69,13 @@ struct GPUContractionPlan {
   /// Blocks ordered in groups of this many tiles of rows, each group's
   /// blocks the rows fastest (0 or 1: the columns fastest throughout).
   int64_t tileGroupRows = 0;
+  /// Whether the tensor cores' tile of an input loaded depth index fastest
+  /// keeps the depth contiguous in shared memory too ([row][depth], each
+  /// row padded to 4 modulo 16 elements), rather than [depth][row]: a
+  /// warp's copies of 8 rows x 4 depth indices, 8 sectors, then take 2
+  /// shared-memory wavefronts where [depth][row] takes 8 (ncu, TCCG
+  /// ab-ac-cb on an H200), and the fragments' reads stay conflict-free.
+  bool depthContiguousTiles = false;
   /// Blocks per multiprocessor ptxas sizes the kernel's registers for,
   /// where it multiplies in inline PTX (sm_90's shapes): each thread's
   /// sums must fit beside the staged loads.
@@ -89,6 +97,12 @@ struct GPUContractionPlan {
   /// the reads of a step touch distinct shared-memory banks.
   int64_t rowTileStride() const;
   int64_t columnTileStride() const;
+  /// Whether the tile of the rows' (or the columns') input is stored
+  /// depth-contiguous (depthContiguousTiles).
+  bool isDepthContiguous(bool rows) const;
+  /// The shape of one stage of that tile: [depth][stride], or
+  /// [rows or columns][padded depth] where it is depth-contiguous.
+  std::array<int64_t, 2> tileShape(bool rows) const;
   /// How `--remarks` describes the plan.
   std::string describe() const;
 };
@@ -135,13 +149,16 @@ inline std::optional<unsigned> getInnermostLoop(mlir::AffineMap map) {
 /// cores and of more than one step copy their tiles asynchronously in
 /// `asyncStages` stages (0: none), fewer where that many do not fit
 /// `sharedMemoryBytes` (a multiprocessor's for the kernel), none where two
-/// do not; `tileGroupRows` orders the blocks in groups of rows.
+/// do not; `tileGroupRows` orders the blocks in groups of rows;
+/// `depthContiguousTiles` stores the tensor cores' tiles of inputs loaded
+/// depth index fastest depth-contiguous.
 std::optional<GPUContractionPlan>
 planGPUContraction(mlir::linalg::GenericOp op, int64_t maxRegisterTile,
                    int64_t depthStep, bool tensorCores,
                    llvm::StringRef mmaShape = "m8n8k4",
                    int64_t blocksPerMultiprocessor = 0, int64_t asyncStages = 0,
-                   int64_t sharedMemoryBytes = 0, int64_t tileGroupRows = 0);
+                   int64_t sharedMemoryBytes = 0, int64_t tileGroupRows = 0,
+                   bool depthContiguousTiles = false);
 
 /// The attribute of a kernel's inline `mma.sync` that says how many blocks
 /// per multiprocessor its registers are sized for

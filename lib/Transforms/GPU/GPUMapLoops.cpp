@@ -1056,7 +1056,8 @@ struct GPUMapLoopsPass
       return tensorlang::planGPUContraction(
           op, contractionRegisterTile, contractionDepthStep, tensorCores,
           f64Mma, contractionBlocksPerSM, contractionAsyncStages,
-          contractionSharedMemoryBytes, contractionTileGroupRows);
+          contractionSharedMemoryBytes, contractionTileGroupRows,
+          contractionDepthContiguousTiles);
     };
     // (Collected first: the rewrites erase other generics, never these.)
     SmallVector<linalg::GenericOp> contractions;

@@ -10,6 +10,8 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-tile-group-rows=2 emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=GROUPS
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=auto emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=auto contraction-blocks-per-sm=1 emit-remarks}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO1
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{f64-mma=m16n8k4 contraction-async-stages=3 contraction-shared-memory-bytes=232448 contraction-depth-contiguous-tiles emit-remarks}))" 2>&1 | FileCheck %s --check-prefix=CONTIG
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{barriers=false contraction-depth-contiguous-tiles}))" | FileCheck %s --check-prefix=CONTIGCPU
 // RUN: not tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-gpu-map-loops{contraction-register-tile=9}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: tl-gpu-map-loops: contraction-register-tile must be from 1 to 8
@@ -79,6 +81,28 @@
 // ASYNC:       scf.yield {{.*}}, %[[NEXT]] :
 // ASYNC:     nvgpu.device_async_wait %[[LAST]] {numGroups = 0 : i32}
 // ASYNC:     scf.if
+// With depth-contiguous tiles, A (its stride-1 index the depth) is
+// staged [row][depth], 64 rows of 16 depth indices padded to 20; B keeps
+// [depth][column]. Each copy and each fragment's load of A takes its row
+// first, then its depth index.
+// CONTIG: remark: GPU contraction kernel: block tile 64x64, depth 16 per step (3 stages of asynchronous copies), 256 threads, depth-contiguous tiles of the rows, f64 tensor cores
+// CONTIG-LABEL: func.func @product
+// CONTIG:   %[[A:.*]] = memref.alloc() : memref<3x64x20xf64, #gpu.address_space<workgroup>>
+// CONTIG:   %[[B:.*]] = memref.alloc() : memref<3x16x68xf64, #gpu.address_space<workgroup>>
+// CONTIG:     %[[LANE:.*]] = arith.remui %{{.*}}, %c32{{[_0-9]*}} : index
+// CONTIG:     %[[GROUP:.*]] = arith.divui %[[LANE]], %c4{{[_0-9]*}} : index
+// CONTIG:     %[[INGROUP:.*]] = arith.remui %[[LANE]], %c4{{[_0-9]*}} : index
+// CONTIG:     nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{[_0-9]*}}, %{{.*}}, %{{.*}}], 1, %{{.*}} : memref<67x71xf64> to memref<3x64x20xf64, #gpu.address_space<workgroup>>
+// CONTIG:     scf.for
+// CONTIG:       %[[DEPTH:.*]] = arith.addi %[[INGROUP]], %c0{{[_0-9]*}} : index
+// CONTIG-NEXT:  %{{.*}} = arith.constant 0 : index
+// CONTIG-NEXT:  %[[INWARP:.*]] = arith.addi %[[GROUP]], %c0{{[_0-9]*}} : index
+// CONTIG-NEXT:  %[[ROW:.*]] = arith.addi %{{.*}}, %[[INWARP]] : index
+// CONTIG-NEXT:  memref.load %[[A]][%{{.*}}, %[[ROW]], %[[DEPTH]]] : memref<3x64x20xf64, #gpu.address_space<workgroup>>
+// On the CPU, each thread's own tiles have the same layout.
+// CONTIGCPU-LABEL: func.func @product
+// CONTIGCPU:   memref.alloc() : memref<64x20xf64>
+// CONTIGCPU:   memref.alloc() : memref<16x68xf64>
 // Two blocks per multiprocessor in 99 KiB of shared memory (the default,
 // what every chip from sm_86 on offers a block) hold two stages, not
 // three; one block per multiprocessor holds three.
