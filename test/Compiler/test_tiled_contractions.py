@@ -424,19 +424,23 @@ def test_prime_extents_are_peeled_not_split_or_tiled_one_row_deep(tmp_path,
 # The rows' operand copied into panels of the register tile's rows
 # (row-panels=in0): rows a page or more apart, each read by at least 24
 # register tiles of columns, which a target with a 2 MiB L2 (blocks of up
-# to 512 columns) allows. Prime extents: panels of 8 rows and a last one
-# of 3, depth blocks of 174 and 173, 401 = 25 x 16 + 1 columns; the second
+# to 512 columns) allows, on one thread or two (801 columns: two blocks,
+# or two threads' shares, of 25 register tiles of AVX-512's 16 columns;
+# with 401, two threads' shares were 12 such tiles, and only AVX2's
+# tiles of 8 had panels). Prime extents but the columns: panels of 8 rows
+# and a last one of 3, depth blocks of 174 and 173, 801 = 50 x 16 + 1
+# columns; the second
 # case has its rows first of three dimensions (5368 B apart) and another
 # reduction kept whole in the panels.
 ROW_PANEL_CASES = {
     "matmul-prime-row-panels": (
-        "var input A : [67 521]\nvar input B : [521 401]\nvar output C : [67 401]\n"
+        "var input A : [67 521]\nvar input B : [521 801]\nvar output C : [67 801]\n"
         "C = A # B . [2 3]\n",
-        {"A": (67, 521), "B": (521, 401)}, lambda v: v["A"] @ v["B"]),
+        {"A": (67, 521), "B": (521, 801)}, lambda v: v["A"] @ v["B"]),
     "contraction-row-panels-two-reductions": (
-        "var input A : [37 11 61]\nvar input B : [61 11 401]\n"
-        "var output C : [37 401]\nC = A # B . [[2 5] [3 4]]\n",
-        {"A": (37, 11, 61), "B": (61, 11, 401)},
+        "var input A : [37 11 61]\nvar input B : [61 11 801]\n"
+        "var output C : [37 801]\nC = A # B . [[2 5] [3 4]]\n",
+        {"A": (37, 11, 61), "B": (61, 11, 801)},
         lambda v: np.einsum("ikl,lkj->ij", v["A"], v["B"])),
 }
 L2_2MIB = ["--l2-cache-bytes=2097152"]
@@ -544,37 +548,34 @@ def test_emerald_rapids_plans(tmp_path, name):
 
 
 # The same with one core's share of L3 (320 MB for 64 cores: 5 MiB): the
-# column blocks at most 2.5 MiB / (256 x 8 B) = 1280, a power of two: 1024;
-# beside such a block (more than half of L2) the rows at most 2 MiB / 2 /
-# (256 x 8 B) = 512.
-EMERALD_RAPIDS_L3_PLANS = {
-    # Columns 5136 in 6 blocks of 856, rounded up to 864; rows 5120 / 10.
-    "ab-ac-cb": "rows=d2 columns=d0 depth=d1 cache=[864,214,512] "
-                "register=[16,1,8] cache-order=[d0,d1,d2] "
-                "register-order=[d2,d0,d1] split=none panels=in0 "
-                "row-panels=in1",
-    # 5184 = 6 x 864 columns, 12 x 432 rows.
-    "abcd-aecf-bfde": "rows=d0 columns=d1 depth=d2 cache=[432,864,216] "
-                      "register=[8,16,1] cache-order=[d1,d2,d0] "
-                      "register-order=[d0,d1,d2] split=none panels=in1 "
-                      "row-panels=in0",
-    # Folded: 5184 = 6 x 864 columns, the rows whole.
-    "abcd-aebf-dfce": "rows=d1 columns=d0 depth=d2 cache=[864,0,216,0] "
-                      "register=[16,8,1,1] cache-order=[d3,d0,d2,d1] "
-                      "register-order=[d3,d1,d0,d2] split=none panels=in0 "
-                      "row-panels=in1",
-}
-
-
-@pytest.mark.parametrize("name", sorted(EMERALD_RAPIDS_L3_PLANS))
+# L2 rule's column blocks (512 columns, 32 register tiles of 16) are wide
+# enough for the rows' panels (24 tiles or more), so no block grows to L3's
+# size; the plans are those without the L3 (docs/compiler.md, "The target
+# description"). With a 1 MiB L2 (blocks of 256 columns, 16 tiles) the
+# columns of ab-ac-cb go in L3's blocks: 2.5 MiB / (256 x 8 B) = 1280,
+# 1024 at most, 5136 / 6 = 856 rounded up to 864.
+@pytest.mark.parametrize("name", sorted(EMERALD_RAPIDS_PLANS))
 def test_emerald_rapids_plans_with_l3(tmp_path, name):
-    remarks, _ = _compile(tmp_path, EMERALD_RAPIDS_PLANS[name][0],
+    source, plan = EMERALD_RAPIDS_PLANS[name]
+    remarks, _ = _compile(tmp_path, source,
                           EMERALD_RAPIDS + ["--l3-cache-bytes=5242880"])
     assert ("L3 5120 KiB a core, lines of 64 B; planner cpu, for 64-bit "
-            "elements: 8 lanes, register tile 8x16, cache tile 128x1024x256"
+            "elements: 8 lanes, register tile 8x16, cache tile 128x512x256"
             in remarks), remarks
+    assert re.findall(r"tiling plan: (.*)", remarks) == [plan], remarks
+
+
+def test_l3_blocks_beside_a_1mib_l2(tmp_path):
+    source = EMERALD_RAPIDS_PLANS["ab-ac-cb"][0]
+    remarks, _ = _compile(tmp_path, source, [
+        "--cpu=emeraldrapids", "--l1-cache-bytes=49152",
+        "--l2-cache-bytes=1048576", "--l3-cache-bytes=5242880"])
+    assert "cache tile 64x1024x256" in remarks, remarks
     assert (re.findall(r"tiling plan: (.*)", remarks) ==
-            [EMERALD_RAPIDS_L3_PLANS[name]]), remarks
+            ["rows=d2 columns=d0 depth=d1 cache=[864,214,256] "
+             "register=[16,1,8] cache-order=[d0,d1,d2] "
+             "register-order=[d2,d0,d1] split=none panels=in0 "
+             "row-panels=in1"]), remarks
 
 
 def _sysfs_cache(index):

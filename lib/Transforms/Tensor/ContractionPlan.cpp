@@ -110,8 +110,14 @@ static void deriveCacheTiles(const TargetDescription &target,
   // columns' into panels (the rows of a block are many): every register tile
   // streams both from contiguous panels, and the rows' operand is read from
   // memory once per column block, of thousands of columns rather than a
-  // hundred.
-  if (target.l3CacheBytes > 0) {
+  // hundred. That pays only where the L2 rule's column block is too narrow
+  // for the rows' panels (fewer register tiles of columns than
+  // minRowPanelReuse: 512 KiB and 1 MiB L2s): where it is wide enough (a
+  // 2 MiB L2), every register tile would read its columns' sliver from L3
+  // rather than L2, and it measured slower (bench/README.md, "L3 blocks
+  // on a 2 MiB L2").
+  if (target.l3CacheBytes > 0 &&
+      config.cacheColumns < config.minRowPanelReuse * config.registerColumns) {
     config.l3BlockBytes = target.l3CacheBytes / 2;
     config.cacheColumns =
         std::max(config.cacheColumns,

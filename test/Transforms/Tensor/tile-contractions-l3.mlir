@@ -12,6 +12,12 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-L3
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 l3-cache-bytes=4194304 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=L3
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=4 vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 l3-cache-bytes=4194304}))" | FileCheck %s --check-prefix=IR
+// A 2 MiB L2 (an Intel Xeon of the Emerald Rapids generation: AVX-512, 48
+// KiB L1, 5 MiB of L3 a core) holds blocks of 512 columns, 32 register
+// tiles of 16, wide enough for panels of rows (24 tiles or more): no L3
+// blocks, the plan of the L2 rule, as without the L3.
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 l1-cache-bytes=49152 l2-cache-bytes=2097152 l3-cache-bytes=5242880 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-L2
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 l1-cache-bytes=49152 l2-cache-bytes=2097152 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-L2
 
 #a = affine_map<(i, k, j) -> (i, k)>
 #b = affine_map<(i, k, j) -> (k, j)>
@@ -23,6 +29,8 @@
 // L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[] {{.*}} split=d2@2496
 // L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[108,253,832] register=[6,1,8] {{.*}} split=none panels=in1 row-panels=in0{{$}}
 // L3: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[30,0,0] register=[6,1,4] {{.*}} split=none panels=in1{{$}}
+// WIDE-L2: remark: target: 512-bit vectors x 32, L1 48 KiB, L2 2048 KiB, {{(L3 5120 KiB a core, )?}}lines of 64 B; {{.*}} cache tile 128x512x256
+// WIDE-L2: remark: tiling plan: rows=d0 columns=d2 depth=d1 cache=[112,253,512] register=[8,1,16] {{.*}} split=none panels=in1 row-panels=in0{{$}}
 // IR-LABEL: func.func @wide
 // The columns' block in 104 panels of 8 columns, the rows' blocks (108
 // rows, then the 103 after them) in 18 panels of 6 rows each.
