@@ -429,9 +429,8 @@ def test_prime_extents_are_peeled_not_split_or_tiled_one_row_deep(tmp_path,
 # with 401, two threads' shares were 12 such tiles, and only AVX2's
 # tiles of 8 had panels). Prime extents but the columns: panels of 8 rows
 # and a last one of 3, depth blocks of 174 and 173, 801 = 50 x 16 + 1
-# columns; the second
-# case has its rows first of three dimensions (5368 B apart) and another
-# reduction kept whole in the panels.
+# columns; the second case has its rows first of three dimensions (5368 B
+# apart) and another reduction kept whole in the panels.
 ROW_PANEL_CASES = {
     "matmul-prime-row-panels": (
         "var input A : [67 521]\nvar input B : [521 801]\nvar output C : [67 801]\n"

@@ -115,7 +115,8 @@ struct TileContractionsConfig {
   /// register tiles read it (half of L2).
   int64_t l2BlockBytes = int64_t(512) << 10;
   /// Bytes of a columns' block that stay in one core's share of L3 while
-  /// the row blocks go past it (half of it; 0: no L3 described).
+  /// the row blocks go past it (half of it; 0: no L3 described, or the L2
+  /// rule's blocks are wide enough without it: deriveCacheTiles).
   int64_t l3BlockBytes = 0;
   /// Most rows of a cache tile whose columns' block stays in L3 rather than
   /// L2 (cacheRowsFor; 0: as cacheRows).
