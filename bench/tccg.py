@@ -167,6 +167,25 @@ def sized_program(name, sizes):
     return declarations + "\n".join(lines), spec
 
 
+def select_cases(cases, only):
+    """The (number, case) pairs that `only` names: comma-separated names,
+    numbers and ranges of numbers (20-30). A name or number that matches
+    no case is an error, not an empty run."""
+    wanted = set()
+    for token in filter(None, (t.strip() for t in only.split(","))):
+        bounds = re.fullmatch(r"(\d+)-(\d+)", token)
+        if bounds:
+            first, last = int(bounds.group(1)), int(bounds.group(2))
+            numbers = {str(n) for n, _ in cases if first <= n <= last}
+        else:
+            numbers = {str(n) for n, c in cases if token in (str(n), c[0])}
+        if not numbers:
+            sys.exit("tccg.py: --only: no case is %r (names, numbers 1-%d, "
+                     "ranges such as 20-30)" % (token, len(cases)))
+        wanted |= numbers
+    return [(n, c) for n, c in cases if str(n) in wanted]
+
+
 def compulsory_bytes(name, sizes, element_bytes=8):
     """Bytes any implementation moves: each operand read once and the
     result written once (the roofline's traffic; caches can only add)."""
@@ -416,7 +435,8 @@ def main(argv=None):
                              help="every extent the largest prime at most "
                                   "TCCG's (72 -> 71, 16 -> 13, 296 -> 293)")
     parser.add_argument("--only", default="",
-                        help="cases by name (abc-bda-dc) or number (1-48)")
+                        help="cases by name (abc-bda-dc), number (1-48) or "
+                        "range of numbers (20-30), comma-separated")
     parser.add_argument("--max-mib", type=float, default=None,
                         help="shrink every case's extents until its largest "
                              "tensor holds at most this many MiB (a quick "
@@ -486,8 +506,7 @@ def main(argv=None):
         exported = ExportedKernels(args.exported)
         cases, kind = exported.cases, exported.kind
     if args.only:
-        wanted = set(args.only.split(","))
-        cases = [(n, c) for n, c in cases if str(n) in wanted or c[0] in wanted]
+        cases = select_cases(cases, args.only)
     if args.export:
         return export_cases(cases, kind, args)
     peers = args.peers.split(",")

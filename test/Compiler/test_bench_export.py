@@ -149,3 +149,18 @@ def test_peers_get_the_hosts_openblas_kernels_where_it_does_not_know_it(
     monkeypatch.setattr(bench_run.subprocess, "run",
                         fake("Prescott", "x86-64"))
     assert bench_run.openblas_coretype_for_unknown_host() is None
+
+
+def test_only_takes_ranges_and_refuses_unknown_cases(tmp_path):
+    """--only 20-21 is cases 20 and 21 (it was taken for a name, and the
+    run was empty); a token that names no case stops the run."""
+    bundle = tmp_path / "bundle"
+    result = tccg("--max-mib", "0.05", "--only", "20-21,ab-ac-cb", "--export",
+                  str(bundle), "--cpu=x86-64-v3")
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((bundle / "cases.json").read_text())
+    assert [case["number"] for case in manifest["cases"]] == [12, 20, 21]
+    for only in ["99", "20-30x", "ab-ac-cc"]:
+        result = tccg("--only", only, "--export", str(tmp_path / only))
+        assert result.returncode != 0, only
+        assert "--only: no case is '%s'" % only in result.stderr, result.stderr
