@@ -15,7 +15,11 @@
 // A 2 MiB L2 (an Intel Xeon of the Emerald Rapids generation: AVX-512, 48
 // KiB L1, 5 MiB of L3 a core) holds blocks of 512 columns, 32 register
 // tiles of 16, wide enough for panels of rows (24 tiles or more): no L3
-// blocks, the plan of the L2 rule, as without the L3.
+// blocks, the plan of the L2 rule, as without the L3 (rows 211, a prime, in
+// two blocks of at most 2 MiB / 8 / (256 x 8 B) = 128, 106 rounded up to
+// 8s = 112; depth 1009, a prime, in four blocks, 253; columns 2503 in five
+// blocks of at most 512, 501 rounded up to 16s = 512). The old rule's L3
+// blocks would be 1024 columns (2.5 MiB / (256 x 8 B), a power of two).
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 l1-cache-bytes=49152 l2-cache-bytes=2097152 l3-cache-bytes=5242880 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-L2
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 l1-cache-bytes=49152 l2-cache-bytes=2097152 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE-L2
 
