@@ -1410,6 +1410,52 @@ static void forwardThroughSmallAllocations(RewriterBase &rewriter,
   }
 }
 
+/// A register tile's rows read as one vector (rows along the contiguous
+/// dimension of their operand: TCCG abc-adec-ebd) and broadcast lane by lane
+/// are loaded one element at a time instead, each load folded into its
+/// broadcast. A lane's broadcast from a register is a shuffle, on x86 on
+/// the port that also runs half the FMAs (Intel's port 5), where a
+/// broadcast from memory is a load.
+static void broadcastRowsFromMemory(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<vector::TransferReadOp> reads;
+  func.walk([&](vector::TransferReadOp read) {
+    if (read.getVectorType().getRank() != 1 || read.getMask() ||
+        !isa<MemRefType>(read.getBase().getType()) ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        !llvm::all_of(read.getInBoundsValues(),
+                      [](bool inBounds) { return inBounds; }))
+      return;
+    bool onlyBroadcastLanes =
+        !read->use_empty() &&
+        llvm::all_of(read->getUsers(), [](Operation *user) {
+          auto extract = dyn_cast<vector::ExtractOp>(user);
+          return extract && extract.getStaticPosition().size() == 1 &&
+                 !ShapedType::isDynamic(extract.getStaticPosition()[0]) &&
+                 !extract->use_empty() &&
+                 llvm::all_of(extract->getUsers(), [](Operation *use) {
+                   return isa<vector::BroadcastOp>(use);
+                 });
+        });
+    if (onlyBroadcastLanes)
+      reads.push_back(read);
+  });
+  for (vector::TransferReadOp read : reads) {
+    Location loc = read.getLoc();
+    for (Operation *user : llvm::make_early_inc_range(read->getUsers())) {
+      auto extract = cast<vector::ExtractOp>(user);
+      rewriter.setInsertionPoint(extract);
+      SmallVector<Value> indices(read.getIndices());
+      indices.back() = rewriter.createOrFold<arith::AddIOp>(
+          loc, indices.back(),
+          rewriter.createOrFold<arith::ConstantIndexOp>(
+              loc, extract.getStaticPosition()[0]));
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(extract, read.getBase(),
+                                                  indices);
+    }
+    rewriter.eraseOp(read);
+  }
+}
+
 namespace {
 struct LowerContractionVectorsPass
     : public tensorlang::impl::LowerContractionVectorsBase<
@@ -1484,6 +1530,7 @@ struct LowerContractionVectorsPass
       for (scf::ForOp loop : reductionLoops)
         prefetchStridedOperands(rewriter, loop, prefetchSteps);
     }
+    broadcastRowsFromMemory(rewriter, func);
 
     SmallVector<linalg::GenericOp> starts;
     func.walk([&](linalg::GenericOp op) {

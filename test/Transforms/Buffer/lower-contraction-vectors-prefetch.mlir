@@ -46,12 +46,12 @@
 // CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[FIRST]], %c7{{.*}} : index
 // CHECK-NEXT: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
 // CHECK-NOT: memref.prefetch
-// CHECK: vector.transfer_read %[[A]][%[[K]], %{{.*}}]
+// CHECK: memref.load %[[A]][%[[K]], %{{.*}}]
 // CHECK-NOT: memref.prefetch
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK-NOT: memref.prefetch
-// CHECK: vector.transfer_read %[[A]]
+// CHECK: memref.load %[[A]]
 // CHECK-NOT: memref.prefetch
 // CHECK: return
 func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<256x16xf64>, %c: memref<8x16xf64>) {

@@ -38,6 +38,73 @@ func.func @register_tile(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x
 
 // -----
 
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// The rows are A's last dimension (A[k][i]): each step's rows are one run
+// of A. Each row's element is loaded on its own and broadcast (a
+// broadcast from memory, a load), not read as one vector whose lanes are
+// then broadcast from a register (shuffles, on the ports of the FMAs).
+// CHECK-LABEL: func.func @rows_along_a_run
+// CHECK-SAME: (%[[A:.*]]: memref<4x3xf64>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NOT: vector.transfer_read %[[A]]
+// CHECK: %[[X0:.*]] = memref.load %[[A]][%[[K]], %c0{{(_[0-9]+)?}}] : memref<4x3xf64>
+// CHECK: vector.broadcast %[[X0]] : f64 to vector<8xf64>
+// CHECK: %[[X1:.*]] = memref.load %[[A]][%[[K]], %c1{{(_[0-9]+)?}}] : memref<4x3xf64>
+// CHECK: vector.broadcast %[[X1]] : f64 to vector<8xf64>
+// CHECK: %[[X2:.*]] = memref.load %[[A]][%[[K]], %c2{{(_[0-9]+)?}}] : memref<4x3xf64>
+// CHECK: vector.broadcast %[[X2]] : f64 to vector<8xf64>
+// CHECK-NOT: vector.transfer_read %[[A]]
+// CHECK: scf.yield
+func.func @rows_along_a_run(%a: memref<4x3xf64>, %b: memref<4x8xf64>, %c: memref<3x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<4x3xf64>, vector<3x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<3x8xf64>, vector<3x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<3x1xf64>, vector<1x8xf64> into vector<3x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<3x8xf64>, memref<3x8xf64>
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// The same rows, where the run may end inside the vector (a row past A's
+// edge reads the padding): they stay one vector read, whose out-of-bounds
+// lanes are never loaded.
+// CHECK-LABEL: func.func @rows_past_the_edge
+// CHECK-SAME: (%[[A:.*]]: memref<4x?xf64>
+// CHECK: scf.for
+// CHECK: vector.transfer_read %[[A]]
+// CHECK-NOT: memref.load %[[A]]
+// CHECK: scf.yield
+func.func @rows_past_the_edge(%a: memref<4x?xf64>, %b: memref<4x8xf64>, %c: memref<3x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f64
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%k, %c0], %pad {in_bounds = [false, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<4x?xf64>, vector<3x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<3x8xf64>, vector<3x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<3x1xf64>, vector<1x8xf64> into vector<3x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<3x8xf64>, memref<3x8xf64>
+  }
+  return
+}
+
+// -----
+
 // Functions without contractions are left as they are.
 // CHECK-LABEL: func.func @no_contraction
 // CHECK: vector.transfer_read %{{.*}} : memref<2x8xf64>, vector<2x8xf64>
