@@ -52,8 +52,7 @@ struct TileContractionsConfig {
   /// vector width).
   int64_t registerRows = 8;
   int64_t registerColumns = 16;
-  /// Result rows x columns, and steps of the longest reduction (the depth),
-  /// per cache tile.
+  /// Result rows x columns, and steps of the depth, per cache tile.
   int64_t cacheRows = 64;
   int64_t cacheColumns = 256;
   int64_t cacheDepth = 256;
@@ -168,7 +167,8 @@ constexpr int64_t kThreadColumnsAtRunTime = -1;
 /// the contraction (d0, d1, ... of its indexing maps).
 struct ContractionTilingPlan {
   /// The register tile's columns (the result's last dimension), its rows
-  /// (when `hasRows`), and the depth: the longest reduction.
+  /// (when `hasRows`), and the depth: of the reductions nearly as long as
+  /// the longest, the one whose steps are closest in the rows' operand.
   unsigned rowDim = 0, columnDim = 0, depthDim = 0;
   bool hasRows = false;
   /// Where the loop dimension `splitDim` is cut in two contractions first

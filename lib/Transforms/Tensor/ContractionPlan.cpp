@@ -559,6 +559,56 @@ static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
 }
 
+/// Elements between consecutive steps of `dim` in the input `input`, or
+/// none where the input does not read it.
+static std::optional<int64_t> strideOf(const ContractionShape &shape,
+                                       ArrayRef<int64_t> extents,
+                                       unsigned input, unsigned dim) {
+  AffineMap map = shape.getInputMap(input);
+  std::optional<unsigned> position =
+      map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
+  if (!position)
+    return std::nullopt;
+  int64_t stride = 1;
+  for (unsigned later = *position + 1; later < map.getNumResults(); ++later)
+    stride *= extents[map.getDimPosition(later)];
+  return stride;
+}
+
+/// The depth: of the reductions at least half as long as the longest, the
+/// one the rows' operand (read in place, an element per row and step) has
+/// closest together; the longest of those. Steps far apart take a line,
+/// and a page, per step: TCCG abc-adec-ebd sums d and e, 72 each, over
+/// A[c][e][d][a], whose e steps are 41 KB apart and d steps 576 B.
+static unsigned depthFor(const ContractionShape &shape,
+                         ArrayRef<int64_t> extents,
+                         const ContractionTilingPlan &plan) {
+  SmallVector<unsigned> reductions = shape.getReductionDims();
+  int64_t longest = 0;
+  for (unsigned dim : reductions)
+    longest = std::max(longest, extents[dim]);
+  std::optional<unsigned> rowsInput;
+  for (unsigned input = 0; input < shape.getNumInputs() && plan.hasRows;
+       ++input)
+    if (shape.getInputMap(input).isFunctionOfDim(plan.rowDim) &&
+        !shape.getInputMap(input).isFunctionOfDim(plan.columnDim))
+      rowsInput = input;
+  auto stride = [&](unsigned dim) {
+    std::optional<int64_t> inRows =
+        rowsInput ? strideOf(shape, extents, *rowsInput, dim) : std::nullopt;
+    return inRows.value_or(std::numeric_limits<int64_t>::max());
+  };
+  unsigned depth = reductions.front();
+  for (unsigned dim : reductions) {
+    if (2 * extents[dim] < longest)
+      continue;
+    if (2 * extents[depth] < longest || stride(dim) < stride(depth) ||
+        (stride(dim) == stride(depth) && extents[dim] > extents[depth]))
+      depth = dim;
+  }
+  return depth;
+}
+
 /// Whether the loops of cache tiles start with a dimension other than the
 /// columns, rows and depth (a batch, another reduction): threads share that
 /// one rather than the column blocks.
@@ -1350,9 +1400,7 @@ planTwoLevelTiles(const ContractionShape &contraction,
                     Twine(elements) + " elements) and too little reused (" +
                     Twine(usesPerElement) + " uses per element) to transpose");
   }
-  SmallVector<unsigned> reductions = shape.getReductionDims();
-  plan.depthDim = *llvm::max_element(
-      reductions, [&](unsigned a, unsigned b) { return extents[a] < extents[b]; });
+  plan.depthDim = depthFor(shape, extents, plan);
 
   int64_t columns = extents[plan.columnDim];
   int64_t registerColumns =

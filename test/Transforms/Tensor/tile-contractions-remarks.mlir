@@ -396,3 +396,38 @@ func.func @gemm_unit_batch(%a: tensor<1x128x64xf64>, %b: tensor<64x256xf64>, %c:
   } -> tensor<1x128x256xf64>
   return %r : tensor<1x128x256xf64>
 }
+
+
+#depth_a = affine_map<(c, a, b, e, d) -> (c, e, d, a)>
+#depth_b = affine_map<(c, a, b, e, d) -> (d, b, e)>
+#depth_c = affine_map<(c, a, b, e, d) -> (c, a, b)>
+
+// Two reductions as long as each other (TCCG abc-adec-ebd): the depth is
+// d (d4), whose steps are 24 elements apart in A, the rows' operand; e's
+// are 576 apart, a line (and at TCCG's extents a page) per row and step.
+// AVX512: remark: tiling plan: rows=d1 columns=d2 depth=d4
+func.func @depth_closest_in_rows(%x: tensor<8x24x24x24xf64>, %y: tensor<24x24x24xf64>, %z: tensor<8x24x24xf64>) -> tensor<8x24x24xf64> {
+  %r = linalg.generic {indexing_maps = [#depth_a, #depth_b, #depth_c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %y : tensor<8x24x24x24xf64>, tensor<24x24x24xf64>) outs(%z : tensor<8x24x24xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<8x24x24xf64>
+  return %r : tensor<8x24x24xf64>
+}
+
+// The same, with d less than half as long as e (8 of 24): the depth is e
+// (d3), the longest; each register tile's accumulators would be loaded
+// and stored every 8 steps along d.
+// AVX512: remark: tiling plan: rows=d1 columns=d2 depth=d3
+func.func @depth_longest(%x: tensor<8x24x8x24xf64>, %y: tensor<8x24x24xf64>, %z: tensor<8x24x24xf64>) -> tensor<8x24x24xf64> {
+  %r = linalg.generic {indexing_maps = [#depth_a, #depth_b, #depth_c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %y : tensor<8x24x8x24xf64>, tensor<8x24x24xf64>) outs(%z : tensor<8x24x24xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<8x24x24xf64>
+  return %r : tensor<8x24x24xf64>
+}

@@ -256,14 +256,15 @@ func.func @p11_columns(%u: tensor<2x11x11xf64>, %m: tensor<11x11xf64>) -> (tenso
 #c = affine_map<(i, k, j, l) -> (i, j)>
 
 // Two reductions that cannot collapse into one (they are not adjacent
-// among the loops): the longer is the depth of the cache tiles; the other,
-// above 16 steps, is blocked for the caches too (8 at a time), so that a
-// register tile does not run through all of it over operand slices that
-// leave L2.
+// among the loops). The depth of the cache tiles is l: at least half as
+// long as k (24 of 32) and a step apart in A, the rows' operand, where k
+// is 24 elements apart. The other, above 16 steps, is blocked for the
+// caches too (8 at a time, outermost), so that a register tile does not
+// run through all of it over operand slices that leave L2.
 // CHECK-LABEL: func.func @two_reductions
 // CHECK-NOT: tensor.collapse_shape
-// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8 iter_args
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c24 step %c8 iter_args
 // CHECK: vector.contract
 func.func @two_reductions(%a: tensor<16x32x24xf64>, %b: tensor<32x24x16xf64>, %c: tensor<16x16xf64>) -> tensor<16x16xf64> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
