@@ -167,8 +167,9 @@ constexpr int64_t kThreadColumnsAtRunTime = -1;
 /// the contraction (d0, d1, ... of its indexing maps).
 struct ContractionTilingPlan {
   /// The register tile's columns (the result's last dimension), its rows
-  /// (when `hasRows`), and the depth: of the reductions nearly as long as
-  /// the longest, the one whose steps are closest in the rows' operand.
+  /// (when `hasRows`), and the depth: of the reductions at least half as
+  /// long as the longest, the one whose steps are closest together in the
+  /// rows' operand, the longest of those.
   unsigned rowDim = 0, columnDim = 0, depthDim = 0;
   bool hasRows = false;
   /// Where the loop dimension `splitDim` is cut in two contractions first

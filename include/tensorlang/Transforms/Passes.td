@@ -228,7 +228,9 @@ def TileContractions : Pass<"tl-tile-contractions", "::mlir::func::FuncOp"> {
        `register-columns` is two (72 = 3 x 24: tiles 24 wide, at most
        three quarters of `register-rows` deep);
     1. tiles the loop nest for the caches (`cache-rows` x `cache-columns`
-       of the result, `cache-depth` of the longest reduction, blocks of 8
+       of the result, `cache-depth` of the depth: of the reductions at
+       least half as long as the longest, the one whose steps are closest
+       together in the operand without the columns; blocks of 8
        of any other reduction above 16), the column blocks outermost and
        the row blocks inside the reduction blocks, so that a block of the
        operand without rows stays in cache while the rows go past it
@@ -549,7 +551,10 @@ def LowerContractionVectors
     just before is forwarded instead of read); lowers each
     `vector.contract` to outer products and those to one broadcast and
     `vector.fma` per row; unrolls the tile's transfers into one per row
-    (one loop-carried vector per row); and, for reduction loops of at
+    (one loop-carried vector per row); loads the rows' elements one at a
+    time where they were read as one vector and broadcast lane by lane (a
+    broadcast from memory is a load, one from a register a shuffle); and,
+    for reduction loops of at
     least 32 steps, starts the rows from zeros and adds the result's rows
     after the loop, prefetched before it.
 

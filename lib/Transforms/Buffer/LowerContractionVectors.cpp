@@ -1411,46 +1411,57 @@ static void forwardThroughSmallAllocations(RewriterBase &rewriter,
 }
 
 /// A register tile's rows read as one vector (rows along the contiguous
-/// dimension of their operand: TCCG abc-adec-ebd) and broadcast lane by lane
-/// are loaded one element at a time instead, each load folded into its
-/// broadcast. A lane's broadcast from a register is a shuffle, on x86 on
-/// the port that also runs half the FMAs (Intel's port 5), where a
-/// broadcast from memory is a load.
+/// dimension of their operand: TCCG abc-adec-ebd; or a single row) and
+/// broadcast lane by lane are loaded one element at a time instead, where
+/// the vector was read, each load then folded into its broadcast. A lane's
+/// broadcast from a register is a shuffle, on x86 on the port that also
+/// runs half the FMAs (Intel's port 5), where a broadcast from memory is a
+/// load.
 static void broadcastRowsFromMemory(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<vector::TransferReadOp> reads;
   func.walk([&](vector::TransferReadOp read) {
-    if (read.getVectorType().getRank() != 1 || read.getMask() ||
-        !isa<MemRefType>(read.getBase().getType()) ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        !llvm::all_of(read.getInBoundsValues(),
-                      [](bool inBounds) { return inBounds; }))
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    if (!type || type.getElementType() != vectorType.getElementType() ||
+        vectorType.getRank() != 1 || vectorType.isScalable() ||
+        read.getMask() || read.hasOutOfBoundsDim() ||
+        !read.getPermutationMap().isMinorIdentity())
       return;
+    int64_t lanes = vectorType.getNumElements();
     bool onlyBroadcastLanes =
         !read->use_empty() &&
-        llvm::all_of(read->getUsers(), [](Operation *user) {
+        llvm::all_of(read->getUsers(), [&](Operation *user) {
           auto extract = dyn_cast<vector::ExtractOp>(user);
-          return extract && extract.getStaticPosition().size() == 1 &&
-                 !ShapedType::isDynamic(extract.getStaticPosition()[0]) &&
-                 !extract->use_empty() &&
-                 llvm::all_of(extract->getUsers(), [](Operation *use) {
-                   return isa<vector::BroadcastOp>(use);
-                 });
+          if (!extract || extract.getStaticPosition().size() != 1)
+            return false;
+          int64_t lane = extract.getStaticPosition()[0];
+          return lane >= 0 && lane < lanes && !extract->use_empty() &&
+                 llvm::all_of(
+                     extract->getUsers(),
+                     [](Operation *use) {
+                       return isa<vector::BroadcastOp>(use);
+                     });
         });
     if (onlyBroadcastLanes)
       reads.push_back(read);
   });
   for (vector::TransferReadOp read : reads) {
     Location loc = read.getLoc();
+    rewriter.setInsertionPoint(read);
     for (Operation *user : llvm::make_early_inc_range(read->getUsers())) {
       auto extract = cast<vector::ExtractOp>(user);
-      rewriter.setInsertionPoint(extract);
+      int64_t lane = extract.getStaticPosition()[0];
       SmallVector<Value> indices(read.getIndices());
-      indices.back() = rewriter.createOrFold<arith::AddIOp>(
-          loc, indices.back(),
-          rewriter.createOrFold<arith::ConstantIndexOp>(
-              loc, extract.getStaticPosition()[0]));
-      rewriter.replaceOpWithNewOp<memref::LoadOp>(extract, read.getBase(),
-                                                  indices);
+      if (std::optional<int64_t> first = getConstantIntValue(indices.back()))
+        indices.back() =
+            arith::ConstantIndexOp::create(rewriter, loc, *first + lane);
+      else if (lane != 0)
+        indices.back() = arith::AddIOp::create(
+            rewriter, loc, indices.back(),
+            arith::ConstantIndexOp::create(rewriter, loc, lane));
+      Value element =
+          memref::LoadOp::create(rewriter, loc, read.getBase(), indices);
+      rewriter.replaceOp(extract, element);
     }
     rewriter.eraseOp(read);
   }

@@ -15,7 +15,7 @@
 // last (unit-stride) dimension of every operand that uses it (small or much
 // reused operands are transposed to make it so); the "rows" a result
 // dimension that only the other operand uses (else the result's
-// second-to-last); the "depth" the longest reduction. Every other result
+// second-to-last); the "depth" a long reduction (depthFor). Every other result
 // dimension is a loop of single steps around the tiles. Tile sizes divide
 // the extents where a divisor is near the preferred size; elsewhere (a
 // prime) they do not, and the rewrite peels the last, partial tile off
@@ -559,8 +559,8 @@ static int64_t registerRowsFor(int64_t rows, int64_t registerColumns,
   return rows <= allRowsUpTo ? rows : largestDivisorAtMost(rows, maxRows);
 }
 
-/// Elements between consecutive steps of `dim` in the input `input`, or
-/// none where the input does not read it.
+/// Elements between consecutive steps of `dim` in the input `input`
+/// (saturated), or none where the input does not read it.
 static std::optional<int64_t> strideOf(const ContractionShape &shape,
                                        ArrayRef<int64_t> extents,
                                        unsigned input, unsigned dim) {
@@ -571,15 +571,21 @@ static std::optional<int64_t> strideOf(const ContractionShape &shape,
     return std::nullopt;
   int64_t stride = 1;
   for (unsigned later = *position + 1; later < map.getNumResults(); ++later)
-    stride *= extents[map.getDimPosition(later)];
+    if (llvm::MulOverflow(stride, extents[map.getDimPosition(later)], stride))
+      return std::numeric_limits<int64_t>::max();
   return stride;
 }
 
 /// The depth: of the reductions at least half as long as the longest, the
-/// one the rows' operand (read in place, an element per row and step) has
-/// closest together; the longest of those. Steps far apart take a line,
+/// one whose steps are closest together in the rows' operand (the first
+/// input with the rows and not the columns, which each register tile reads
+/// in place, an element per row and step, unless row panels copy it); the
+/// longest of those, the first of equals. Steps far apart take a line,
 /// and a page, per step: TCCG abc-adec-ebd sums d and e, 72 each, over
-/// A[c][e][d][a], whose e steps are 41 KB apart and d steps 576 B.
+/// A[c][e][d][a], whose e steps are 41 KB apart and d steps 576 B. A
+/// reduction the rows' operand does not read counts as the farthest. A
+/// much shorter reduction would cost each register tile a load and a store
+/// of its accumulators every few steps.
 static unsigned depthFor(const ContractionShape &shape,
                          ArrayRef<int64_t> extents,
                          const ContractionTilingPlan &plan) {
@@ -588,8 +594,8 @@ static unsigned depthFor(const ContractionShape &shape,
   for (unsigned dim : reductions)
     longest = std::max(longest, extents[dim]);
   std::optional<unsigned> rowsInput;
-  for (unsigned input = 0; input < shape.getNumInputs() && plan.hasRows;
-       ++input)
+  for (unsigned input = 0;
+       input < shape.getNumInputs() && plan.hasRows && !rowsInput; ++input)
     if (shape.getInputMap(input).isFunctionOfDim(plan.rowDim) &&
         !shape.getInputMap(input).isFunctionOfDim(plan.columnDim))
       rowsInput = input;
@@ -598,11 +604,12 @@ static unsigned depthFor(const ContractionShape &shape,
         rowsInput ? strideOf(shape, extents, *rowsInput, dim) : std::nullopt;
     return inRows.value_or(std::numeric_limits<int64_t>::max());
   };
+  auto isLongEnough = [&](unsigned dim) { return 2 * extents[dim] >= longest; };
   unsigned depth = reductions.front();
   for (unsigned dim : reductions) {
-    if (2 * extents[dim] < longest)
+    if (!isLongEnough(dim))
       continue;
-    if (2 * extents[depth] < longest || stride(dim) < stride(depth) ||
+    if (!isLongEnough(depth) || stride(dim) < stride(depth) ||
         (stride(dim) == stride(depth) && extents[dim] > extents[depth]))
       depth = dim;
   }

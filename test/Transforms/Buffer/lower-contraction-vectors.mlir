@@ -43,18 +43,19 @@ func.func @register_tile(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // The rows are A's last dimension (A[k][i]): each step's rows are one run
-// of A. Each row's element is loaded on its own and broadcast (a
-// broadcast from memory, a load), not read as one vector whose lanes are
-// then broadcast from a register (shuffles, on the ports of the FMAs).
+// of A. Each row's element is loaded on its own, where the run was read,
+// and broadcast (a broadcast from memory, a load), not read as one vector
+// whose lanes are then broadcast from a register (shuffles, on the ports
+// of the FMAs).
 // CHECK-LABEL: func.func @rows_along_a_run
 // CHECK-SAME: (%[[A:.*]]: memref<4x3xf64>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK-NOT: vector.transfer_read %[[A]]
 // CHECK: %[[X0:.*]] = memref.load %[[A]][%[[K]], %c0{{(_[0-9]+)?}}] : memref<4x3xf64>
-// CHECK: vector.broadcast %[[X0]] : f64 to vector<8xf64>
 // CHECK: %[[X1:.*]] = memref.load %[[A]][%[[K]], %c1{{(_[0-9]+)?}}] : memref<4x3xf64>
-// CHECK: vector.broadcast %[[X1]] : f64 to vector<8xf64>
 // CHECK: %[[X2:.*]] = memref.load %[[A]][%[[K]], %c2{{(_[0-9]+)?}}] : memref<4x3xf64>
+// CHECK: vector.broadcast %[[X0]] : f64 to vector<8xf64>
+// CHECK: vector.broadcast %[[X1]] : f64 to vector<8xf64>
 // CHECK: vector.broadcast %[[X2]] : f64 to vector<8xf64>
 // CHECK-NOT: vector.transfer_read %[[A]]
 // CHECK: scf.yield
@@ -101,6 +102,38 @@ func.func @rows_past_the_edge(%a: memref<4x?xf64>, %b: memref<4x8xf64>, %c: memr
     vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<3x8xf64>, memref<3x8xf64>
   }
   return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A vector read whose lanes are used other than by broadcasts (here
+// summed) is left as it is.
+// CHECK-LABEL: func.func @lanes_used_otherwise
+// CHECK-SAME: %[[D:[a-z0-9]+]]: memref<4xf64>
+// CHECK: %[[LANES:.*]] = vector.transfer_read %[[D]]
+// CHECK: vector.extract %[[LANES]][1] : f64 from vector<4xf64>
+// CHECK-NOT: memref.load %[[D]]
+func.func @lanes_used_otherwise(%a: memref<2x4xf64>, %b: memref<4x8xf64>, %c: memref<2x8xf64>, %d: memref<4xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = ub.poison : f64
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x4xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+    %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %acc : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<2x8xf64>
+  }
+  %run = vector.transfer_read %d[%c0], %pad {in_bounds = [true]} : memref<4xf64>, vector<4xf64>
+  %e0 = vector.extract %run[0] : f64 from vector<4xf64>
+  %e1 = vector.extract %run[1] : f64 from vector<4xf64>
+  %sum = arith.addf %e0, %e1 : f64
+  return %sum : f64
 }
 
 // -----

@@ -404,7 +404,7 @@ func.func @gemm_unit_batch(%a: tensor<1x128x64xf64>, %b: tensor<64x256xf64>, %c:
 
 // Two reductions as long as each other (TCCG abc-adec-ebd): the depth is
 // d (d4), whose steps are 24 elements apart in A, the rows' operand; e's
-// are 576 apart, a line (and at TCCG's extents a page) per row and step.
+// are 576 apart, a line (and at TCCG's extents a page) per step.
 // AVX512: remark: tiling plan: rows=d1 columns=d2 depth=d4
 func.func @depth_closest_in_rows(%x: tensor<8x24x24x24xf64>, %y: tensor<24x24x24xf64>, %z: tensor<8x24x24xf64>) -> tensor<8x24x24xf64> {
   %r = linalg.generic {indexing_maps = [#depth_a, #depth_b, #depth_c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
@@ -424,6 +424,19 @@ func.func @depth_closest_in_rows(%x: tensor<8x24x24x24xf64>, %y: tensor<24x24x24
 func.func @depth_longest(%x: tensor<8x24x8x24xf64>, %y: tensor<8x24x24xf64>, %z: tensor<8x24x24xf64>) -> tensor<8x24x24xf64> {
   %r = linalg.generic {indexing_maps = [#depth_a, #depth_b, #depth_c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
       ins(%x, %y : tensor<8x24x8x24xf64>, tensor<8x24x24xf64>) outs(%z : tensor<8x24x24xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<8x24x24xf64>
+  return %r : tensor<8x24x24xf64>
+}
+
+// d exactly half as long as e (12 of 24) still counts: the depth is d.
+// AVX512: remark: tiling plan: rows=d1 columns=d2 depth=d4
+func.func @depth_half_as_long(%x: tensor<8x24x12x24xf64>, %y: tensor<12x24x24xf64>, %z: tensor<8x24x24xf64>) -> tensor<8x24x24xf64> {
+  %r = linalg.generic {indexing_maps = [#depth_a, #depth_b, #depth_c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %y : tensor<8x24x12x24xf64>, tensor<12x24x24xf64>) outs(%z : tensor<8x24x24xf64>) {
   ^bb0(%p: f64, %q: f64, %acc: f64):
     %m = arith.mulf %p, %q : f64
     %s = arith.addf %acc, %m : f64
