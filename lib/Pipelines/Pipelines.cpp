@@ -126,6 +126,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   TileTranspositionsOptions transpositions;
   transpositions.vectorLanes = options.vectorLanes;
   transpositions.parallel = options.threads > 1;
+  transpositions.streamMinBytes = options.streamingMinBytes;
   transpositions.emitRemarks = options.remarks;
   pm.addNestedPass<func::FuncOp>(createTileTranspositions(transpositions));
   // No CSE until bufferization: it would merge the accumulator fills that

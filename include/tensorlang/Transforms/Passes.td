@@ -497,8 +497,8 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     input's rows are far apart (TCCG abcde-ecbfa-fd: 18 MB) every load can
     miss the TLB. This pass tiles such a copy into squares of `vector-lanes`
     x `vector-lanes` elements (the result's last dimension and the one that
-    is last in the input; every other dimension one at a time, the input's
-    last innermost) and vectorizes each square: a vector read per input
+    is last in the input; every other dimension one at a time) and
+    vectorizes each square: a vector read per input
     row, a transpose in registers (where `vector-lanes` is a power of two,
     log2 of it rounds of `vector.shuffle`s of two rows: one instruction
     each on x86 and AArch64), a vector write per result row. The
@@ -507,6 +507,16 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     (sizes known at run time included); those at the ends of extents that
     `vector-lanes` does not divide are masked (a mask per row), not left
     scalar.
+
+    Of the square's two loops, the result's last dimension is innermost,
+    so that each result row is written on from where the last square left
+    it: written through the caches, each line of the result is first read
+    for ownership, and misses of loads overlap where those of stores stall
+    the core (tl-streaming-stores prefetches the rows for writing). Where
+    tl-streaming-stores will stream the result (static, at least
+    `stream-min-bytes`, rows of whole lines), the input's last is
+    innermost instead, so that each input row is read on: streamed rows
+    leave through the write-combining buffers in any order.
 
     A transposition that keeps the last dimension copies contiguous rows,
     which the loop vectorizer handles; it is left alone. With `parallel`,
@@ -518,6 +528,10 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
            "Elements per vector register: the side of the squares">,
     Option<"parallel", "parallel", "bool", "false",
            "Distribute the outermost loop of squares over threads">,
+    Option<"streamMinBytes", "stream-min-bytes", "int64_t",
+           "::tensorlang::kStreamingMinBytes",
+           "The least bytes of a result that tl-streaming-stores streams "
+           "(the loop order follows)">,
     Option<"emitRemarks", "emit-remarks", "bool", "false",
            "Report each tiled transposition as a remark">,
   ];
@@ -737,7 +751,9 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     of 7; memcpy does the same for large copies.
 
     For every loop nest at the top of a function (`affine.for`,
-    `scf.for` or `affine.parallel`), a function argument of at least
+    `scf.for` or `affine.parallel`), a function argument, or a
+    `memref.alloc` at the function's top (a temporary, such as a
+    transposed copy of an operand), of at least
     `min-bytes` bytes is streamed when the nest only ever writes it, each
     time with an in-bounds, unmasked 1-d `vector.transfer_write` along its
     last dimension into rows of a multiple of 64 bytes, either at an index
@@ -772,6 +788,16 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     strides but the last are multiples of a line, and it holds at least
     `min-bytes`. Masked writes and writes through subviews (the edges of
     the sizes) stay ordinary stores in the streaming copy.
+
+    An innermost loop (`scf.for` or `affine.for`, constant step) that
+    writes several rows at once through the caches, each with an unmasked
+    1-d `vector.transfer_write` whose last index is the loop's induction
+    variable (a transposition's squares, copied along the result's rows),
+    prefetches each row for writing `prefetch-write-lines` lines ahead, no
+    further than the first element of the loop's last step: each line
+    written is otherwise first read for ownership when the store reaches
+    it, and the core holds few missing stores in flight. One row alone is
+    a stream, which the hardware prefetchers follow; it is left alone.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t",
@@ -781,6 +807,10 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     Option<"x86Sfence", "x86-sfence", "bool", "false",
            "Fence with x86 sfence instead of a target-independent "
            "sequentially consistent fence">,
+    Option<"prefetchWriteLines", "prefetch-write-lines", "int64_t", "2",
+           "Prefetch for writing this many lines ahead the rows that an "
+           "innermost loop writes several of at once through the caches "
+           "(0: none)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tensorlang {
@@ -106,12 +107,23 @@ static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
   return vectorBytes;
 }
 
-/// The writes of `nest` to function arguments that it only writes, each
-/// with streamable writes.
+/// The buffers whose writes may be streamed: the function's arguments and
+/// the temporaries it allocates at its top (whose lines the code reads
+/// again only after a nest has written them whole, as a transposed copy of
+/// an operand).
+static SmallVector<Value> streamableBuffers(Block &entry) {
+  SmallVector<Value> buffers(entry.getArguments());
+  for (auto alloc : entry.getOps<memref::AllocOp>())
+    buffers.push_back(alloc.getResult());
+  return buffers;
+}
+
+/// The writes of `nest` to the buffers of `entry` (streamableBuffers) that
+/// it only writes, each with streamable writes.
 static SmallVector<StreamableWrite>
 collectStreamableWrites(Operation *nest, Block &entry, int64_t minBytes) {
   SmallVector<StreamableWrite> result;
-  for (BlockArgument argument : entry.getArguments()) {
+  for (Value argument : streamableBuffers(entry)) {
     SmallVector<StreamableWrite> writes;
     bool onlyStreamableWrites = true;
     for (Operation *user : argument.getUsers()) {
@@ -376,6 +388,98 @@ static void streamSizedArguments(func::FuncOp func, int64_t minBytes,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Rows written through the caches
+//===----------------------------------------------------------------------===//
+
+/// The loop of `op`'s innermost enclosing loop when that loop holds no other
+/// loop and steps by a constant: scf.for or affine.for.
+static std::optional<std::pair<LoopLikeOpInterface, int64_t>>
+innermostSteppedLoop(Operation *op) {
+  auto loop = dyn_cast_or_null<LoopLikeOpInterface>(op->getParentOp());
+  if (!loop || !isa<scf::ForOp, affine::AffineForOp>(op->getParentOp()))
+    return std::nullopt;
+  std::optional<OpFoldResult> step = loop.getSingleStep();
+  std::optional<int64_t> constantStep =
+      step ? getConstantIntValue(*step) : std::nullopt;
+  if (!constantStep || *constantStep <= 0 || !loop.getSingleInductionVar() ||
+      !loop.getSingleUpperBound())
+    return std::nullopt;
+  bool holdsLoops = false;
+  loop->walk([&](LoopLikeOpInterface inner) { holdsLoops |= inner != loop; });
+  if (holdsLoops)
+    return std::nullopt;
+  return std::make_pair(loop, *constantStep);
+}
+
+/// Prefetches for writing, `lines` lines ahead, the rows that an innermost
+/// loop writes several of at once along their last dimension, a vector per
+/// row and step (a transposition's squares, copied along the result's
+/// rows). A store that misses the caches waits for its line to be read for
+/// ownership, and the core holds few stores in flight; the prefetchers
+/// follow one stream of writes, not eight at once. The prefetch stays
+/// within the loop's last step, so that no address is past the rows.
+static void prefetchRowWrites(func::FuncOp func, int64_t lines) {
+  if (lines <= 0)
+    return;
+  llvm::MapVector<Operation *, SmallVector<vector::TransferWriteOp>> rowsOf;
+  func.walk([&](vector::TransferWriteOp write) {
+    auto type = dyn_cast<MemRefType>(write.getBase().getType());
+    if (!type || write.getMask() || write.getVectorType().getRank() != 1 ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        !type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return;
+    std::optional<std::pair<LoopLikeOpInterface, int64_t>> loop =
+        innermostSteppedLoop(write);
+    if (!loop ||
+        write.getIndices().back() != *loop->first.getSingleInductionVar())
+      return;
+    rowsOf[loop->first].push_back(write);
+  });
+  for (auto &[loopOp, writes] : rowsOf) {
+    // One row is a stream the prefetchers follow.
+    if (writes.size() < 2)
+      continue;
+    auto loop = cast<LoopLikeOpInterface>(loopOp);
+    int64_t step = *getConstantIntValue(*loop.getSingleStep());
+    Location loc = loopOp->getLoc();
+    OpBuilder builder(loopOp->getContext());
+    builder.setInsertionPointToStart(&loop.getLoopRegions().front()->front());
+    Value iv = *loop.getSingleInductionVar();
+    Value upper = getValueOrCreateConstantIndexOp(builder, loc,
+                                                  *loop.getSingleUpperBound());
+    // The first element of the loop's last step.
+    Value last = arith::SubIOp::create(
+        builder, loc, upper,
+        arith::ConstantIndexOp::create(builder, loc, step));
+    // The index prefetched, by the distance in elements (a line holds fewer
+    // wider elements).
+    llvm::SmallDenseMap<int64_t, Value> aheadBy;
+    for (vector::TransferWriteOp write : writes) {
+      int64_t elementBytes =
+          cast<MemRefType>(write.getBase().getType()).getElementTypeBitWidth() /
+          8;
+      int64_t distance =
+          std::max<int64_t>(step, lines * kLineBytes / elementBytes);
+      Value &ahead = aheadBy[distance];
+      if (!ahead)
+        ahead = arith::MinSIOp::create(
+            builder, loc,
+            arith::AddIOp::create(
+                builder, loc, iv,
+                arith::ConstantIndexOp::create(builder, loc, distance)),
+            last);
+      OpBuilder atWrite(write);
+      SmallVector<Value> indices(write.getIndices());
+      indices.back() = ahead;
+      memref::PrefetchOp::create(atWrite, write.getLoc(), write.getBase(),
+                                 indices, /*isWrite=*/true,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
+    }
+  }
+}
+
 namespace {
 struct StreamingStoresPass
     : public tensorlang::impl::StreamingStoresBase<StreamingStoresPass> {
@@ -407,6 +511,7 @@ struct StreamingStoresPass
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence);
     streamSizedArguments(func, minBytes, x86Sfence);
+    prefetchRowWrites(func, prefetchWriteLines);
   }
 };
 } // namespace

@@ -16,6 +16,7 @@
 
 #include "tensorlang/Transforms/Passes.h"
 
+#include "../Loops/NonTemporalStores.h"
 #include "ContractionUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -325,6 +326,19 @@ struct TileTranspositionsPass
     : public tensorlang::impl::TileTranspositionsBase<TileTranspositionsPass> {
   using TileTranspositionsBase::TileTranspositionsBase;
 
+  /// Whether tl-streaming-stores streams a result of `type` where it is
+  /// aligned: static, at least `streamMinBytes`, its rows whole lines.
+  bool isStreamable(Type type) const {
+    auto shaped = cast<ShapedType>(type);
+    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat())
+      return false;
+    int64_t elementBytes = shaped.getElementTypeBitWidth() / 8;
+    return elementBytes > 0 &&
+           shaped.getNumElements() * elementBytes >= streamMinBytes &&
+           (shaped.getShape().back() * elementBytes) % kNonTemporalLineBytes ==
+               0;
+  }
+
   void runOnOperation() override {
     if (vectorLanes < 2)
       return;
@@ -352,9 +366,16 @@ struct TileTranspositionsPass
         return emitError(loc, "tl-tile-transpositions: cannot generalize");
       generic = *generalized;
     }
-    // The result's dimensions in its order, the square's two innermost:
-    // the input's last innermost, so that each row of the square's input
-    // is read on from where the last square left it.
+    // The result's dimensions in its order, the square's two innermost.
+    // Which of the two is innermost depends on how the result is stored:
+    // streamed (tl-streaming-stores), its rows leave through the
+    // write-combining buffers whatever the order, and the input's last
+    // innermost reads each input row on from where the last square left
+    // it; stored through the caches, each line of the result is first read
+    // for ownership, and the result's last innermost writes each result
+    // row on instead, so that the misses are loads, which the core keeps
+    // many of in flight, not stores, which stall it.
+    bool streamed = isStreamable(generic.getDpsInits().front().getType());
     AffineMap result =
         generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
     SmallVector<int64_t> order, sizes(generic.getNumLoops(), 1);
@@ -363,8 +384,13 @@ struct TileTranspositionsPass
       if (dim != square.resultLast && dim != square.inputLast)
         order.push_back(dim);
     }
-    order.push_back(square.resultLast);
-    order.push_back(square.inputLast);
+    if (streamed) {
+      order.push_back(square.resultLast);
+      order.push_back(square.inputLast);
+    } else {
+      order.push_back(square.inputLast);
+      order.push_back(square.resultLast);
+    }
     sizes[square.resultLast] = lanes;
     sizes[square.inputLast] = lanes;
 

@@ -1,6 +1,7 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores{min-bytes=4096}))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores{min-bytes=4096 x86-sfence=true}))" | FileCheck %s --check-prefix=SFENCE
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores))" | FileCheck %s --check-prefix=DEFAULT
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-streaming-stores{prefetch-write-lines=0}))" | FileCheck %s --check-prefix=NOPREFETCH
 
 // A nest that writes whole rows of a large argument is versioned on the
 // argument's alignment: aligned, its writes are non-temporal stores and a
@@ -362,6 +363,123 @@ func.func @sized_left_alone(%n: index, %m: index, %a: memref<f64>, %b: memref<f6
       %w = arith.addf %v, %v : vector<8xf64>
       vector.transfer_write %w, %bv[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
       vector.transfer_write %w, %cv[%i, %c4] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// A temporary allocated at the top of the function streams like an
+// argument (a transposed copy of an operand, written whole before it is
+// read); the nest that reads it stays as it is.
+// CHECK-LABEL: func.func @temporary
+// CHECK: %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x16xf64>
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: scf.if
+// CHECK:   vector.store %{{.*}}, %[[T]][%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: } else {
+// CHECK:   vector.transfer_write %{{.*}}, %[[T]]
+// CHECK: }
+// CHECK-NOT: vector.store %{{.*}}, %[[T]]
+// CHECK: vector.transfer_read %[[T]]
+// CHECK-NOT: vector.store %{{.*}}, %[[T]]
+// CHECK: memref.dealloc %[[T]]
+func.func @temporary(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
+  %pad = ub.poison : f64
+  %t = memref.alloc() {alignment = 64 : i64} : memref<64x16xf64>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      vector.transfer_write %v, %t[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 16 step 8 {
+      %v = vector.transfer_read %t[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      %w = arith.addf %v, %v : vector<8xf64>
+      vector.transfer_write %w, %z[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+  }
+  memref.dealloc %t : memref<64x16xf64>
+  return
+}
+
+// -----
+
+// A transposition's squares along the result's rows through the caches
+// (rows of 41 doubles: not whole lines, never streamed): each of the
+// square's rows is prefetched for writing two lines (16 doubles) ahead,
+// but no further than the first element of the loop's last step (32), so
+// that no address is past the rows.
+// CHECK-LABEL: func.func @square_rows
+// CHECK-SAME: (%[[IN:.*]]: memref<41x24xf64>, %[[OUT:.*]]: memref<24x41xf64>)
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-DAG: %[[LAST:.*]] = arith.subi %c40, %c8
+// CHECK-DAG: %[[AHEAD:.*]] = arith.addi %[[J]], %c16
+// CHECK: %[[CLAMPED:.*]] = arith.minsi %[[AHEAD]], %[[LAST]]
+// CHECK: memref.prefetch %[[OUT]][%[[R]], %[[CLAMPED]]], write, locality<3>, data
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %[[OUT]][%[[R]], %[[J]]]
+// CHECK: memref.prefetch %[[OUT]][%{{.*}}, %[[CLAMPED]]], write, locality<3>, data
+// CHECK-NEXT: vector.transfer_write %{{.*}}, %[[OUT]][%{{.*}}, %[[J]]]
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// Without prefetches (prefetch-write-lines=0), nothing changes.
+// NOPREFETCH-LABEL: func.func @square_rows
+// NOPREFETCH-NOT: memref.prefetch
+func.func @square_rows(%in: memref<41x24xf64>, %out: memref<24x41xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c40 = arith.constant 40 : index
+  scf.for %r = %c0 to %c16 step %c2 {
+    scf.for %j = %c0 to %c40 step %c8 {
+      %a = vector.transfer_read %in[%j, %r], %pad {in_bounds = [true]} : memref<41x24xf64>, vector<8xf64>
+      %r1 = arith.addi %r, %c1 : index
+      vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+      vector.transfer_write %a, %out[%r1, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// Left alone: one row per step (a stream, which the prefetchers follow);
+// masked writes (the edges); a loop that holds another loop; a write whose
+// last index is not the loop's.
+// CHECK-LABEL: func.func @rows_left_alone
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @rows_left_alone(%in: memref<64x64xf64>, %out: memref<64x64xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %mask = vector.constant_mask [5] : vector<8xi1>
+  scf.for %r = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c64 step %c8 {
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
+      vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+    }
+    scf.for %j = %c0 to %c64 step %c8 {
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
+      %r1 = arith.addi %r, %c1 : index
+      vector.transfer_write %a, %out[%r, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      vector.transfer_write %a, %out[%r1, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+    }
+    scf.for %j = %c0 to %c64 step %c8 {
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
+      %r1 = arith.addi %r, %c1 : index
+      vector.transfer_write %a, %out[%j, %r] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      vector.transfer_write %a, %out[%j, %r1] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      scf.for %k = %c0 to %c8 step %c1 {
+      }
     }
   }
   return

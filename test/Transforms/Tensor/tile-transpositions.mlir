@@ -8,14 +8,16 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 parallel}))" | FileCheck %s --check-prefix=PARALLEL
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=3}))" | FileCheck %s --check-prefix=THREE
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 stream-min-bytes=16384}))" | FileCheck %s --check-prefix=STREAMED
 
-// A matrix transposed: the squares along the result's rows (the input's
-// columns) innermost, so that each input row is read on from where the
-// last square left it; the read is of the input's rows (no permutation
-// map), the transpose in registers.
+// A matrix transposed: the squares along the result's rows innermost, so
+// that each result row is written on from where the last square left it
+// (a result below tl-streaming-stores' threshold is written through the
+// caches); the read is of the input's rows (no permutation map), the
+// transpose in registers.
 // CHECK-LABEL: func.func @matrix
-// CHECK:       scf.for %{{.*}} = %c0 to %c32 step %c8
-// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c32 step %c8
 // CHECK:           %[[R0:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
 // CHECK:           %[[R1:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
 // CHECK-COUNT-6:   vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
@@ -35,6 +37,13 @@
 // CHECK-COUNT-3:   vector.transfer_write
 // CHECK-NOT:   vector.transpose
 // CHECK-NOT:   linalg.transpose
+// A result that tl-streaming-stores streams (16 KiB, rows of whole lines)
+// leaves through the write-combining buffers in any order: the squares
+// along the input's rows innermost, so that each input row is read on.
+// STREAMED-LABEL: func.func @matrix
+// STREAMED:       scf.for %{{.*}} = %c0 to %c32 step %c8
+// STREAMED:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
+// STREAMED-COUNT-24:    vector.shuffle
 // PARALLEL-LABEL: func.func @matrix
 // PARALLEL:       scf.forall
 // PARALLEL:         scf.for
@@ -58,7 +67,8 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // squares are peeled off, so that the squares of their whole steps are
 // read and written without masks; only those at the ends are masked, not
 // scalar. The inner loop is peeled in the outer one's whole steps only:
-// three copies of the square.
+// three copies of the square. The inner loop steps along the result's
+// rows (of 13), the outer along the input's (of 11).
 // CHECK-LABEL: func.func @prime_extents
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
@@ -67,19 +77,22 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // CHECK:           vector.shuffle
 // CHECK-NOT:       vector.create_mask
 // CHECK:           scf.yield
-// The inner loop's partial square: its input rows are whole (no row past
-// the end), their columns masked.
-// CHECK:         scf.for %{{.*}} = %c8{{.*}} to %c11 step %c8
-// CHECK-NOT:       arith.cmpi
+// The inner loop's partial square: input rows past the end read nothing
+// (a mask of no elements); its result rows are whole, their columns
+// masked.
+// CHECK:         scf.for %{{.*}} = %c8{{.*}} to %c13 step %c8
+// CHECK:           arith.cmpi ult
 // CHECK:           %[[RMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
 // CHECK:           vector.transfer_read {{.*}}, %[[RMASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
 // CHECK:           vector.shuffle
-// CHECK:           arith.cmpi ult
+// CHECK-NOT:       arith.cmpi
+// CHECK:           %[[CMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
+// CHECK:           vector.transfer_write {{.*}}, %[[CMASK]] {in_bounds = [true]} : vector<8xf64>, tensor<?x?xf64>
 // CHECK:           scf.yield
 // The outer loop's partial squares, masked both ways. A row past the end
 // reads and writes nothing (a mask of no elements) at row 0.
-// CHECK:       scf.for %{{.*}} = %c8{{.*}} to %c13 step %c8
-// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c11 step %c8
+// CHECK:       scf.for %{{.*}} = %c8{{.*}} to %c11 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c13 step %c8
 // CHECK:           %[[ROWS:.*]] = tensor.dim %[[IN:.*]], %c0
 // CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWS]]
 // CHECK:           %[[COUNT:.*]] = arith.select %[[EXISTS]]
@@ -125,15 +138,16 @@ func.func @sized(%a: tensor<?x?xf64>, %init: tensor<?x?xf64>) -> tensor<?x?xf64>
 
 // Rank 5, as TCCG abcde-ecbfa-fd needs it (A[a,f,b,c,e] -> [f,b,c,e,a]):
 // every other dimension one at a time, outermost in the result's order;
-// the square spans e (the input's last) and a (the result's last).
+// the square spans e (the input's last) and a (the result's last), a
+// innermost.
 #in = affine_map<(d0, d1, d2, d3, d4) -> (d4, d0, d1, d2, d3)>
 #out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @rank5_generic
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c6 step %c1
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c4 step %c1
 // CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c5 step %c1
-// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c16 step %c8
-// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
+// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
+// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c16 step %c8
 // CHECK:                 tensor.extract_slice {{.*}} tensor<1x1x1x8x8xf64> to tensor<8x8xf64>
 // CHECK-COUNT-8:         vector.transfer_read {{.*}} : tensor<8x8xf64>, vector<8xf64>
 // CHECK:                 vector.shuffle
