@@ -14,6 +14,7 @@
 
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "NonTemporalStores.h"
 
@@ -418,8 +419,11 @@ innermostSteppedLoop(Operation *op) {
 /// rows). A store that misses the caches waits for its line to be read for
 /// ownership, and the core holds few stores in flight; the prefetchers
 /// follow one stream of writes, not eight at once. The prefetch stays
-/// within the loop's last step, so that no address is past the rows.
-static void prefetchRowWrites(func::FuncOp func, int64_t lines) {
+/// within the loop's last step, so that no address is past the rows. Left
+/// alone: a buffer of at most `cacheBytes` (a block the tiles reuse, whose
+/// lines stay in the caches) and a loop that ends within the distance.
+static void prefetchRowWrites(func::FuncOp func, int64_t lines,
+                              int64_t cacheBytes) {
   if (lines <= 0)
     return;
   llvm::MapVector<Operation *, SmallVector<vector::TransferWriteOp>> rowsOf;
@@ -430,10 +434,22 @@ static void prefetchRowWrites(func::FuncOp func, int64_t lines) {
         !type.getElementType().isIntOrFloat() ||
         type.getElementTypeBitWidth() % 8 != 0)
       return;
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    if (type.hasStaticShape() &&
+        type.getNumElements() * elementBytes <= cacheBytes)
+      return;
     std::optional<std::pair<LoopLikeOpInterface, int64_t>> loop =
         innermostSteppedLoop(write);
     if (!loop ||
         write.getIndices().back() != *loop->first.getSingleInductionVar())
+      return;
+    std::optional<int64_t> lower =
+        getConstantIntValue(*loop->first.getSingleLowerBound());
+    std::optional<int64_t> upper =
+        getConstantIntValue(*loop->first.getSingleUpperBound());
+    if (lower && upper &&
+        *upper - *lower <=
+            std::max<int64_t>(loop->second, lines * kLineBytes / elementBytes))
       return;
     rowsOf[loop->first].push_back(write);
   });
@@ -511,7 +527,10 @@ struct StreamingStoresPass
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence);
     streamSizedArguments(func, minBytes, x86Sfence);
-    prefetchRowWrites(func, prefetchWriteLines);
+    int64_t cacheBytes = tensorlang::TargetDescription().l2CacheBytes;
+    if (tensorlang::tl::TargetAttr target = tensorlang::tl::getTargetAttr(func))
+      cacheBytes = target.getL2CacheBytes();
+    prefetchRowWrites(func, prefetchWriteLines, cacheBytes);
   }
 };
 } // namespace

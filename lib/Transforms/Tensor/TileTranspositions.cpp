@@ -14,12 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
+#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "../Loops/NonTemporalStores.h"
 #include "ContractionUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -72,6 +75,28 @@ static std::optional<Square> matchTransposition(linalg::LinalgOp op) {
   if (extents[square.resultLast] == 1 || extents[square.inputLast] == 1)
     return std::nullopt;
   return square;
+}
+
+/// Whether `tensor` is a slice of a function argument's memory: through
+/// slices and the iteration arguments of loops, a `bufferization.to_tensor`
+/// (a program's variable; temporaries are `tensor.empty`).
+static bool isViewOfArgument(Value tensor) {
+  while (tensor) {
+    if (tensor.getDefiningOp<bufferization::ToTensorOp>())
+      return true;
+    if (auto slice = tensor.getDefiningOp<tensor::ExtractSliceOp>()) {
+      tensor = slice.getSource();
+      continue;
+    }
+    auto argument = dyn_cast<BlockArgument>(tensor);
+    auto loop =
+        argument
+            ? dyn_cast<LoopLikeOpInterface>(argument.getOwner()->getParentOp())
+            : nullptr;
+    OpOperand *init = loop ? loop.getTiedLoopInit(argument) : nullptr;
+    tensor = init ? init->get() : Value();
+  }
+  return false;
 }
 
 /// Tiles `op` by `sizes` with loops of `loopType` in `order`.
@@ -326,17 +351,36 @@ struct TileTranspositionsPass
     : public tensorlang::impl::TileTranspositionsBase<TileTranspositionsPass> {
   using TileTranspositionsBase::TileTranspositionsBase;
 
-  /// Whether tl-streaming-stores streams a result of `type` where it is
-  /// aligned: static, at least `streamMinBytes`, its rows whole lines.
-  bool isStreamable(Type type) const {
-    auto shaped = cast<ShapedType>(type);
-    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat())
+  /// Whether the squares of `copy` go along the result's rows rather than
+  /// the input's. Along the input's, each step writes a vector into each of
+  /// the square's result rows, walking down the result; where the result's
+  /// lines come from memory and are not streamed, each is first read for
+  /// ownership, and the core holds few such missing stores in flight, so
+  /// the squares go along the result's rows and the misses are the
+  /// input's, loads (tl-streaming-stores prefetches the rows for writing).
+  /// That is for a result larger than the L2 cache that tl-streaming-stores
+  /// does not stream (static: below `streamMinBytes`, or rows that are not
+  /// whole lines); of run-time extents, a temporary copied whole, outside
+  /// any loop (a block copied inside the tiles' loops is sized for the
+  /// caches, a program's variable streams where it can).
+  bool goesAlongResultRows(linalg::GenericOp copy) const {
+    Value init = copy.getDpsInits().front();
+    auto type = cast<ShapedType>(init.getType());
+    if (!type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() % 8 != 0)
       return false;
-    int64_t elementBytes = shaped.getElementTypeBitWidth() / 8;
-    return elementBytes > 0 &&
-           shaped.getNumElements() * elementBytes >= streamMinBytes &&
-           (shaped.getShape().back() * elementBytes) % kNonTemporalLineBytes ==
-               0;
+    if (!type.hasStaticShape())
+      return !copy->getParentOfType<LoopLikeOpInterface>() &&
+             !isViewOfArgument(init);
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t bytes = type.getNumElements() * elementBytes;
+    bool streamed =
+        bytes >= streamMinBytes &&
+        (type.getShape().back() * elementBytes) % kNonTemporalLineBytes == 0;
+    int64_t cacheBytes = TargetDescription().l2CacheBytes;
+    if (tl::TargetAttr target = tl::getTargetAttr(copy))
+      cacheBytes = target.getL2CacheBytes();
+    return !streamed && bytes > cacheBytes;
   }
 
   void runOnOperation() override {
@@ -366,16 +410,11 @@ struct TileTranspositionsPass
         return emitError(loc, "tl-tile-transpositions: cannot generalize");
       generic = *generalized;
     }
-    // The result's dimensions in its order, the square's two innermost.
-    // Which of the two is innermost depends on how the result is stored:
-    // streamed (tl-streaming-stores), its rows leave through the
-    // write-combining buffers whatever the order, and the input's last
-    // innermost reads each input row on from where the last square left
-    // it; stored through the caches, each line of the result is first read
-    // for ownership, and the result's last innermost writes each result
-    // row on instead, so that the misses are loads, which the core keeps
-    // many of in flight, not stores, which stall it.
-    bool streamed = isStreamable(generic.getDpsInits().front().getType());
+    // The result's dimensions in its order, the square's two innermost:
+    // the input's last innermost, so that each input row is read on from
+    // where the last square left it, unless the result's rows go first
+    // (goesAlongResultRows).
+    bool alongResultRows = goesAlongResultRows(generic);
     AffineMap result =
         generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
     SmallVector<int64_t> order, sizes(generic.getNumLoops(), 1);
@@ -384,12 +423,12 @@ struct TileTranspositionsPass
       if (dim != square.resultLast && dim != square.inputLast)
         order.push_back(dim);
     }
-    if (streamed) {
-      order.push_back(square.resultLast);
+    if (alongResultRows) {
       order.push_back(square.inputLast);
+      order.push_back(square.resultLast);
     } else {
-      order.push_back(square.inputLast);
       order.push_back(square.resultLast);
+      order.push_back(square.inputLast);
     }
     sizes[square.resultLast] = lanes;
     sizes[square.inputLast] = lanes;
@@ -424,10 +463,11 @@ struct TileTranspositionsPass
     }
     ++numTiled;
     if (emitRemarks)
-      emitRemark(loc) << "transposition copied in squares of " << lanes
-                      << "x" << lanes << ": result dimension d"
-                      << square.resultLast << " by input dimension d"
-                      << square.inputLast;
+      emitRemark(loc) << "transposition copied in squares of " << lanes << "x"
+                      << lanes << ": result dimension d" << square.resultLast
+                      << " by input dimension d" << square.inputLast
+                      << ", along the "
+                      << (alongResultRows ? "result's" : "input's") << " rows";
     return success();
   }
 };

@@ -408,10 +408,13 @@ func.func @temporary(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
 // -----
 
 // A transposition's squares along the result's rows through the caches
-// (rows of 41 doubles: not whole lines, never streamed): each of the
-// square's rows is prefetched for writing two lines (16 doubles) ahead,
-// but no further than the first element of the loop's last step (32), so
-// that no address is past the rows.
+// (rows of 41 doubles: not whole lines, never streamed; 7.9 KB, beyond the
+// L2 cache of 4 KiB described here): each of the square's rows is
+// prefetched for writing two lines (16 doubles) ahead, but no further than
+// the first element of the loop's last step (32), so that no address is
+// past the rows. A loop that ends within the distance (16 columns) and a
+// buffer within the L2 cache (the module's other function, with the
+// default 1 MiB) are left alone.
 // CHECK-LABEL: func.func @square_rows
 // CHECK-SAME: (%[[IN:.*]]: memref<41x24xf64>, %[[OUT:.*]]: memref<24x41xf64>)
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -423,28 +426,65 @@ func.func @temporary(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
 // CHECK-NEXT: vector.transfer_write %{{.*}}, %[[OUT]][%[[R]], %[[J]]]
 // CHECK: memref.prefetch %[[OUT]][%{{.*}}, %[[CLAMPED]]], write, locality<3>, data
 // CHECK-NEXT: vector.transfer_write %{{.*}}, %[[OUT]][%{{.*}}, %[[J]]]
+// CHECK: scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// CHECK-LABEL: func.func @square_rows_in_cache
 // CHECK-NOT: memref.prefetch
 // CHECK: return
 // Without prefetches (prefetch-write-lines=0), nothing changes.
 // NOPREFETCH-LABEL: func.func @square_rows
 // NOPREFETCH-NOT: memref.prefetch
-func.func @square_rows(%in: memref<41x24xf64>, %out: memref<24x41xf64>) {
-  %pad = ub.poison : f64
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c8 = arith.constant 8 : index
-  %c16 = arith.constant 16 : index
-  %c40 = arith.constant 40 : index
-  scf.for %r = %c0 to %c16 step %c2 {
-    scf.for %j = %c0 to %c40 step %c8 {
-      %a = vector.transfer_read %in[%j, %r], %pad {in_bounds = [true]} : memref<41x24xf64>, vector<8xf64>
-      %r1 = arith.addi %r, %c1 : index
-      vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
-      vector.transfer_write %a, %out[%r1, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu",
+    cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32,
+    l1_cache_bytes = 1024, l2_cache_bytes = 4096, cache_line_bytes = 64>} {
+  func.func @square_rows(%in: memref<41x24xf64>, %out: memref<24x41xf64>) {
+    %pad = ub.poison : f64
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c40 = arith.constant 40 : index
+    scf.for %r = %c0 to %c16 step %c2 {
+      scf.for %j = %c0 to %c40 step %c8 {
+        %a = vector.transfer_read %in[%j, %r], %pad {in_bounds = [true]} : memref<41x24xf64>, vector<8xf64>
+        %r1 = arith.addi %r, %c1 : index
+        vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+        vector.transfer_write %a, %out[%r1, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+      }
+      scf.for %j = %c0 to %c16 step %c8 {
+        %a = vector.transfer_read %in[%j, %r], %pad {in_bounds = [true]} : memref<41x24xf64>, vector<8xf64>
+        %r1 = arith.addi %r, %c1 : index
+        vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+        vector.transfer_write %a, %out[%r1, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+      }
     }
+    return
   }
-  return
+}
+
+// -----
+
+module {
+  func.func @square_rows_in_cache(%in: memref<41x24xf64>, %out: memref<24x41xf64>) {
+    %pad = ub.poison : f64
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c40 = arith.constant 40 : index
+    scf.for %r = %c0 to %c16 step %c2 {
+      scf.for %j = %c0 to %c40 step %c8 {
+        %a = vector.transfer_read %in[%j, %r], %pad {in_bounds = [true]} : memref<41x24xf64>, vector<8xf64>
+        %r1 = arith.addi %r, %c1 : index
+        vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+        vector.transfer_write %a, %out[%r1, %j] {in_bounds = [true]} : vector<8xf64>, memref<24x41xf64>
+      }
+    }
+    return
+  }
 }
 
 // -----
@@ -455,7 +495,7 @@ func.func @square_rows(%in: memref<41x24xf64>, %out: memref<24x41xf64>) {
 // CHECK-LABEL: func.func @rows_left_alone
 // CHECK-NOT: memref.prefetch
 // CHECK: return
-func.func @rows_left_alone(%in: memref<64x64xf64>, %out: memref<64x64xf64>) {
+func.func @rows_left_alone(%in: memref<512x512xf64>, %out: memref<512x512xf64>) {
   %pad = ub.poison : f64
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -464,20 +504,20 @@ func.func @rows_left_alone(%in: memref<64x64xf64>, %out: memref<64x64xf64>) {
   %mask = vector.constant_mask [5] : vector<8xi1>
   scf.for %r = %c0 to %c64 step %c1 {
     scf.for %j = %c0 to %c64 step %c8 {
-      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
-      vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<512x512xf64>, vector<8xf64>
+      vector.transfer_write %a, %out[%r, %j] {in_bounds = [true]} : vector<8xf64>, memref<512x512xf64>
     }
     scf.for %j = %c0 to %c64 step %c8 {
-      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<512x512xf64>, vector<8xf64>
       %r1 = arith.addi %r, %c1 : index
-      vector.transfer_write %a, %out[%r, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
-      vector.transfer_write %a, %out[%r1, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      vector.transfer_write %a, %out[%r, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<512x512xf64>
+      vector.transfer_write %a, %out[%r1, %j], %mask {in_bounds = [true]} : vector<8xf64>, memref<512x512xf64>
     }
     scf.for %j = %c0 to %c64 step %c8 {
-      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<64x64xf64>, vector<8xf64>
+      %a = vector.transfer_read %in[%r, %j], %pad {in_bounds = [true]} : memref<512x512xf64>, vector<8xf64>
       %r1 = arith.addi %r, %c1 : index
-      vector.transfer_write %a, %out[%j, %r] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
-      vector.transfer_write %a, %out[%j, %r1] {in_bounds = [true]} : vector<8xf64>, memref<64x64xf64>
+      vector.transfer_write %a, %out[%j, %r] {in_bounds = [true]} : vector<8xf64>, memref<512x512xf64>
+      vector.transfer_write %a, %out[%j, %r1] {in_bounds = [true]} : vector<8xf64>, memref<512x512xf64>
       scf.for %k = %c0 to %c8 step %c1 {
       }
     }

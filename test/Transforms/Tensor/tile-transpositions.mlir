@@ -10,14 +10,13 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=3}))" | FileCheck %s --check-prefix=THREE
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-transpositions{vector-lanes=8 stream-min-bytes=16384}))" | FileCheck %s --check-prefix=STREAMED
 
-// A matrix transposed: the squares along the result's rows innermost, so
-// that each result row is written on from where the last square left it
-// (a result below tl-streaming-stores' threshold is written through the
-// caches); the read is of the input's rows (no permutation map), the
-// transpose in registers.
+// A matrix transposed: the squares along the result's rows (the input's
+// columns) innermost, so that each input row is read on from where the
+// last square left it; the read is of the input's rows (no permutation
+// map), the transpose in registers.
 // CHECK-LABEL: func.func @matrix
-// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c8
-// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c32 step %c8
+// CHECK:       scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
 // CHECK:           %[[R0:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
 // CHECK:           %[[R1:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
 // CHECK-COUNT-6:   vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8x8xf64>, vector<8xf64>
@@ -37,18 +36,11 @@
 // CHECK-COUNT-3:   vector.transfer_write
 // CHECK-NOT:   vector.transpose
 // CHECK-NOT:   linalg.transpose
-// A result that tl-streaming-stores streams (16 KiB, rows of whole lines)
-// leaves through the write-combining buffers in any order: the squares
-// along the input's rows innermost, so that each input row is read on.
-// STREAMED-LABEL: func.func @matrix
-// STREAMED:       scf.for %{{.*}} = %c0 to %c32 step %c8
-// STREAMED:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
-// STREAMED-COUNT-24:    vector.shuffle
 // PARALLEL-LABEL: func.func @matrix
 // PARALLEL:       scf.forall
 // PARALLEL:         scf.for
 // PARALLEL-COUNT-24:    vector.shuffle
-// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the input's rows
 // A side that is not a power of two is transposed whole.
 // THREE-LABEL: func.func @matrix
 // THREE-COUNT-3: vector.transfer_read {{.*}} : tensor<?x?xf64>, vector<3xf64>
@@ -67,8 +59,7 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // squares are peeled off, so that the squares of their whole steps are
 // read and written without masks; only those at the ends are masked, not
 // scalar. The inner loop is peeled in the outer one's whole steps only:
-// three copies of the square. The inner loop steps along the result's
-// rows (of 13), the outer along the input's (of 11).
+// three copies of the square.
 // CHECK-LABEL: func.func @prime_extents
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c8
@@ -77,22 +68,19 @@ func.func @matrix(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
 // CHECK:           vector.shuffle
 // CHECK-NOT:       vector.create_mask
 // CHECK:           scf.yield
-// The inner loop's partial square: input rows past the end read nothing
-// (a mask of no elements); its result rows are whole, their columns
-// masked.
-// CHECK:         scf.for %{{.*}} = %c8{{.*}} to %c13 step %c8
-// CHECK:           arith.cmpi ult
+// The inner loop's partial square: its input rows are whole (no row past
+// the end), their columns masked.
+// CHECK:         scf.for %{{.*}} = %c8{{.*}} to %c11 step %c8
+// CHECK-NOT:       arith.cmpi
 // CHECK:           %[[RMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
 // CHECK:           vector.transfer_read {{.*}}, %[[RMASK]] {in_bounds = [true]} : tensor<?x?xf64>, vector<8xf64>
 // CHECK:           vector.shuffle
-// CHECK-NOT:       arith.cmpi
-// CHECK:           %[[CMASK:.*]] = vector.create_mask %{{.*}} : vector<8xi1>
-// CHECK:           vector.transfer_write {{.*}}, %[[CMASK]] {in_bounds = [true]} : vector<8xf64>, tensor<?x?xf64>
+// CHECK:           arith.cmpi ult
 // CHECK:           scf.yield
 // The outer loop's partial squares, masked both ways. A row past the end
 // reads and writes nothing (a mask of no elements) at row 0.
-// CHECK:       scf.for %{{.*}} = %c8{{.*}} to %c11 step %c8
-// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c13 step %c8
+// CHECK:       scf.for %{{.*}} = %c8{{.*}} to %c13 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c11 step %c8
 // CHECK:           %[[ROWS:.*]] = tensor.dim %[[IN:.*]], %c0
 // CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWS]]
 // CHECK:           %[[COUNT:.*]] = arith.select %[[EXISTS]]
@@ -138,21 +126,20 @@ func.func @sized(%a: tensor<?x?xf64>, %init: tensor<?x?xf64>) -> tensor<?x?xf64>
 
 // Rank 5, as TCCG abcde-ecbfa-fd needs it (A[a,f,b,c,e] -> [f,b,c,e,a]):
 // every other dimension one at a time, outermost in the result's order;
-// the square spans e (the input's last) and a (the result's last), a
-// innermost.
+// the square spans e (the input's last) and a (the result's last).
 #in = affine_map<(d0, d1, d2, d3, d4) -> (d4, d0, d1, d2, d3)>
 #out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @rank5_generic
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c6 step %c1
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c4 step %c1
 // CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c5 step %c1
-// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
-// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c16 step %c8
+// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %c16 step %c8
+// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %c24 step %c8
 // CHECK:                 tensor.extract_slice {{.*}} tensor<1x1x1x8x8xf64> to tensor<8x8xf64>
 // CHECK-COUNT-8:         vector.transfer_read {{.*}} : tensor<8x8xf64>, vector<8xf64>
 // CHECK:                 vector.shuffle
 // CHECK-NOT:   linalg.generic
-// REMARK: remark: transposition copied in squares of 8x8: result dimension d4 by input dimension d3
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d4 by input dimension d3, along the input's rows
 func.func @rank5_generic(%a: tensor<16x6x4x5x24xf64>) -> tensor<6x4x5x24x16xf64> {
   %init = tensor.empty() : tensor<6x4x5x24x16xf64>
   %t = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -193,4 +180,60 @@ func.func @not_a_copy(%a: tensor<16x16xf64>) -> tensor<16x16xf64> {
     linalg.yield %n : f64
   } -> tensor<16x16xf64>
   return %t : tensor<16x16xf64>
+}
+
+// -----
+
+// A result larger than the L2 cache (4 KiB here) that tl-streaming-stores
+// does not stream (below 32 MiB) is written through the caches, each line
+// read for ownership first: the squares go along the result's rows (of
+// 32, innermost), so that the missing lines are the input's, loads. Where
+// it is streamed (16 KiB with stream-min-bytes=16384, rows of 256 bytes),
+// along the input's rows (of 64).
+// CHECK-LABEL: func.func @beyond_l2
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c32 step %c8
+// CHECK-COUNT-24:  vector.shuffle
+// STREAMED-LABEL: func.func @beyond_l2
+// STREAMED:       scf.for %{{.*}} = %c0 to %c32 step %c8
+// STREAMED:         scf.for %{{.*}} = %c0{{.*}} to %c64 step %c8
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the result's rows
+module attributes {tl.target = #tl.target<triple = "x86_64-unknown-linux-gnu",
+    cpu = "x86-64-v4", vector_bits = 512, vector_registers = 32,
+    l1_cache_bytes = 1024, l2_cache_bytes = 4096, cache_line_bytes = 64>} {
+  func.func @beyond_l2(%a: tensor<32x64xf64>) -> tensor<64x32xf64> {
+    %init = tensor.empty() : tensor<64x32xf64>
+    %t = linalg.transpose ins(%a : tensor<32x64xf64>) outs(%init : tensor<64x32xf64>) permutation = [1, 0]
+    return %t : tensor<64x32xf64>
+  }
+}
+
+// -----
+
+// Extents known at run time: a temporary copied whole at the function's
+// top (a transposed copy of an operand) along the result's rows; a
+// program's variable (a view of an argument's memory, which
+// tl-streaming-stores streams where the sizes allow) along the input's.
+// CHECK-LABEL: func.func @sized_temporary_and_variable
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %{{.*}} : tensor<?x?xf64>, vector<8xf64>
+// CHECK:       linalg.yield
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the result's rows
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the input's rows
+func.func @sized_temporary_and_variable(%a: tensor<?x?xf64>, %out: memref<?x?xf64>) -> tensor<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = tensor.dim %a, %c0 : tensor<?x?xf64>
+  %columns = tensor.dim %a, %c1 : tensor<?x?xf64>
+  %init = tensor.empty(%columns, %rows) : tensor<?x?xf64>
+  %t = linalg.transpose ins(%a : tensor<?x?xf64>) outs(%init : tensor<?x?xf64>) permutation = [1, 0]
+  %variable = bufferization.to_tensor %out restrict writable : memref<?x?xf64> to tensor<?x?xf64>
+  %u = linalg.transpose ins(%t : tensor<?x?xf64>) outs(%variable : tensor<?x?xf64>) permutation = [1, 0]
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%u : tensor<?x?xf64>) outs(%u : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    %z = arith.addf %x, %y : f64
+    linalg.yield %z : f64
+  }  -> tensor<?x?xf64>
+  return %sum : tensor<?x?xf64>
 }
