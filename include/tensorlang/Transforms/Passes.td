@@ -508,15 +508,18 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     `vector-lanes` does not divide are masked (a mask per row), not left
     scalar.
 
-    Of the square's two loops, the result's last dimension is innermost,
-    so that each result row is written on from where the last square left
-    it: written through the caches, each line of the result is first read
-    for ownership, and misses of loads overlap where those of stores stall
-    the core (tl-streaming-stores prefetches the rows for writing). Where
-    tl-streaming-stores will stream the result (static, at least
-    `stream-min-bytes`, rows of whole lines), the input's last is
-    innermost instead, so that each input row is read on: streamed rows
-    leave through the write-combining buffers in any order.
+    Of the square's two loops, the input's last dimension is innermost,
+    so that each input row is read on from where the last square left it,
+    unless the result's lines come from memory through the caches: a
+    result larger than the L2 cache (the module's target) that
+    tl-streaming-stores will not stream (static: below `stream-min-bytes`,
+    or rows that are not whole lines), or of run-time extents a temporary
+    copied whole outside any loop. Each of its lines is then first read
+    for ownership, and the result's last dimension is innermost, so that
+    each result row is written on: the misses are the input's, loads,
+    which overlap where missing stores stall the core
+    (tl-streaming-stores prefetches the rows for writing). The remark
+    says which.
 
     A transposition that keeps the last dimension copies contiguous rows,
     which the loop vectorizer handles; it is left alone. With `parallel`,
@@ -796,8 +799,10 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     prefetches each row for writing `prefetch-write-lines` lines ahead, no
     further than the first element of the loop's last step: each line
     written is otherwise first read for ownership when the store reaches
-    it, and the core holds few missing stores in flight. One row alone is
-    a stream, which the hardware prefetchers follow; it is left alone.
+    it, and the core holds few missing stores in flight. Left alone: one
+    row (a stream, which the hardware prefetchers follow), a buffer within
+    the L2 cache (the module's target; a block the tiles reuse), a loop
+    that ends within the distance.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t",
