@@ -288,6 +288,34 @@ def test_streamed_transposition_and_elementwise(tl_run, threads):
     same(jit["z"], (a + b) * c - a / b)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", ["streamed", "through-caches", "temporary"])
+def test_transposition_squares(tl_run, threads, case):
+    # The three ways a transposition's squares are written (docs/compiler.md,
+    # "Streaming stores"): rows of whole lines streamed along the input's
+    # rows (with two threads, each a share of the result's columns); rows
+    # of 203 doubles through the caches along the result's rows, each row
+    # prefetched for writing (a result beyond the 64 KiB L2 given); and an
+    # operand of a contraction copied whole into a temporary, streamed.
+    if case == "temporary":
+        a, b = rng.random((40, 40, 40)), rng.random((16, 40, 40))
+        source = ("var input A : [40 40 40]\nvar input B : [16 40 40]\n"
+                  "var output C : [16 40]\n"
+                  "C = A # B . [[1 6] [3 5]] ^ [[1 2]]\n")
+        jit = tl_run(source, {"A": a, "B": b}, ["C"], engine="jit",
+                     extra=["--stream-min-bytes=0", "--threads=%d" % threads])
+        same(jit["C"], np.einsum("ijk,lki->lj", a, b))
+        return
+    columns = 208 if case == "streamed" else 203
+    u = rng.random((200, columns))
+    source = ("var input u : [200 %d]\nvar output v : [%d 200]\n"
+              "v = u ^ [1 2]\n" % (columns, columns))
+    jit = tl_run(source, {"u": u}, ["v"], engine="jit",
+                 extra=["--stream-min-bytes=0", "--l2-cache-bytes=65536",
+                        "--threads=%d" % threads])
+    same(jit["v"], u.T)
+
+
 def test_streamed_register_tiles(tl_run):
     # TCCG ccsd_t0's shape, small: the register tiles (4 rows of 24
     # columns) sum all of their terms in registers and write each row as

@@ -75,6 +75,15 @@ static bool isMultipleOf(Value index, int64_t lanes) {
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     return lower && step && *lower % lanes == 0 && *step % lanes == 0;
   }
+  // A loop that threads share (tl-tile-transpositions with threads).
+  if (scf::ForallOp loop = scf::getForallOpThreadIndexOwner(index)) {
+    unsigned position = cast<BlockArgument>(index).getArgNumber();
+    std::optional<int64_t> lower =
+        getConstantIntValue(loop.getMixedLowerBound()[position]);
+    std::optional<int64_t> step =
+        getConstantIntValue(loop.getMixedStep()[position]);
+    return lower && step && *lower % lanes == 0 && *step % lanes == 0;
+  }
   return false;
 }
 
@@ -234,8 +243,8 @@ static void versionNest(Operation *nest, ArrayRef<StreamableWrite> writes,
   Operation *streaming = builder.clone(*nest, mapping);
   tensorlang::createNonTemporalFence(builder, loc, x86Sfence);
   // Each thread's stores must be ordered before the threads join.
-  if (auto parallel = dyn_cast<affine::AffineParallelOp>(streaming)) {
-    OpBuilder bodyBuilder(parallel.getBody()->getTerminator());
+  if (isa<affine::AffineParallelOp, scf::ForallOp>(streaming)) {
+    OpBuilder bodyBuilder(streaming->getRegion(0).front().getTerminator());
     tensorlang::createNonTemporalFence(bodyBuilder, loc, x86Sfence);
   }
   for (StreamableWrite entry : writes) {
@@ -515,8 +524,9 @@ struct StreamingStoresPass
     for (Operation &op : entry) {
       // A parallel nest needs a fence per iteration, which only sfence
       // makes cheap and lets the OpenMP lowering through.
-      bool streamable = isa<affine::AffineForOp, scf::ForOp>(op) ||
-                        (x86Sfence && isa<affine::AffineParallelOp>(op));
+      bool streamable =
+          isa<affine::AffineForOp, scf::ForOp>(op) ||
+          (x86Sfence && isa<affine::AffineParallelOp, scf::ForallOp>(op));
       if (!streamable)
         continue;
       SmallVector<StreamableWrite> writes =

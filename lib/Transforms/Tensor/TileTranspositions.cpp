@@ -374,12 +374,17 @@ struct TileTranspositionsPass
              !isViewOfArgument(init);
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t bytes = type.getNumElements() * elementBytes;
-    bool streamed =
-        bytes >= streamMinBytes &&
-        (type.getShape().back() * elementBytes) % kNonTemporalLineBytes == 0;
-    int64_t cacheBytes = TargetDescription().l2CacheBytes;
-    if (tl::TargetAttr target = tl::getTargetAttr(copy))
+    TargetDescription defaults;
+    int64_t cacheBytes = defaults.l2CacheBytes;
+    bool x86Sfence = defaults.x86Sfence;
+    if (tl::TargetAttr target = tl::getTargetAttr(copy)) {
       cacheBytes = target.getL2CacheBytes();
+      x86Sfence = target.getX86Sfence();
+    }
+    // (A copy shared among threads streams only with x86's sfence.)
+    bool streamed =
+        (!parallel || x86Sfence) && bytes >= streamMinBytes &&
+        (type.getShape().back() * elementBytes) % kNonTemporalLineBytes == 0;
     return !streamed && bytes > cacheBytes;
   }
 

@@ -524,3 +524,56 @@ func.func @rows_left_alone(%in: memref<512x512xf64>, %out: memref<512x512xf64>) 
   }
   return
 }
+
+// -----
+
+// A copy whose outer loop threads share (scf.forall, from
+// tl-tile-transpositions with threads) streams with sfence: each
+// iteration fences its own stores before the threads join.
+// SFENCE-LABEL: func.func @forall_rows
+// SFENCE: scf.if
+// SFENCE:   scf.forall
+// SFENCE:     vector.store %{{.*}} {alignment = 64 : i64, nontemporal = true}
+// SFENCE:     llvm.inline_asm has_side_effects "sfence"
+// SFENCE-NEXT: {{^ *[}]$}}
+// SFENCE-NEXT: llvm.inline_asm has_side_effects "sfence"
+// SFENCE: } else {
+// CHECK-LABEL: func.func @forall_rows
+// CHECK-NOT: nontemporal
+// CHECK: return
+func.func @forall_rows(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%i) in (64) {
+    scf.for %j = %c0 to %c16 step %c8 {
+      %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      vector.transfer_write %v, %z[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<64x16xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// Squares along the result's rows with the threads sharing the result's
+// columns: each write's column is the shared loop's index, a multiple of
+// the vector (from 0 by 8), so each write is a whole line.
+// SFENCE-LABEL: func.func @forall_squares
+// SFENCE: scf.forall
+// SFENCE:   scf.for
+// SFENCE:     vector.store %{{.*}} {alignment = 64 : i64, nontemporal = true}
+func.func @forall_squares(%x: memref<64x16xf64>, %z: memref<16x64xf64>) {
+  %pad = ub.poison : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%i) = (0) to (64) step (8) {
+    scf.for %r = %c0 to %c16 step %c1 {
+      %v = vector.transfer_read %x[%i, %r], %pad {in_bounds = [true]} : memref<64x16xf64>, vector<8xf64>
+      vector.transfer_write %v, %z[%r, %i] {in_bounds = [true]} : vector<8xf64>, memref<16x64xf64>
+    }
+  }
+  return
+}
