@@ -28,6 +28,19 @@ namespace tensorlang {
 /// alignment of its address.
 inline constexpr int64_t kNonTemporalLineBytes = 64;
 
+/// Whether tl-streaming-stores streams a buffer of `type` whose rows a nest
+/// writes whole, where it is aligned: static, of at least `minBytes`, its
+/// rows whole lines.
+inline bool hasStreamableRows(mlir::ShapedType type, int64_t minBytes) {
+  if (!type.hasStaticShape() || type.getRank() == 0 ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return false;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  return type.getNumElements() * elementBytes >= minBytes &&
+         (type.getShape().back() * elementBytes) % kNonTemporalLineBytes == 0;
+}
+
 /// sfence as inline assembly where `x86Sfence`, else `llvm.fence seq_cst`.
 /// Unlike an intrinsic call or llvm.fence, the inline assembly declares its
 /// memory effects, so convert-scf-to-openmp does not wrap a parallel body

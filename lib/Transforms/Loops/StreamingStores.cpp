@@ -14,7 +14,6 @@
 
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
-#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "NonTemporalStores.h"
 
@@ -95,20 +94,17 @@ static std::optional<int64_t> streamableAlignment(vector::TransferWriteOp write,
                                                   int64_t minBytes) {
   auto type = dyn_cast<MemRefType>(write.getBase().getType());
   VectorType vectorType = write.getVectorType();
-  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat() || type.getRank() == 0 ||
+  if (!type || !type.getLayout().isIdentity() ||
+      !tensorlang::hasStreamableRows(type, minBytes) ||
       vectorType.getRank() != 1 || write.getMask() ||
       !write.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
     return std::nullopt;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  if (elementBytes == 0 || type.getNumElements() * elementBytes < minBytes)
-    return std::nullopt;
   int64_t lanes = vectorType.getDimSize(0);
   int64_t vectorBytes = lanes * elementBytes;
   int64_t extent = type.getShape().back();
-  if (!llvm::isPowerOf2_64(vectorBytes) || vectorBytes > kLineBytes ||
-      (extent * elementBytes) % kLineBytes != 0)
+  if (!llvm::isPowerOf2_64(vectorBytes) || vectorBytes > kLineBytes)
     return std::nullopt;
   Value index = write.getIndices().back();
   bool wholeLine = vectorBytes == kLineBytes && isMultipleOf(index, lanes);
@@ -537,10 +533,8 @@ struct StreamingStoresPass
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence);
     streamSizedArguments(func, minBytes, x86Sfence);
-    int64_t cacheBytes = tensorlang::TargetDescription().l2CacheBytes;
-    if (tensorlang::tl::TargetAttr target = tensorlang::tl::getTargetAttr(func))
-      cacheBytes = target.getL2CacheBytes();
-    prefetchRowWrites(func, prefetchWriteLines, cacheBytes);
+    prefetchRowWrites(func, prefetchWriteLines,
+                      tensorlang::tl::getTargetDescription(func).l2CacheBytes);
   }
 };
 } // namespace

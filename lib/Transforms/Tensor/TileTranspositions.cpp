@@ -16,7 +16,6 @@
 
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 #include "tensorlang/Transforms/Passes.h"
-#include "tensorlang/Transforms/TargetDescription.h"
 
 #include "../Loops/NonTemporalStores.h"
 #include "ContractionUtils.h"
@@ -372,20 +371,12 @@ struct TileTranspositionsPass
     if (!type.hasStaticShape())
       return !copy->getParentOfType<LoopLikeOpInterface>() &&
              !isViewOfArgument(init);
-    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-    int64_t bytes = type.getNumElements() * elementBytes;
-    TargetDescription defaults;
-    int64_t cacheBytes = defaults.l2CacheBytes;
-    bool x86Sfence = defaults.x86Sfence;
-    if (tl::TargetAttr target = tl::getTargetAttr(copy)) {
-      cacheBytes = target.getL2CacheBytes();
-      x86Sfence = target.getX86Sfence();
-    }
+    TargetDescription target = tl::getTargetDescription(copy);
     // (A copy shared among threads streams only with x86's sfence.)
-    bool streamed =
-        (!parallel || x86Sfence) && bytes >= streamMinBytes &&
-        (type.getShape().back() * elementBytes) % kNonTemporalLineBytes == 0;
-    return !streamed && bytes > cacheBytes;
+    bool streamed = (!parallel || target.x86Sfence) &&
+                    hasStreamableRows(type, streamMinBytes);
+    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    return !streamed && bytes > target.l2CacheBytes;
   }
 
   void runOnOperation() override {
