@@ -120,6 +120,74 @@ def test_sized_tccg_pattern_long_version_threaded(tmp_path, number):
     check_case(tmp_path, number, ["--max-short-size=2", "--threads=2"])
 
 
+def one_index_sized(name, extents, index):
+    """TCCG case `name` at `extents` with `index` alone a size."""
+    c, a, b = (indices[::-1] for indices in name.split("-"))
+    dims = lambda indices: " ".join(
+        "N" + i if i == index else str(extents[i]) for i in indices)
+    statement = tccg.program(name, extents)[0].strip().split("\n")[-1]
+    return ("size N%s\nvar input A : [%s]\nvar input B : [%s]\n"
+            "var output C : [%s]\n%s\n"
+            % (index, dims(a), dims(b), dims(c), statement))
+
+
+def tiling_remarks(tmp_path, source):
+    """tl-tile-linalg's remarks on `source` (tl-fuse-batches and
+    tl-tile-contractions: no code generated)."""
+    program = tmp_path / "one.tl"
+    program.write_text(source)
+    imported = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-translate"), "--import-tl", str(program)],
+        capture_output=True, text=True)
+    assert imported.returncode == 0, imported.stderr
+    tiled = subprocess.run(
+        [os.path.join(BIN_DIR, "tl-opt"), "--tl-optimize",
+         "--convert-tl-to-linalg", "--tl-tile-linalg=remarks=true",
+         "-o", os.devnull],
+        input=imported.stdout, capture_output=True, text=True)
+    assert tiled.returncode == 0, tiled.stderr
+    return tiled.stderr
+
+
+@pytest.mark.parametrize("number", range(len(CASES)))
+def test_one_index_sized_is_tiled(tmp_path, number):
+    """Each TCCG pattern with one index at a time a size, the others fixed,
+    at TCCG's extents scaled to 16 MiB: a size that is the leading index
+    of the result and of one operand only looks like a batch, but where
+    the other operand is large and little reused per index (ab-ac-cb with
+    its rows a size), the contraction is tiled whole, not one row at a
+    time through the generic lowering."""
+    name, extents = tccg.suite()[number]
+    extents = tccg.scale(extents, name, 16 * 2 ** 20)
+    for index in sorted(extents):
+        remarks = tiling_remarks(tmp_path,
+                                 one_index_sized(name, extents, index))
+        assert "tiling plan:" in remarks, (index, remarks)
+        assert "not tiled" not in remarks, (index, remarks)
+
+
+@pytest.mark.parametrize("name,extents", [
+    ("ab-ac-cb", {"a": 5, "b": 131, "c": 131}),
+    ("ab-acd-dbc", {"a": 5, "b": 29, "c": 23, "d": 29}),
+    ("ab-cad-dcb", {"a": 7, "b": 29, "c": 29, "d": 23}),
+    ("abcd-ea-ebcd", {"a": 5, "b": 11, "c": 13, "d": 11, "e": 13}),
+])
+def test_leading_index_sized_beside_a_large_operand(tmp_path, name, extents):
+    """The cases of the test above whose leading index, a size, was once
+    computed one index at a time (B larger than L1, read once per index),
+    at primes, against the reference interpreter. (B beyond any core's
+    L1, so that the test does not depend on the machine's.)"""
+    source = one_index_sized(name, extents, "a")
+    spec = tccg.program(name, extents)[1]
+    remarks = tiling_remarks(tmp_path, source)
+    assert "not tiled" not in remarks and " sized=" in remarks, remarks
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, len(name))
+    assert inputs["B"].nbytes > 128 * 1024, inputs["B"].shape
+    compiled, _ = run(tmp_path, source, inputs, "jit")
+    assert_same(compiled, reference)
+
+
 @pytest.mark.parametrize("extents", [(0, 5, 7), (13, 7, 15), (61, 37, 17),
                                      (37, 29, 131)])
 def test_sized_product_shares_columns_between_threads(tmp_path, extents):

@@ -187,19 +187,21 @@ struct SliceBudget {
 };
 } // namespace
 
-/// Whether computing `op`, a contraction over a static batch, one batch
-/// index at a time would stream an input that its batch loop does not
-/// index, larger than the budget, with fewer uses of each element per
-/// batch index than the budget asks: a contraction whose rows are the
-/// batch, as `A # u . [[2 3]]` with u of 64^3 doubles, reads all of u for
-/// one row of A per index, where whole, its register tiles use each load
-/// of u for 8 rows. An element's uses are the result elements that read it
-/// (the parallel loops it is not indexed by; the reductions sum into the
-/// same element). An element-wise statement gains nothing from being
-/// computed whole, and a sized batch is tiled by one index in any case.
+/// Whether computing `op`, a contraction, one batch index at a time would
+/// stream an input that its batch loop does not index, larger than the
+/// budget, with fewer uses of each element per batch index than the
+/// budget asks: a contraction whose rows are the batch, as `A # u . [[2
+/// 3]]` with u of 64^3 doubles, reads all of u for one row of A per index,
+/// where whole, its register tiles use each load of u for 8 rows. An
+/// element's uses are the result elements that read it (the parallel
+/// loops it is not indexed by; the reductions sum into the same element).
+/// A batch that is a size is weighed alike: whole, its contraction is
+/// tiled as a sized one (a matrix product with its rows a size, one row
+/// per index, read all of the other matrix for each row, untiled). An
+/// element-wise statement gains nothing from being computed whole.
 static bool streamsUnbatchedInput(linalg::GenericOp op,
                                   const SliceBudget &budget) {
-  if (op.getNumReductionLoops() == 0 || hasSizedBatch(op))
+  if (op.getNumReductionLoops() == 0)
     return false;
   unsigned batch = *batchDim(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();

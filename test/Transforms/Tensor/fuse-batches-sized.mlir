@@ -72,6 +72,37 @@ func.func @sized_alone(%u: tensor<?x4x4xf64>, %m: tensor<4x4xf64>, %n: index) ->
 
 // -----
 
+// A matrix product whose rows are a size: one row per batch index would
+// read all of B (512 KiB, beyond any L1) for each row. It is left whole,
+// for tl-tile-contractions to tile as a sized contraction, as a product of
+// fixed rows would be.
+// CHECK-LABEL: func.func @sized_rows_large_operand
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x256xf64>, tensor<256x256xf64>) outs(%{{.*}} : tensor<?x256xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+// PAR-LABEL: func.func @sized_rows_large_operand
+// PAR-NOT: scf.forall
+// PAR: return
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+func.func @sized_rows_large_operand(%a: tensor<?x256xf64>, %b: tensor<256x256xf64>, %n: index) -> tensor<?x256xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<?x256xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x256xf64>) -> tensor<?x256xf64>
+  %t = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<?x256xf64>, tensor<256x256xf64>) outs(%a0 : tensor<?x256xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x256xf64>
+  return %t : tensor<?x256xf64>
+}
+
+// -----
+
 // A dynamic loop other than the leading one: left alone.
 // CHECK-LABEL: func.func @inner_dynamic
 // CHECK-NOT: scf.for
