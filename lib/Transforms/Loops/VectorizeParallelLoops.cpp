@@ -49,6 +49,15 @@ static bool isContiguousView(MemRefType type) {
          type.areTrailingDimsContiguous(type.getRank());
 }
 
+/// Whether `type` is a strided view whose last dimension has a stride of
+/// one, known at compile time: a block of a larger buffer (a cache tile's
+/// block of an operand, its other strides and offset known at run time
+/// only where the buffer is sized).
+static bool isUnitStrideView(MemRefType type) {
+  return !type.getLayout().isIdentity() && type.getRank() > 0 &&
+         type.isLastDimUnitStride();
+}
+
 /// Whether `map`, the access map of a load or store in the loop of `iv`,
 /// moves along the memref's last dimension only, one element per
 /// iteration.
@@ -67,24 +76,33 @@ static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
 
 /// Whether `loop` is an innermost loop of constant bounds and step 1 that
 /// only loads, computes element-wise and stores, along the last dimension
-/// of the memrefs it accesses, some of them contiguous views: the loops of
-/// an element-wise statement inside a batch loop (K5H's product of D and
-/// the first interpolation), which the affine vectorizer refuses (it takes
-/// identity layouts only). Copies, which compute nothing (the packed
-/// panels of tiled contractions), are left to LLVM's loop vectorizer.
-static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
+/// of the memrefs it accesses, some of them views, which the affine
+/// vectorizer refuses (it takes identity layouts only): the loops of an
+/// element-wise statement inside a batch loop (K5H's product of D and the
+/// first interpolation), over contiguous views; and copies of at least
+/// `lanes` elements over blocks of larger buffers, views whose rows are
+/// apart and whose last stride is one (the packed panels of tiled
+/// contractions). LLVM vectorized such copies only where it could tell the
+/// buffers apart: in a sized program, whose temporaries lie in the
+/// workspace at offsets known at run time, a panel's rows were copied one
+/// element at a time. (A copy of contiguous views, one run of memory, is
+/// left to LLVM.)
+static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
+                                        int64_t lanes) {
   if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1 ||
       loop.getNumIterOperands() != 0)
     return false;
   Value iv = loop.getInductionVar();
-  bool readsView = false, computes = false;
-  // A load or store of an identity memref or a contiguous view, moving
-  // along its last dimension.
+  bool readsView = false, readsGappedView = false, computes = false;
+  // A load or store of an identity memref or a view whose last stride is
+  // one, moving along its last dimension.
   auto isVectorizableAccess = [&](MemRefType type, AffineMap map,
                                   ValueRange operands) {
     bool view = isContiguousView(type);
+    bool unitStrideView = isUnitStrideView(type);
     readsView |= view;
-    return (view || type.getLayout().isIdentity()) &&
+    readsGappedView |= unitStrideView && !view;
+    return (unitStrideView || type.getLayout().isIdentity()) &&
            movesAlongLastDimension(map, operands, iv);
   };
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -108,10 +126,13 @@ static bool isElementwiseLoopOverViews(affine::AffineForOp loop) {
       return false;
     computes = true;
   }
-  return readsView && computes;
+  if (computes)
+    return readsView && !readsGappedView;
+  return readsGappedView &&
+         loop.getConstantUpperBound() - loop.getConstantLowerBound() >= lanes;
 }
 
-/// Vectorizes `loop` (isElementwiseLoopOverViews) by `lanes`: whole vectors
+/// Vectorizes `loop` (isVectorizableLoopOverViews) by `lanes`: whole vectors
 /// over the bulk, one shorter vector for the rest, every transfer in
 /// bounds.
 static void vectorizeElementwiseLoop(affine::AffineForOp loop, int64_t lanes) {
@@ -246,7 +267,7 @@ struct VectorizeParallelLoopsPass
         return;
       if (hasIdentityLayouts(loop))
         candidates.insert(loop);
-      else if (isElementwiseLoopOverViews(loop))
+      else if (isVectorizableLoopOverViews(loop, vectorLanes))
         overViews.push_back(loop);
     });
     for (affine::AffineForOp loop : overViews)

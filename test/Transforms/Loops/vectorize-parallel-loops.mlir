@@ -94,9 +94,9 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
 // An element-wise loop over a contiguous view of one batch index (the
 // affine vectorizer takes identity layouts only) is vectorized by the
 // pass itself: whole vectors over the bulk (8 of 10), one shorter vector
-// for the rest, every transfer in bounds. A loop over a view that is not
-// contiguous stays scalar, and so does a copy (left to LLVM's loop
-// vectorizer).
+// for the rest, every transfer in bounds. A loop that computes over a view
+// that is not contiguous stays scalar, and so does a copy of a contiguous
+// view (one run of memory, left to LLVM).
 // CHECK-LABEL: func.func @contiguous_view
 // CHECK-SAME: (%[[D:.*]]: memref<5x3x10xf64>, %[[T:.*]]: memref<3x10xf64>, %[[V:.*]]: memref<3x10xf64>
 // CHECK: %[[DV:.*]] = memref.subview %[[D]]
@@ -148,6 +148,52 @@ func.func @copy_from_view(%d: memref<5x3x10xf64>, %v: memref<3x10xf64>, %e: inde
     affine.for %j = 0 to 10 {
       %x = affine.load %dv[%i, %j] : memref<3x10xf64, strided<[10, 1], offset: ?>>
       affine.store %x, %v[%i, %j] : memref<3x10xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// A copy of a block of a larger buffer, its rows apart and its strides and
+// offset known at run time only (a sized contraction's operand copied into
+// packed panels), is vectorized by the pass itself: LLVM, unable to tell
+// the two buffers apart, copied it one element at a time. Whole vectors
+// over the bulk, a shorter one for the rest (10 = 8 + 2); a copy shorter
+// than a vector stays scalar.
+// CHECK-LABEL: func.func @copy_of_block
+// CHECK-SAME: (%[[B:.*]]: memref<?x?xf64>, %[[P:.*]]: memref<3x4x10xf64>
+// CHECK: %[[X:.*]] = memref.expand_shape
+// CHECK: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 8 step 4 {
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X]]{{.*}} {in_bounds = [true]} : memref<4x3x10xf64, strided<[?, 10, 1], offset: ?>>, vector<4xf64>
+// CHECK: vector.transfer_write %[[V]], %[[P]]{{.*}} {in_bounds = [true]} : vector<4xf64>, memref<3x4x10xf64>
+// CHECK: }
+// CHECK: vector.transfer_read %[[X]]{{.*}} : memref<4x3x10xf64, strided<[?, 10, 1], offset: ?>>, vector<2xf64>
+// CHECK: vector.transfer_write {{.*}} : vector<2xf64>, memref<3x4x10xf64>
+// CHECK-LABEL: func.func @short_copy_of_block
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NOT: vector
+func.func @copy_of_block(%b: memref<?x?xf64>, %p: memref<3x4x10xf64>, %r: index, %c: index) {
+  %block = memref.subview %b[%r, %c] [4, 30] [1, 1] : memref<?x?xf64> to memref<4x30xf64, strided<[?, 1], offset: ?>>
+  %x = memref.expand_shape %block [[0], [1, 2]] output_shape [4, 3, 10] : memref<4x30xf64, strided<[?, 1], offset: ?>> into memref<4x3x10xf64, strided<[?, 10, 1], offset: ?>>
+  affine.for %k = 0 to 3 {
+    affine.for %j = 0 to 4 {
+      affine.for %i = 0 to 10 {
+        %v = affine.load %x[%j, %k, %i] : memref<4x3x10xf64, strided<[?, 10, 1], offset: ?>>
+        affine.store %v, %p[%k, %j, %i] : memref<3x4x10xf64>
+      }
+    }
+  }
+  return
+}
+func.func @short_copy_of_block(%b: memref<?x?xf64>, %p: memref<4x3xf64>, %r: index, %c: index) {
+  %block = memref.subview %b[%r, %c] [4, 3] [1, 1] : memref<?x?xf64> to memref<4x3xf64, strided<[?, 1], offset: ?>>
+  affine.for %j = 0 to 4 {
+    affine.for %i = 0 to 3 {
+      %v = affine.load %block[%j, %i] : memref<4x3xf64, strided<[?, 1], offset: ?>>
+      affine.store %v, %p[%j, %i] : memref<4x3xf64>
     }
   }
   return
