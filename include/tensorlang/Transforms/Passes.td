@@ -729,11 +729,12 @@ def VectorizeParallelLoops
     the element-wise statements inside tl-fuse-batches' loops), is
     vectorized by this pass itself: whole vectors over the bulk, one
     shorter vector for the rest, every transfer in bounds. So is a copy of
-    at least `vector-lanes` elements along the last dimension of blocks of
-    larger buffers (views whose last stride is one and whose rows are
-    apart: the packed panels of tiled contractions), which LLVM, unable to
-    tell the buffers apart where their offsets are known only at run time
-    (a sized program's workspace), copied one element at a time.
+    at least `vector-lanes` elements along the last dimension of views
+    whose last stride is one (the packed panels of tiled contractions,
+    copied from blocks of an operand), which LLVM, unable to tell the
+    buffers apart where their offsets are known only at run time (a sized
+    program's workspace), copied one element at a time, and elsewhere with
+    narrower vectors than the target's.
 
     Upstream's `--affine-super-vectorize` picks its loops by memory access
     pattern alone; given a reduction that accumulates through memory (a

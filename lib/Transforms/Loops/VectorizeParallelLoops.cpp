@@ -80,20 +80,19 @@ static bool movesAlongLastDimension(AffineMap map, ValueRange operands,
 /// vectorizer refuses (it takes identity layouts only): the loops of an
 /// element-wise statement inside a batch loop (K5H's product of D and the
 /// first interpolation), over contiguous views; and copies of at least
-/// `lanes` elements over blocks of larger buffers, views whose rows are
-/// apart and whose last stride is one (the packed panels of tiled
-/// contractions). LLVM vectorized such copies only where it could tell the
-/// buffers apart: in a sized program, whose temporaries lie in the
-/// workspace at offsets known at run time, a panel's rows were copied one
-/// element at a time. (A copy of contiguous views, one run of memory, is
-/// left to LLVM.)
+/// `lanes` elements over views whose last stride is one (the packed panels
+/// of tiled contractions, from blocks of an operand). LLVM vectorized such
+/// copies only where it could tell the buffers apart: in a sized program,
+/// whose temporaries lie in the workspace at offsets known at run time, a
+/// panel's rows were copied one element at a time.
 static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
                                         int64_t lanes) {
   if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1 ||
       loop.getNumIterOperands() != 0)
     return false;
   Value iv = loop.getInductionVar();
-  bool readsView = false, readsGappedView = false, computes = false;
+  bool readsView = false, readsGappedView = false, readsUnitStrideView = false,
+       computes = false;
   // A load or store of an identity memref or a view whose last stride is
   // one, moving along its last dimension.
   auto isVectorizableAccess = [&](MemRefType type, AffineMap map,
@@ -102,6 +101,7 @@ static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
     bool unitStrideView = isUnitStrideView(type);
     readsView |= view;
     readsGappedView |= unitStrideView && !view;
+    readsUnitStrideView |= unitStrideView;
     return (unitStrideView || type.getLayout().isIdentity()) &&
            movesAlongLastDimension(map, operands, iv);
   };
@@ -128,7 +128,7 @@ static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
   }
   if (computes)
     return readsView && !readsGappedView;
-  return readsGappedView &&
+  return readsUnitStrideView &&
          loop.getConstantUpperBound() - loop.getConstantLowerBound() >= lanes;
 }
 

@@ -95,8 +95,8 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
 // affine vectorizer takes identity layouts only) is vectorized by the
 // pass itself: whole vectors over the bulk (8 of 10), one shorter vector
 // for the rest, every transfer in bounds. A loop that computes over a view
-// that is not contiguous stays scalar, and so does a copy of a contiguous
-// view (one run of memory, left to LLVM).
+// that is not contiguous stays scalar; a copy from a contiguous view is
+// vectorized as the copies below are.
 // CHECK-LABEL: func.func @contiguous_view
 // CHECK-SAME: (%[[D:.*]]: memref<5x3x10xf64>, %[[T:.*]]: memref<3x10xf64>, %[[V:.*]]: memref<3x10xf64>
 // CHECK: %[[DV:.*]] = memref.subview %[[D]]
@@ -116,8 +116,10 @@ func.func @sized(%a: memref<?xf64>, %b: memref<?xf64>, %n: index) {
 // CHECK: affine.for %{{.*}} = 0 to 8 {
 // CHECK-NOT: vector
 // CHECK-LABEL: func.func @copy_from_view
-// CHECK: affine.for %{{.*}} = 0 to 10 {
-// CHECK-NOT: vector
+// CHECK: affine.for %{{.*}} = 0 to 8 step 4 {
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : memref<3x10xf64, strided<[10, 1], offset: ?>>, vector<4xf64>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<4xf64>, memref<3x10xf64>
+// CHECK: vector.transfer_read {{.*}} : memref<3x10xf64, strided<[10, 1], offset: ?>>, vector<2xf64>
 func.func @contiguous_view(%d: memref<5x3x10xf64>, %t: memref<3x10xf64>, %v: memref<3x10xf64>, %e: index, %s: f64) {
   %dv = memref.subview %d[%e, 0, 0] [1, 3, 10] [1, 1, 1] : memref<5x3x10xf64> to memref<3x10xf64, strided<[10, 1], offset: ?>>
   affine.for %i = 0 to 3 {
