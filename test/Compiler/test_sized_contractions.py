@@ -166,6 +166,35 @@ def test_one_index_sized_is_tiled(tmp_path, number):
         assert "not tiled" not in remarks, (index, remarks)
 
 
+def result_orders(name):
+    """The order of the free indices in the contraction's own result (A's,
+    then B's, as bench/tccg.py's program writes them) and in C."""
+    c, a, b = (indices[::-1] for indices in name.split("-"))
+    product = a + b
+    return [i for i in product if product.count(i) == 1], list(c)
+
+
+@pytest.mark.parametrize("number", [
+    number for number, (name, _) in enumerate(tccg.suite())
+    if result_orders(name)[0][0] != result_orders(name)[1][0]])
+def test_transposition_led_by_a_size_is_weighed(tmp_path, number):
+    """A TCCG pattern whose result C is the contraction's transposed, and
+    whose index leading C alone is a size: the transposition, whose
+    leading loop is that size, is not computed an index at a time by
+    tl-fuse-batches (a column of the contraction's result each, the
+    contraction computed whole before it), but left to
+    tl-tile-contractions, which folds it into the contraction or keeps it
+    after it (ab-ac-cb with its rows a size: 0.60 of the fixed program
+    before, 0.96 after)."""
+    name, extents = tccg.suite()[number]
+    extents = tccg.scale(extents, name, 16 * 2 ** 20)
+    leading = result_orders(name)[1][0]
+    remarks = tiling_remarks(tmp_path,
+                             one_index_sized(name, extents, leading))
+    assert ("transposition folded into its contraction" in remarks
+            or "transposition kept after its contraction" in remarks), remarks
+
+
 @pytest.mark.parametrize("name,extents", [
     ("ab-ac-cb", {"a": 5, "b": 131, "c": 131}),
     ("ab-acd-dbc", {"a": 5, "b": 29, "c": 23, "d": 29}),

@@ -103,6 +103,48 @@ func.func @sized_rows_large_operand(%a: tensor<?x256xf64>, %b: tensor<256x256xf6
 
 // -----
 
+// A transposition of a contraction whose leading loop is a size, alone (the
+// contraction's result is led by another index, so it is no chain): left
+// whole, for tl-tile-contractions to fold into the contraction or keep
+// after it, rather than transposed one column of the contraction's result
+// per index.
+// CHECK-LABEL: func.func @sized_transposition_of_contraction
+// CHECK-NOT: scf.for
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64x?xf64>)
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<64x?xf64>) outs(%{{.*}} : tensor<?x64xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+// PAR-LABEL: func.func @sized_transposition_of_contraction
+// PAR-NOT: scf.forall
+// PAR: return
+#ka = affine_map<(i, j, k) -> (k, i)>
+#kb = affine_map<(i, j, k) -> (j, k)>
+#kt = affine_map<(i, j, k) -> (i, j)>
+#tin = affine_map<(j, i) -> (i, j)>
+#tout = affine_map<(j, i) -> (j, i)>
+func.func @sized_transposition_of_contraction(%a: tensor<64x64xf64>, %b: tensor<?x64xf64>, %n: index) -> tensor<?x64xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<64x?xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<64x?xf64>) -> tensor<64x?xf64>
+  %t = linalg.generic {indexing_maps = [#ka, #kb, #kt], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x64xf64>, tensor<?x64xf64>) outs(%a0 : tensor<64x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<64x?xf64>
+  %e1 = tensor.empty(%n) : tensor<?x64xf64>
+  %c = linalg.generic {indexing_maps = [#tin, #tout], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<64x?xf64>) outs(%e1 : tensor<?x64xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x64xf64>
+  return %c : tensor<?x64xf64>
+}
+
+// -----
+
 // A dynamic loop other than the leading one: left alone.
 // CHECK-LABEL: func.func @inner_dynamic
 // CHECK-NOT: scf.for
