@@ -314,20 +314,24 @@ struct FuseBatchesPass
         work;
     // A root whose batch is a size is tiled even alone: one batch slice at
     // a time, its loops are static, and the contraction tiler can take it.
-    // Not a transposition of a contraction alone, on the CPU: whole, it is
-    // folded into its contraction or kept after it by tl-tile-contractions
-    // (tiled, the contraction's result was read only by slices in a loop,
-    // and transposed a column at a time: ab-ac-cb with its rows a size
-    // took 1.7x the fixed program's time). A root that streams an input is
-    // computed whole; its producers are roots of their own
-    // (isFusedIntoItsUser).
+    // Not, on the CPU, a transposition of a contraction alone, nor a
+    // contraction alone whose only user transposes it: whole, the
+    // transposition is folded into the contraction or kept after it by
+    // tl-tile-contractions, as in a fixed program. (Tiled, the
+    // transposition read the contraction's result a column per index:
+    // ab-ac-cb with its rows a size took 1.6x the fixed program's time;
+    // or the contraction was computed per index and its result transposed
+    // whole: TCCG ccsd_t abcdef-gdab-efgc with b a size, 3.8x.) A root that
+    // streams an input is computed whole; its producers are roots of their
+    // own (isFusedIntoItsUser).
     getOperation().walk([&](linalg::GenericOp op) {
       if (!batchDim(op) || isFusedIntoItsUser(op) ||
           streamsUnbatchedInput(op, sliceBudget))
         return;
       SmallVector<linalg::GenericOp> chain = collectChain(op, sliceBudget);
-      bool leftToContractionTiler =
-          !forGPU && chain.empty() && tensorlang::getTransposedContraction(op);
+      bool leftToContractionTiler = !forGPU && chain.empty() &&
+                                    (tensorlang::getTransposedContraction(op) ||
+                                     isTransposedByItsUser(op));
       if (!chain.empty() || (hasSizedBatch(op) && !leftToContractionTiler))
         work.emplace_back(op, std::move(chain));
     });
@@ -366,6 +370,15 @@ struct FuseBatchesPass
     // TileContractionsConfig::manyUses, the collapse's own threshold.
     return tensorlang::sumsManyTermsOverSeveralReductions(
         op, tensorlang::TileContractionsConfig().manyUses);
+  }
+
+  /// Whether the only user of `op`, a contraction, is a transposition of
+  /// it (which tl-tile-contractions may fold into it).
+  static bool isTransposedByItsUser(linalg::GenericOp op) {
+    if (!op->getResult(0).hasOneUse())
+      return false;
+    auto user = dyn_cast<linalg::GenericOp>(*op->getResult(0).user_begin());
+    return user && tensorlang::getTransposedContraction(user) == op;
   }
 
   bool isFusedIntoItsUser(linalg::GenericOp op) {

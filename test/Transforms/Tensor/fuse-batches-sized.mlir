@@ -145,6 +145,46 @@ func.func @sized_transposition_of_contraction(%a: tensor<64x64xf64>, %b: tensor<
 
 // -----
 
+// The other way round: a contraction whose leading loop is a size, alone,
+// its only user a transposition of it led by another index. Left whole as
+// well, rather than computed one index at a time and transposed after.
+// CHECK-LABEL: func.func @sized_contraction_transposed_by_its_user
+// CHECK-NOT: scf.for
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x64xf64>)
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<?x64xf64>) outs(%{{.*}} : tensor<64x?xf64>)
+// CHECK-NOT: scf.for
+// CHECK: return
+// PAR-LABEL: func.func @sized_contraction_transposed_by_its_user
+// PAR-NOT: scf.forall
+// PAR: return
+#la = affine_map<(j, i, k) -> (j, k)>
+#lb = affine_map<(j, i, k) -> (k, i)>
+#lt = affine_map<(j, i, k) -> (j, i)>
+#uin = affine_map<(i, j) -> (j, i)>
+#uout = affine_map<(i, j) -> (i, j)>
+func.func @sized_contraction_transposed_by_its_user(%a: tensor<?x64xf64>, %b: tensor<64x64xf64>, %n: index) -> tensor<64x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty(%n) : tensor<?x64xf64>
+  %a0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<?x64xf64>) -> tensor<?x64xf64>
+  %t = linalg.generic {indexing_maps = [#la, #lb, #lt], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<?x64xf64>, tensor<64x64xf64>) outs(%a0 : tensor<?x64xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x64xf64>
+  %e1 = tensor.empty(%n) : tensor<64x?xf64>
+  %c = linalg.generic {indexing_maps = [#uin, #uout], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<?x64xf64>) outs(%e1 : tensor<64x?xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    linalg.yield %x : f64
+  } -> tensor<64x?xf64>
+  return %c : tensor<64x?xf64>
+}
+
+// -----
+
 // A dynamic loop other than the leading one: left alone.
 // CHECK-LABEL: func.func @inner_dynamic
 // CHECK-NOT: scf.for
