@@ -317,13 +317,10 @@ struct FuseBatchesPass
     // Not, on the CPU, a transposition of a contraction alone, nor a
     // contraction alone whose only user transposes it: whole, the
     // transposition is folded into the contraction or kept after it by
-    // tl-tile-contractions, as in a fixed program. (Tiled, the
-    // transposition read the contraction's result a column per index:
-    // ab-ac-cb with its rows a size took 1.6x the fixed program's time;
-    // or the contraction was computed per index and its result transposed
-    // whole: TCCG ccsd_t abcdef-gdab-efgc with b a size, 3.8x.) A root that
-    // streams an input is computed whole; its producers are roots of their
-    // own (isFusedIntoItsUser).
+    // tl-tile-contractions, as in a fixed program, where tiled, one of the
+    // two would run an index at a time beside the other whole, and no fold
+    // would be weighed. A root that streams an input is computed whole;
+    // its producers are roots of their own (isFusedIntoItsUser).
     getOperation().walk([&](linalg::GenericOp op) {
       if (!batchDim(op) || isFusedIntoItsUser(op) ||
           streamsUnbatchedInput(op, sliceBudget))
