@@ -91,18 +91,16 @@ static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
       loop.getNumIterOperands() != 0)
     return false;
   Value iv = loop.getInductionVar();
-  bool readsView = false, readsGappedView = false, readsUnitStrideView = false,
-       computes = false;
+  // Views accessed, and whether some of them are not contiguous.
+  bool readsView = false, readsGappedView = false, computes = false;
   // A load or store of an identity memref or a view whose last stride is
   // one, moving along its last dimension.
   auto isVectorizableAccess = [&](MemRefType type, AffineMap map,
                                   ValueRange operands) {
-    bool view = isContiguousView(type);
-    bool unitStrideView = isUnitStrideView(type);
+    bool view = isUnitStrideView(type);
     readsView |= view;
-    readsGappedView |= unitStrideView && !view;
-    readsUnitStrideView |= unitStrideView;
-    return (unitStrideView || type.getLayout().isIdentity()) &&
+    readsGappedView |= view && !isContiguousView(type);
+    return (view || type.getLayout().isIdentity()) &&
            movesAlongLastDimension(map, operands, iv);
   };
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -128,7 +126,7 @@ static bool isVectorizableLoopOverViews(affine::AffineForOp loop,
   }
   if (computes)
     return readsView && !readsGappedView;
-  return readsUnitStrideView &&
+  return readsView &&
          loop.getConstantUpperBound() - loop.getConstantLowerBound() >= lanes;
 }
 
