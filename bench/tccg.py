@@ -154,13 +154,15 @@ def program(name, sizes):
             "%s,%s->%s" % (a, b, c))
 
 
-def sized_program(name, sizes):
-    """program(), with every extent a size of its own (N<index>): one
-    kernel for any extents."""
+def sized_program(name, sizes, indices=None):
+    """program(), with the extent of every index in `indices` (all where
+    None) a size of its own (N<index>): one kernel for any such extents."""
     source, spec = program(name, sizes)
     c, a, b = (s[::-1] for s in name.split("-"))
-    names = lambda s: " ".join("N" + i for i in s)
-    declarations = "".join("size N%s\n" % i for i in sorted(sizes))
+    sized = set(sizes) if indices is None else set(indices)
+    names = lambda s: " ".join("N" + i if i in sized else str(sizes[i])
+                               for i in s)
+    declarations = "".join("size N%s\n" % i for i in sorted(sized))
     lines = source.split("\n")
     lines[0:3] = ["var input A : [%s]" % names(a), "var input B : [%s]" % names(b),
                   "var output C : [%s]" % names(c)]

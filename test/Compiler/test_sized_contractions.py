@@ -120,17 +120,6 @@ def test_sized_tccg_pattern_long_version_threaded(tmp_path, number):
     check_case(tmp_path, number, ["--max-short-size=2", "--threads=2"])
 
 
-def one_index_sized(name, extents, index):
-    """TCCG case `name` at `extents` with `index` alone a size."""
-    c, a, b = (indices[::-1] for indices in name.split("-"))
-    dims = lambda indices: " ".join(
-        "N" + i if i == index else str(extents[i]) for i in indices)
-    statement = tccg.program(name, extents)[0].strip().split("\n")[-1]
-    return ("size N%s\nvar input A : [%s]\nvar input B : [%s]\n"
-            "var output C : [%s]\n%s\n"
-            % (index, dims(a), dims(b), dims(c), statement))
-
-
 def tiling_remarks(tmp_path, source):
     """tl-tile-linalg's remarks on `source` (tl-fuse-batches and
     tl-tile-contractions: no code generated)."""
@@ -149,23 +138,6 @@ def tiling_remarks(tmp_path, source):
     return tiled.stderr
 
 
-@pytest.mark.parametrize("number", range(len(CASES)))
-def test_one_index_sized_is_tiled(tmp_path, number):
-    """Each TCCG pattern with one index at a time a size, the others fixed,
-    at TCCG's extents scaled to 16 MiB: a size that is the leading index
-    of the result and of one operand only looks like a batch, but where
-    the other operand is large and little reused per index (ab-ac-cb with
-    its rows a size), the contraction is tiled whole, not one row at a
-    time through the generic lowering."""
-    name, extents = tccg.suite()[number]
-    extents = tccg.scale(extents, name, 16 * 2 ** 20)
-    for index in sorted(extents):
-        remarks = tiling_remarks(tmp_path,
-                                 one_index_sized(name, extents, index))
-        assert "tiling plan:" in remarks, (index, remarks)
-        assert "not tiled" not in remarks, (index, remarks)
-
-
 def result_orders(name):
     """The order of the free indices in the contraction's own result (A's,
     then B's, as bench/tccg.py's program writes them) and in C."""
@@ -174,29 +146,40 @@ def result_orders(name):
     return [i for i in product if product.count(i) == 1], list(c)
 
 
-@pytest.mark.parametrize("number", [
-    number for number, (name, _) in enumerate(tccg.suite())
-    if result_orders(name)[0] != result_orders(name)[1]])
-def test_transposition_with_a_size_is_weighed(tmp_path, number):
-    """A TCCG pattern whose result C is the contraction's transposed, with
-    each index alone a size: tl-tile-contractions decides whether to fold
-    the transposition into the contraction, as for the fixed program. A
-    sized index that leads C (but not the contraction's result) made
-    tl-fuse-batches compute the transposition an index at a time, a column
-    of the contraction's result each (ab-ac-cb with its rows a size: 0.64
-    of the fixed program); one that leads the contraction's result (but
-    not C) made it compute the contraction an index at a time, its result
-    then transposed whole (ccsd_t abcdef-gdab-efgc with b a size: 0.26).
-    Either way the contraction was no longer the transposition's own, and
-    no fold was weighed."""
+@pytest.mark.parametrize("number", range(len(CASES)))
+def test_one_index_sized_is_tiled(tmp_path, number):
+    """Each TCCG pattern with one index at a time a size, the others fixed,
+    at TCCG's extents scaled to 16 MiB, through tl-tile-linalg's remarks.
+
+    Tiled: a size that is the leading index of the result and of one
+    operand only looks like a batch, but where the other operand is large
+    and little reused per index (ab-ac-cb with its rows a size), the
+    contraction is tiled whole, not one row at a time through the generic
+    lowering.
+
+    Where C is the contraction's result transposed, tl-tile-contractions
+    decides whether to fold the transposition into the contraction, as
+    for the fixed program. A sized index that leads C (but not the
+    contraction's result) made tl-fuse-batches compute the transposition
+    an index at a time, a column of the contraction's result each
+    (ab-ac-cb with its rows a size: 0.64 of the fixed program); one that
+    leads the contraction's result (but not C) made it compute the
+    contraction an index at a time, its result then transposed whole
+    (ccsd_t abcdef-gdab-efgc with b a size: 0.26). Either way the
+    contraction was no longer the transposition's own, and no fold was
+    weighed."""
     name, extents = tccg.suite()[number]
     extents = tccg.scale(extents, name, 16 * 2 ** 20)
+    own, layout = result_orders(name)
     for index in sorted(extents):
         remarks = tiling_remarks(tmp_path,
-                                 one_index_sized(name, extents, index))
-        assert ("transposition folded into its contraction" in remarks
-                or "transposition kept after its contraction" in remarks), (
-                    index, remarks)
+                                 tccg.sized_program(name, extents, index)[0])
+        assert "tiling plan:" in remarks, (index, remarks)
+        assert "not tiled" not in remarks, (index, remarks)
+        if own != layout:
+            assert ("transposition folded into its contraction" in remarks
+                    or "transposition kept after its contraction"
+                    in remarks), (index, remarks)
 
 
 @pytest.mark.parametrize("name,extents", [
@@ -210,8 +193,7 @@ def test_leading_index_sized_beside_a_large_operand(tmp_path, name, extents):
     computed one index at a time (B larger than L1, read once per index),
     at primes, against the reference interpreter. (B beyond any core's
     L1, so that the test does not depend on the machine's.)"""
-    source = one_index_sized(name, extents, "a")
-    spec = tccg.program(name, extents)[1]
+    source, spec = tccg.sized_program(name, extents, "a")
     remarks = tiling_remarks(tmp_path, source)
     assert "not tiled" not in remarks and " sized=" in remarks, remarks
     inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
