@@ -943,9 +943,11 @@ def Workspace : Pass<"tl-workspace", "::mlir::ModuleOp"> {
     defined before it move out of it first, one for each type and extents
     in both branches, their deallocations after it (also one of the base
     buffer of the choice's result, where both branches yield the same
-    allocation). Temporaries of other run-time extents, those allocated
-    inside loops (per thread, say), and any freed other than by a
-    top-level `memref.dealloc` stay `memref.alloc`s.
+    allocation). An extent read back from the view of a sized variable
+    (`memref.dim` of a `memref.reinterpret_cast`) is replaced by the size
+    the view was given first. Temporaries of other run-time extents,
+    those allocated inside loops (per thread, say), and any freed other
+    than by a top-level `memref.dealloc` stay `memref.alloc`s.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -11,6 +11,7 @@
 #include "tensorlang/Dialect/TL/IR/TLAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -235,8 +236,28 @@ static void hoistAllocationsOutOfChoice(scf::IfOp choice) {
       result.replaceAllUsesWith(fromThen);
 }
 
+/// Replaces each extent read back from a `memref.reinterpret_cast` (the
+/// view of a sized variable) by the extent it was given, so that the
+/// temporaries sized from it are computable from the sizes.
+static void forwardExtentsOfReinterpretCasts(func::FuncOp func) {
+  func.walk([](memref::DimOp dim) {
+    auto cast = dim.getSource().getDefiningOp<memref::ReinterpretCastOp>();
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!cast || !index || *index < 0 ||
+        *index >= int64_t(cast.getMixedSizes().size()))
+      return;
+    OpFoldResult extent = cast.getMixedSizes()[*index];
+    OpBuilder builder(dim);
+    Value value =
+        getValueOrCreateConstantIndexOp(builder, dim.getLoc(), extent);
+    dim.replaceAllUsesWith(value);
+    dim.erase();
+  });
+}
+
 static FunctionTemporaries planTemporaries(func::FuncOp func,
                                            const llvm::StringSet<> &sizes) {
+  forwardExtentsOfReinterpretCasts(func);
   for (auto choice :
        llvm::make_early_inc_range(func.getBody().front().getOps<scf::IfOp>()))
     hoistAllocationsOutOfChoice(choice);

@@ -215,3 +215,41 @@ func.func @versions(%e: index {tl.size = "E"}, %short: i1, %out: memref<?xf64>) 
   memref.dealloc %base : memref<f64>
   return
 }
+
+// -----
+
+// The extents of a sized variable read back from its view (memref.dim of
+// the memref.reinterpret_cast that gives it its sizes) are those sizes: a
+// temporary of them (a transposed copy of the variable) has its place in
+// the workspace, computed from the size, rather than an allocation on every
+// call. A static extent of the view is a constant.
+// CHECK-LABEL: func.func @transposed_ws(
+// CHECK-SAME: %[[M:.*]]: index {tl.size = "M"}, %[[A:.*]]: memref<f64>, %[[WS:.*]]: memref<i8>)
+// CHECK-NOT: memref.alloc
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C56:.*]] = arith.constant 56 : index
+// CHECK: %[[T_BYTES:.*]] = arith.muli %[[M]], %[[C56]]
+// CHECK: %[[BYTES:.*]] = memref.reinterpret_cast %[[WS]]
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[A]]
+// CHECK: %[[T:.*]] = memref.view %[[BYTES]][%[[C0]]][%[[M]]] : memref<?xi8> to memref<7x?xf64>
+// CHECK: %[[T_CAST:.*]] = memref.cast %[[T]]
+// CHECK-NEXT: call @copy(%[[VIEW]], %[[T_CAST]])
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// CHECK-LABEL: func.func @transposed_workspace_size(
+// CHECK-SAME: %[[M:.*]]: index {tl.size = "M"}) -> i64 {
+// CHECK: arith.muli %[[M]], %c56
+func.func @transposed(%m: index {tl.size = "M"}, %a: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %view = memref.reinterpret_cast %a to offset: [0], sizes: [%m, 7], strides: [7, 1] : memref<f64> to memref<?x7xf64>
+  %rows = memref.dim %view, %c0 : memref<?x7xf64>
+  %columns = memref.dim %view, %c1 : memref<?x7xf64>
+  %t = memref.alloc(%columns, %rows) {alignment = 64 : i64} : memref<?x?xf64>
+  call @copy(%view, %t) : (memref<?x7xf64>, memref<?x?xf64>) -> ()
+  call @use(%t) : (memref<?x?xf64>) -> ()
+  memref.dealloc %t : memref<?x?xf64>
+  return
+}
+func.func private @use(memref<?x?xf64>)
+func.func private @copy(memref<?x7xf64>, memref<?x?xf64>)
