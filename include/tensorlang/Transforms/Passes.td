@@ -796,7 +796,11 @@ def StreamingStores : Pass<"tl-streaming-stores", "::mlir::func::FuncOp"> {
     versioned on a check built after the view: its pointer, offset and
     strides but the last are multiples of a line, and it holds at least
     `min-bytes`. Masked writes and writes through subviews (the edges of
-    the sizes) stay ordinary stores in the streaming copy.
+    the sizes) stay ordinary stores in the streaming copy. A temporary of
+    run-time extents allocated outside any loop (a transposed copy of a
+    sized operand, at the top or in a version of a contraction chosen at
+    run time) is checked and streamed the same way, in the loops of its
+    own region, the check right after its allocation.
 
     An innermost loop (`scf.for` or `affine.for`, constant step) that
     writes several rows at once through the caches, each with an unmasked

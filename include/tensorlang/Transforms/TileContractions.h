@@ -164,11 +164,14 @@ tileForCaches(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op,
               ContractionTilingPlan &plan,
               const TileContractionsConfig &config);
 
-/// A block of a columns' operand copied into panels `width` columns wide
-/// (plan.panelInput).
+/// A block of an operand copied into panels `width` steps of its dimension
+/// `position` wide (the columns of plan.panelInput, or of a sized tile's
+/// panels), its dimension `innerPosition` (-1: none) next to them, a last
+/// partial panel padded with zeros where `zeroPadded`.
 struct ColumnPanels {
   mlir::Value block, panels;
-  int64_t width;
+  int64_t width, position, innerPosition;
+  bool zeroPadded;
 };
 
 /// The loops of register tiles inside a static cache tile (its block of the
@@ -190,10 +193,14 @@ tileForRegisters(mlir::RewriterBase &rewriter,
 /// accumulator, their loops peeled (peelSizedLoops), those at the edges
 /// padded with zeros to the plan's register tile, and inside each, the
 /// loops of the reductions. Returns the register tiles, all static.
+/// `packedPanels` holds the panels made so far and gets this tile's, as
+/// for tileForRegisters: the bulk of the row blocks and their peeled rest
+/// read the same panels, copied once.
 mlir::FailureOr<llvm::SmallVector<mlir::linalg::GenericOp>>
 tileSizedForRegisters(mlir::RewriterBase &rewriter,
                       mlir::linalg::GenericOp cacheTile,
-                      const ContractionTilingPlan &plan);
+                      const ContractionTilingPlan &plan,
+                      llvm::SmallVectorImpl<ColumnPanels> &packedPanels);
 
 /// Peels the last, partial step off each of `loops` (outermost first)
 /// whose bounds are not both constant: the bulk of a loop over a size runs

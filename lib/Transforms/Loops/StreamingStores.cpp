@@ -287,26 +287,42 @@ wholeLineAlignment(vector::TransferWriteOp write) {
   return kLineBytes;
 }
 
-/// The views of the function's arguments whose extents are sizes: a sized
-/// program's function takes each variable as a bare pointer, which one
+/// Whether `type` is a buffer of run-time extents whose rows are contiguous
+/// (a last stride of 1) and whose elements are numbers.
+static bool hasContiguousRowsOfRunTimeExtent(MemRefType type) {
+  if (type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return false;
+  auto [strides, offset] = type.getStridesAndOffset();
+  return !strides.empty() && strides.back() == 1;
+}
+
+/// The buffers of run-time extents whose writes may be streamed: the views
+/// of the function's arguments whose extents are sizes (a sized program's
+/// function takes each variable as a bare pointer, which one
 /// memref.reinterpret_cast at its top gives the sizes' extents and
-/// row-major strides.
-static SmallVector<memref::ReinterpretCastOp> sizedArgumentViews(Block &entry) {
-  SmallVector<memref::ReinterpretCastOp> views;
+/// row-major strides), and the temporaries of run-time extents allocated
+/// outside any loop (a transposed copy of an operand, at the function's top
+/// or in a version of a contraction chosen at run time), which a later
+/// nest reads only after one has written them whole.
+static SmallVector<Value> sizedBuffers(func::FuncOp func) {
+  SmallVector<Value> buffers;
+  Block &entry = func.getBody().front();
   for (BlockArgument argument : entry.getArguments()) {
     if (!argument.hasOneUse())
       continue;
     auto view =
         dyn_cast<memref::ReinterpretCastOp>(*argument.getUsers().begin());
-    if (!view || view->getBlock() != &entry ||
-        view.getType().hasStaticShape() ||
-        !view.getType().getElementType().isIntOrFloat())
-      continue;
-    auto [strides, offset] = view.getType().getStridesAndOffset();
-    if (!strides.empty() && strides.back() == 1)
-      views.push_back(view);
+    if (view && view->getBlock() == &entry &&
+        hasContiguousRowsOfRunTimeExtent(view.getType()))
+      buffers.push_back(view);
   }
-  return views;
+  func.walk([&](memref::AllocOp alloc) {
+    if (alloc.getType().getLayout().isIdentity() &&
+        hasContiguousRowsOfRunTimeExtent(alloc.getType()) &&
+        !alloc->getParentOfType<LoopLikeOpInterface>())
+      buffers.push_back(alloc);
+  });
+  return buffers;
 }
 
 /// Whether `nest` only writes `view`, its bulk a line at a time: every
@@ -378,17 +394,16 @@ static void collectSizedNests(
 /// Streams the writes of each buffer of run-time extents, in the outermost
 /// loops that only write it, where the check built after its view
 /// (buildStreamableBufferCheck) finds it large and its rows on lines.
-static void streamSizedArguments(func::FuncOp func, int64_t minBytes,
-                                 bool x86Sfence) {
-  Block &entry = func.getBody().front();
-  for (memref::ReinterpretCastOp view : sizedArgumentViews(entry)) {
+static void streamSizedBuffers(func::FuncOp func, int64_t minBytes,
+                               bool x86Sfence) {
+  for (Value buffer : sizedBuffers(func)) {
     SmallVector<std::pair<Operation *, SmallVector<StreamableWrite>>> nests;
-    collectSizedNests(func.getBody(), view, x86Sfence, nests);
+    collectSizedNests(*buffer.getParentRegion(), buffer, x86Sfence, nests);
     if (nests.empty())
       continue;
-    OpBuilder builder(view->getNextNode());
+    OpBuilder builder(buffer.getDefiningOp()->getNextNode());
     Value streams = tensorlang::buildStreamableBufferCheck(
-        builder, view.getLoc(), view, minBytes);
+        builder, buffer.getLoc(), buffer, minBytes);
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence, streams);
   }
@@ -532,7 +547,7 @@ struct StreamingStoresPass
     }
     for (auto &[nest, writes] : nests)
       versionNest(nest, writes, x86Sfence);
-    streamSizedArguments(func, minBytes, x86Sfence);
+    streamSizedBuffers(func, minBytes, x86Sfence);
     prefetchRowWrites(func, prefetchWriteLines,
                       tensorlang::tl::getTargetDescription(func).l2CacheBytes);
   }

@@ -281,17 +281,41 @@ static void copyBlockOfInput(RewriterBase &rewriter,
   hoistOutOfLoops(cacheTile);
 }
 
-/// Whether `a` and `b` are the same value, or the same slice of one.
+/// Whether `a` and `b` are the same index: the same value or constant, or
+/// the same result of two identical side-effect-free operations on the
+/// same operands (the extents of a sized tile, an affine.apply each, which
+/// no CSE merges before bufferization).
+static bool isSameIndex(OpFoldResult a, OpFoldResult b) {
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  auto resultA = dyn_cast_if_present<OpResult>(dyn_cast<Value>(a));
+  auto resultB = dyn_cast_if_present<OpResult>(dyn_cast<Value>(b));
+  if (!resultA || !resultB ||
+      resultA.getResultNumber() != resultB.getResultNumber())
+    return false;
+  Operation *opA = resultA.getOwner(), *opB = resultB.getOwner();
+  return isPure(opA) && opA->getNumRegions() == 0 &&
+         OperationEquivalence::isEquivalentTo(
+             opA, opB, OperationEquivalence::exactValueMatch,
+             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether `a` and `b` are the same value, or the same slice of the same
+/// value or slice.
 static bool isSameSlice(Value a, Value b) {
   if (a == b)
     return true;
   auto sliceA = a.getDefiningOp<tensor::ExtractSliceOp>();
   auto sliceB = b.getDefiningOp<tensor::ExtractSliceOp>();
+  auto sameIndices = [](ArrayRef<OpFoldResult> indicesA,
+                        ArrayRef<OpFoldResult> indicesB) {
+    return llvm::equal(indicesA, indicesB, isSameIndex);
+  };
   return sliceA && sliceB && sliceA.getType() == sliceB.getType() &&
-         sliceA.getSource() == sliceB.getSource() &&
-         sliceA.getMixedOffsets() == sliceB.getMixedOffsets() &&
-         sliceA.getMixedSizes() == sliceB.getMixedSizes() &&
-         sliceA.getMixedStrides() == sliceB.getMixedStrides();
+         isSameSlice(sliceA.getSource(), sliceB.getSource()) &&
+         sameIndices(sliceA.getMixedOffsets(), sliceB.getMixedOffsets()) &&
+         sameIndices(sliceA.getMixedSizes(), sliceB.getMixedSizes()) &&
+         sameIndices(sliceA.getMixedStrides(), sliceB.getMixedStrides());
 }
 
 /// The static shape of `sizes`: their constants, dynamic elsewhere.
@@ -313,6 +337,31 @@ static SmallVector<int64_t> panelOrder(int64_t rank, int64_t position,
   if (innerPosition >= 0 && innerPosition != position)
     order.push_back(innerPosition);
   return order;
+}
+
+/// Panels among `packedPanels` that dominate `user` and hold `wanted.block`
+/// as copyIntoPanels would copy it for `wanted`: the same slice, width,
+/// dimension and order, and the same last panel (padded alike, or none,
+/// where the width divides the block's static extent). Null if none.
+static Value findPackedPanels(ArrayRef<ColumnPanels> packedPanels,
+                              const ColumnPanels &wanted, Operation *user) {
+  auto blockType = dyn_cast<RankedTensorType>(wanted.block.getType());
+  if (!blockType || wanted.position < 0)
+    return {};
+  int64_t rank = blockType.getRank();
+  int64_t extent = blockType.getDimSize(wanted.position);
+  bool noLastPanel =
+      !ShapedType::isDynamic(extent) && extent % wanted.width == 0;
+  DominanceInfo dominance;
+  for (const ColumnPanels &packed : packedPanels)
+    if (packed.width == wanted.width && packed.position == wanted.position &&
+        panelOrder(rank, packed.position, packed.innerPosition) ==
+            panelOrder(rank, wanted.position, wanted.innerPosition) &&
+        (noLastPanel || packed.zeroPadded == wanted.zeroPadded) &&
+        isSameSlice(packed.block, wanted.block) &&
+        dominance.properlyDominates(packed.panels, user))
+      return packed.panels;
+  return {};
 }
 
 /// `block` copied into panels of `width` steps of its dimension `position`,
@@ -476,12 +525,15 @@ static Value packColumnPanels(RewriterBase &rewriter,
     return {};
   OpOperand &input = cacheTile->getOpOperand(plan.panelInput);
   int64_t width = plan.registerTiles[plan.columnDim];
-  DominanceInfo dominance;
-  for (const ColumnPanels &packed : packedPanels)
-    if (packed.width == width && isSameSlice(packed.block, input.get()) &&
-        dominance.properlyDominates(packed.panels, cacheTile))
-      return packed.panels;
   auto blockType = dyn_cast<RankedTensorType>(input.get().getType());
+  ColumnPanels wanted{input.get(),
+                      Value(),
+                      width,
+                      blockType ? blockType.getRank() - 1 : -1,
+                      /*innerPosition=*/-1,
+                      /*zeroPadded=*/false};
+  if (Value earlier = findPackedPanels(packedPanels, wanted, cacheTile))
+    return earlier;
   AffineMap map = cacheTile.getMatchingIndexingMap(&input);
   if (!blockType || !blockType.hasStaticShape() || blockType.getRank() < 2 ||
       map.getDimPosition(map.getNumResults() - 1) != plan.columnDim) {
@@ -495,7 +547,8 @@ static Value packColumnPanels(RewriterBase &rewriter,
                                 blockType.getRank() - 1, width,
                                 /*zeroPadded=*/false);
   hoistOutOfLoops(cacheTile);
-  packedPanels.push_back({input.get(), panels, width});
+  wanted.panels = panels;
+  packedPanels.push_back(wanted);
   return panels;
 }
 
@@ -615,10 +668,13 @@ struct SizedPanels {
 /// rowPanelInput where this cache tile's block of that input is static: the
 /// last block of sized columns), copied into zero-padded ones before it,
 /// out of the loops they do not depend on: the register tiles at the edges
-/// read whole panels instead of padded copies of their slices.
+/// read whole panels instead of padded copies of their slices. Panels of
+/// the same block that an earlier cache tile made (`packedBefore`, which
+/// gets the new ones) and that dominate this one are read instead.
 static SmallVector<SizedPanels, 2>
 packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
-                const ContractionTilingPlan &plan) {
+                const ContractionTilingPlan &plan,
+                SmallVectorImpl<ColumnPanels> &packedBefore) {
   SmallVector<SizedPanels, 2> packed;
   auto pack = [&](int64_t operand, unsigned dim) {
     int64_t position = positionInBlock(cacheTile, operand, dim);
@@ -630,12 +686,22 @@ packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
     // The depth next to the panels' width: the register tiles step through
     // it innermost.
     int64_t depthPosition = positionInBlock(cacheTile, operand, plan.depthDim);
+    int64_t width = plan.registerTiles[dim];
+    ColumnPanels wanted{block,    Value(),       width,
+                        position, depthPosition, /*zeroPadded=*/true};
+    if (Value earlier = findPackedPanels(packedBefore, wanted, cacheTile)) {
+      packed.push_back(
+          {unsigned(operand), position, depthPosition, block, earlier, width});
+      return;
+    }
     rewriter.setInsertionPoint(cacheTile);
     Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), block, position,
                                   plan.registerTiles[dim],
                                   /*zeroPadded=*/true, depthPosition);
-    packed.push_back({unsigned(operand), position, depthPosition, block, panels,
-                      plan.registerTiles[dim]});
+    packed.push_back(
+        {unsigned(operand), position, depthPosition, block, panels, width});
+    wanted.panels = panels;
+    packedBefore.push_back(wanted);
   };
   if (plan.sizedPanelInput >= 0)
     pack(plan.sizedPanelInput, plan.columnDim);
@@ -1277,7 +1343,8 @@ static bool hasConstantExtent(linalg::GenericOp op, unsigned dim) {
 FailureOr<SmallVector<linalg::GenericOp>>
 tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
                                   linalg::GenericOp cacheTile,
-                                  const ContractionTilingPlan &plan) {
+                                  const ContractionTilingPlan &plan,
+                                  SmallVectorImpl<ColumnPanels> &packedPanels) {
   Location loc = cacheTile.getLoc();
   if (!cacheTile.hasPureTensorSemantics())
     return rewriter.notifyMatchFailure(loc, "the cache tile is not on tensors");
@@ -1296,7 +1363,7 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
       bounds[dim] = resultTiles[dim];
   copyBlockOfInput(rewriter, cacheTile, plan);
   SmallVector<SizedPanels, 2> panels =
-      packSizedPanels(rewriter, cacheTile, plan);
+      packSizedPanels(rewriter, cacheTile, plan, packedPanels);
   Block *home = cacheTile->getBlock();
   rewriter.setInsertionPoint(cacheTile);
   FailureOr<linalg::GenericOp> resultTile =

@@ -351,7 +351,8 @@ public:
     for (auto [cacheTile, plan] : takePlanned()) {
       if (!staticLoopExtents(cacheTile)) {
         FailureOr<SmallVector<linalg::GenericOp>> registerTiles =
-            tensorlang::tileSizedForRegisters(rewriter, cacheTile, plan);
+            tensorlang::tileSizedForRegisters(rewriter, cacheTile, plan,
+                                              packedPanels);
         if (failed(registerTiles)) {
           ++counts.fallbacks;
           continue;

@@ -407,6 +407,58 @@ func.func @temporary(%x: memref<64x16xf64>, %z: memref<64x16xf64>) {
 
 // -----
 
+// A temporary of run-time extents (a transposed copy of a sized operand, in
+// the version of a contraction that the sizes chose at run time) streams
+// as a sized argument does: the check follows its allocation, in the
+// branch. One allocated in a loop is left alone.
+// CHECK-LABEL: func.func @sized_temporary
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[T:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf64>
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[T]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}}, %[[T]][%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: } else {
+// CHECK: vector.transfer_write %{{.*}}, %[[T]]
+// CHECK: memref.dealloc %[[T]]
+// CHECK: scf.for
+// CHECK: %[[U:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf64>
+// CHECK-NOT: nontemporal
+// CHECK: return
+func.func @sized_temporary(%n: index, %m: index, %fold: i1, %x: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = ub.poison : f64
+  %xv = memref.reinterpret_cast %x to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<f64> to memref<?x?xf64>
+  scf.if %fold {
+    %t = memref.alloc(%m, %n) {alignment = 64 : i64} : memref<?x?xf64>
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %j = %c0 to %n step %c8 {
+        %v = vector.transfer_read %xv[%j, %i], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<?x?xf64>, vector<8xf64>
+        vector.transfer_write %v, %t[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+      }
+    }
+    func.call @use(%t) : (memref<?x?xf64>) -> ()
+    memref.dealloc %t : memref<?x?xf64>
+  }
+  scf.for %k = %c0 to %c1 step %c1 {
+    %u = memref.alloc(%m, %n) {alignment = 64 : i64} : memref<?x?xf64>
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %j = %c0 to %n step %c8 {
+        %v = vector.transfer_read %xv[%j, %i], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<?x?xf64>, vector<8xf64>
+        vector.transfer_write %v, %u[%i, %j] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64>
+      }
+    }
+    func.call @use(%u) : (memref<?x?xf64>) -> ()
+    memref.dealloc %u : memref<?x?xf64>
+  }
+  return
+}
+func.func private @use(memref<?x?xf64>)
+
+// -----
+
 // A transposition's squares along the result's rows through the caches
 // (rows of 41 doubles: not whole lines, never streamed; 7.9 KB, beyond the
 // L2 cache of 4 KiB described here): each of the square's rows is

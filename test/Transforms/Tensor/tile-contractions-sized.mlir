@@ -1,5 +1,6 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0}))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0}))" | FileCheck %s --check-prefix=PANELS
 
 // A matrix product whose extents are all sizes is planned as a long one
 // (the preferred tiles). Its loops of column, depth and row blocks are
@@ -45,6 +46,24 @@
 // CHECK: vector.transfer_read {{.*}} : tensor<?x1xf64>, vector<8x1xf64>
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [false, true]} : vector<8x16xf64>, tensor<?x16xf64>
+// The bulk of the row blocks and their sized rest read the same block of
+// columns: one copy into panels serves both, in each block of columns and
+// depth (the full blocks of columns, static, and the last, sized).
+// PANELS-LABEL: func.func @sized
+// PANELS: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// PANELS: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// PANELS: linalg.transpose ins(%{{.*}} : tensor<256x16x16xf64>)
+// PANELS-NOT: linalg.transpose
+// PANELS: scf.for %{{.*}} = %{{.*}} to %dim step %c64
+// PANELS-NOT: linalg.transpose
+// PANELS: scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c256
+// PANELS: scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c256
+// PANELS: scf.for %{{.*}} = %c0 to %{{.*}} step %c256
+// PANELS: linalg.transpose ins(%{{.*}} : tensor<256x?x16xf64>)
+// PANELS-NOT: linalg.transpose
+// PANELS: scf.for %{{.*}} = %{{.*}} to %dim step %c64
+// PANELS-NOT: linalg.transpose
+// PANELS: scf.for %{{.*}} = %{{.*}} to %dim{{.*}} step %c256
 func.func @sized(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>) -> tensor<?x?xf64> {
   %zero = arith.constant 0.0 : f64
   %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x?xf64>) -> tensor<?x?xf64>
