@@ -203,6 +203,27 @@ def test_leading_index_sized_beside_a_large_operand(tmp_path, name, extents):
     assert_same(compiled, reference)
 
 
+@pytest.mark.parametrize("name,extents", [
+    ("ab-acd-dbc", {"a": 131, "b": 137, "c": 3, "d": 5}),
+    ("ab-cad-dcb", {"a": 331, "b": 139, "c": 2, "d": 3}),
+])
+@pytest.mark.parametrize("extra", [[], ["--pad=4"]])
+def test_sized_row_blocks_share_panels(tmp_path, name, extents, extra):
+    """The long version's cache tiles at primes past a block of rows (128)
+    and, for ab-cad-dcb, past a block of columns (320): the bulk of the
+    row blocks and their peeled rest read the panels of one copy of each
+    block of columns. Against the reference interpreter, with and without
+    padding."""
+    source, spec = tccg.sized_program(name, extents)
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, len(name))
+    compiled, remarks = run(tmp_path, source, inputs, "jit",
+                            ["--max-short-size=2", "--remarks"] + extra)
+    assert "sized-panels=" in remarks and "planned as 32" not in remarks, \
+        remarks
+    assert_same(compiled, reference)
+
+
 @pytest.mark.parametrize("extents", [(0, 5, 7), (13, 7, 15), (61, 37, 17),
                                      (37, 29, 131)])
 def test_sized_product_shares_columns_between_threads(tmp_path, extents):
