@@ -653,14 +653,12 @@ static LogicalResult readFromPanels(RewriterBase &rewriter,
   return success();
 }
 
-/// A sized cache tile's block of an input copied into zero-padded panels
-/// (copyIntoPanels) of the register tiles' steps of its dimension
-/// `position`.
+/// A sized cache tile's block of input `operand` copied into zero-padded
+/// panels (copyIntoPanels) of the register tiles' steps, its depth next to
+/// them (`copy.innerPosition`).
 struct SizedPanels {
   unsigned operand;
-  int64_t position, depthPosition;
-  Value block, panels;
-  int64_t width;
+  ColumnPanels copy;
 };
 
 /// The blocks of a sized cache tile that its register tiles read from
@@ -689,19 +687,15 @@ packSizedPanels(RewriterBase &rewriter, linalg::GenericOp cacheTile,
     int64_t width = plan.registerTiles[dim];
     ColumnPanels wanted{block,    Value(),       width,
                         position, depthPosition, /*zeroPadded=*/true};
-    if (Value earlier = findPackedPanels(packedBefore, wanted, cacheTile)) {
-      packed.push_back(
-          {unsigned(operand), position, depthPosition, block, earlier, width});
-      return;
+    wanted.panels = findPackedPanels(packedBefore, wanted, cacheTile);
+    if (!wanted.panels) {
+      rewriter.setInsertionPoint(cacheTile);
+      wanted.panels =
+          copyIntoPanels(rewriter, cacheTile.getLoc(), block, position, width,
+                         /*zeroPadded=*/true, depthPosition);
+      packedBefore.push_back(wanted);
     }
-    rewriter.setInsertionPoint(cacheTile);
-    Value panels = copyIntoPanels(rewriter, cacheTile.getLoc(), block, position,
-                                  plan.registerTiles[dim],
-                                  /*zeroPadded=*/true, depthPosition);
-    packed.push_back(
-        {unsigned(operand), position, depthPosition, block, panels, width});
-    wanted.panels = panels;
-    packedBefore.push_back(wanted);
+    packed.push_back({unsigned(operand), wanted});
   };
   if (plan.sizedPanelInput >= 0)
     pack(plan.sizedPanelInput, plan.columnDim);
@@ -1375,12 +1369,11 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   if (failed(resultTile))
     return rewriter.notifyMatchFailure(loc, "register tiling failed");
   SmallVector<Value, 2> zeroPaddedPanels;
-  for (const SizedPanels &packed : panels)
-    if (succeeded(readFromPanels(rewriter, *resultTile, packed.operand,
-                                 packed.position, packed.block, packed.panels,
-                                 packed.width, /*atPanelStart=*/false,
-                                 packed.depthPosition)))
-      zeroPaddedPanels.push_back(packed.panels);
+  for (const auto &[operand, copy] : panels)
+    if (succeeded(readFromPanels(rewriter, *resultTile, operand, copy.position,
+                                 copy.block, copy.panels, copy.width,
+                                 /*atPanelStart=*/false, copy.innerPosition)))
+      zeroPaddedPanels.push_back(copy.panels);
   // The full register tiles, and those at the edges of the sizes.
   SmallVector<linalg::GenericOp> resultTileOps =
       peelSizedTiles(rewriter, *resultTile, home);
