@@ -169,6 +169,53 @@ struct FunctionTemporaries {
 };
 } // namespace
 
+/// The positions of the results of `yield` that are (views of) `alloc`.
+static SmallVector<unsigned> getYieldedPositions(memref::AllocOp alloc,
+                                                 scf::YieldOp yield) {
+  SmallVector<unsigned> positions;
+  for (auto [position, value] : llvm::enumerate(yield.getOperands()))
+    if (getAllocation(value) == alloc.getOperation())
+      positions.push_back(position);
+  return positions;
+}
+
+namespace {
+/// An allocation of one branch of a choice that could move out of it.
+struct BranchAllocation {
+  memref::AllocOp alloc;
+  SmallVector<memref::DeallocOp> deallocs;
+  /// The results of the choice the branch yields the allocation as.
+  SmallVector<unsigned> yieldedAt;
+};
+} // namespace
+
+/// The allocations of `branch` of `choice` whose extents are defined
+/// before it and whose deallocations are in the branch.
+static SmallVector<BranchAllocation> getMovableAllocations(scf::IfOp choice,
+                                                           Region &branch) {
+  SmallVector<BranchAllocation> movable;
+  if (branch.empty())
+    return movable;
+  Block &block = branch.front();
+  auto yield = cast<scf::YieldOp>(block.getTerminator());
+  for (auto alloc : block.getOps<memref::AllocOp>()) {
+    if (llvm::any_of(alloc->getOperands(), [&](Value operand) {
+          return choice->isAncestor(operand.getParentRegion()->getParentOp());
+        }))
+      continue;
+    BranchAllocation entry{alloc, {}, getYieldedPositions(alloc, yield)};
+    bool freedInBranch = true;
+    for (Operation *user : alloc->getUsers())
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        freedInBranch &= dealloc->getBlock() == &block;
+        entry.deallocs.push_back(dealloc);
+      }
+    if (freedInBranch)
+      movable.push_back(std::move(entry));
+  }
+  return movable;
+}
+
 /// Moves the allocations of the branches of `choice` whose extents are
 /// defined before it out, before it, with their deallocations in the same
 /// branch after it; an allocation of the other branch of the same type and
@@ -176,55 +223,51 @@ struct FunctionTemporaries {
 /// a contraction chosen at run time (plans for short sizes, a transposition
 /// folded or kept) each allocated their temporaries inside, where they
 /// would take no place in the workspace (sized TCCG K5L ran at 0.65x the
-/// one-version program). Inner choices first.
+/// one-version program). An allocation the choice yields moves out only
+/// with one the other branch yields in the same place: whatever frees the
+/// choice's result after it frees it only where that branch ran. Inner
+/// choices first.
 static void hoistAllocationsOutOfChoice(scf::IfOp choice) {
   for (Region &region : choice->getRegions())
     for (Block &block : region)
       for (auto inner : llvm::make_early_inc_range(block.getOps<scf::IfOp>()))
         hoistAllocationsOutOfChoice(inner);
-  // The allocations moved out, with the branch each came from.
-  SmallVector<std::pair<memref::AllocOp, Region *>> hoisted;
-  for (Region &branch : choice->getRegions()) {
-    if (branch.empty())
+  SmallVector<BranchAllocation> fromThen =
+      getMovableAllocations(choice, choice.getThenRegion());
+  SmallVector<BranchAllocation> fromElse =
+      getMovableAllocations(choice, choice.getElseRegion());
+  auto isSameAllocation = [](BranchAllocation &one, BranchAllocation &other) {
+    return one.alloc.getType() == other.alloc.getType() &&
+           one.alloc.getOperands() == other.alloc.getOperands() &&
+           one.alloc.getAlignment() == other.alloc.getAlignment() &&
+           one.yieldedAt == other.yieldedAt;
+  };
+  auto moveOut = [&](BranchAllocation &entry) {
+    for (memref::DeallocOp dealloc : entry.deallocs)
+      dealloc->moveAfter(choice);
+    entry.alloc->moveBefore(choice);
+  };
+  // (Each allocation moved out serves one of each branch.)
+  llvm::SmallDenseSet<Operation *> merged;
+  for (BranchAllocation &entry : fromThen) {
+    auto *same = llvm::find_if(fromElse, [&](BranchAllocation &other) {
+      return !merged.contains(other.alloc) && isSameAllocation(entry, other);
+    });
+    if (same == fromElse.end()) {
+      if (entry.yieldedAt.empty())
+        moveOut(entry);
       continue;
-    Region *region = &branch;
-    Block &block = branch.front();
-    for (auto alloc :
-         llvm::make_early_inc_range(block.getOps<memref::AllocOp>())) {
-      if (llvm::any_of(alloc->getOperands(), [&](Value operand) {
-            return choice->isAncestor(operand.getParentRegion()->getParentOp());
-          }))
-        continue;
-      SmallVector<memref::DeallocOp> deallocs;
-      bool movable = true;
-      for (Operation *user : alloc->getUsers())
-        if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
-          movable &= dealloc->getBlock() == &block;
-          deallocs.push_back(dealloc);
-        }
-      if (!movable)
-        continue;
-      auto *same = llvm::find_if(hoisted, [&](auto entry) {
-        memref::AllocOp other = entry.first;
-        return entry.second != region && other.getType() == alloc.getType() &&
-               other.getOperands() == alloc.getOperands() &&
-               other.getAlignment() == alloc.getAlignment();
-      });
-      if (same != hoisted.end()) {
-        for (memref::DeallocOp dealloc : deallocs)
-          dealloc.erase();
-        alloc.replaceAllUsesWith(same->first.getResult());
-        alloc.erase();
-        // (Each allocation moved out serves one of each branch.)
-        hoisted.erase(same);
-        continue;
-      }
-      for (memref::DeallocOp dealloc : deallocs)
-        dealloc->moveAfter(choice);
-      alloc->moveBefore(choice);
-      hoisted.push_back({alloc, region});
     }
+    merged.insert(same->alloc);
+    moveOut(entry);
+    for (memref::DeallocOp dealloc : same->deallocs)
+      dealloc.erase();
+    same->alloc.replaceAllUsesWith(entry.alloc.getResult());
+    same->alloc.erase();
   }
+  for (BranchAllocation &entry : fromElse)
+    if (!merged.contains(entry.alloc) && entry.yieldedAt.empty())
+      moveOut(entry);
   // A result both branches yield from before the choice is that value.
   if (choice.getNumResults() == 0 || choice.getElseRegion().empty())
     return;

@@ -218,6 +218,46 @@ func.func @versions(%e: index {tl.size = "E"}, %short: i1, %out: memref<?xf64>) 
 
 // -----
 
+// Only one version computes into a temporary, which the choice yields; the
+// other writes the output in place. The temporary stays in its branch: the
+// function frees the choice's result only where that branch ran, so moved
+// out it would be allocated on every call and freed on some (a leak in the
+// long version of a sized product).
+// CHECK-LABEL: func.func @one_version_ws(
+// CHECK-SAME: %[[E:.*]]: index {tl.size = "E"}, %[[SHORT:.*]]: i1, %[[OUT:.*]]: memref<?xf64>, %{{.*}}: memref<0xi8>)
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: %[[T:.*]] = scf.if %[[SHORT]]
+// CHECK-NEXT: %[[A:.*]] = memref.alloc(%[[E]])
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[A]]
+// CHECK-NEXT: scf.yield %[[A]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[OUT]]
+// CHECK-NEXT: scf.yield %[[OUT]]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.copy %[[T]], %[[OUT]]
+// CHECK-NEXT: %[[BASE:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[T]]
+// CHECK-NEXT: scf.if %[[SHORT]] {
+// CHECK-NEXT: memref.dealloc %[[BASE]]
+func.func @one_version(%e: index {tl.size = "E"}, %short: i1, %out: memref<?xf64>) {
+  %one = arith.constant 1.0 : f64
+  %t = scf.if %short -> (memref<?xf64>) {
+    %a = memref.alloc(%e) {alignment = 64 : i64} : memref<?xf64>
+    linalg.fill ins(%one : f64) outs(%a : memref<?xf64>)
+    scf.yield %a : memref<?xf64>
+  } else {
+    linalg.fill ins(%one : f64) outs(%out : memref<?xf64>)
+    scf.yield %out : memref<?xf64>
+  }
+  memref.copy %t, %out : memref<?xf64> to memref<?xf64>
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %t : memref<?xf64> -> memref<f64>, index, index, index
+  scf.if %short {
+    memref.dealloc %base : memref<f64>
+  }
+  return
+}
+
+// -----
+
 // The extents of a sized variable read back from its view (memref.dim of
 // the memref.reinterpret_cast that gives it its sizes) are those sizes: a
 // temporary of them (a transposed copy of the variable) has its place in
