@@ -398,6 +398,15 @@ static const ProgramOptionInfo optionTable[] = {
        return setBytes(options.compile.maxShortSize, "max-short-size",
                        "a number of elements", value);
      }},
+    {"no-wide-columns", OptionKind::Flag, OptionScope::All, "",
+     "Give contractions over sizes no version planned for register tiles "
+     "three vectors wide, which otherwise runs where the columns' sizes are "
+     "multiples of three vectors (tl-tile-contractions)",
+     true,
+     [](ProgramOptions &options, StringRef value) -> llvm::Error {
+       return setNegatedFlag(options.compile.wideColumnVersions,
+                             "no-wide-columns", value);
+     }},
     {"interlace-batches", OptionKind::Flag, OptionScope::All, "",
      "Compute chains of small elements a register tile's columns of batch "
      "indices at a time, with the batch index last (tl-interlace-batches)",

@@ -57,6 +57,7 @@ static void setLoweringOptions(LoweringOptions &lowering, tl::ProgramOp program,
   lowering.prefetchMinSliceBytes = options.prefetchMinSliceBytes;
   lowering.prefetchStridedSteps = options.prefetchStridedSteps;
   lowering.maxShortSize = options.maxShortSize;
+  lowering.wideColumnVersions = options.wideColumnVersions;
   lowering.interlaceBatches = options.interlaceBatches;
   lowering.threads = options.threads;
   lowering.remarks = options.remarks;

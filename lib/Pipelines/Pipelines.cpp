@@ -119,6 +119,7 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   tiling.l3CacheBytes = options.l3CacheBytes;
   tiling.emitRemarks = options.remarks;
   tiling.maxShortSize = options.maxShortSize;
+  tiling.wideColumnVersions = options.wideColumnVersions;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
   // After the contractions: their tiling folds some transpositions into
   // them and adds others (operands copied into the layout the register

@@ -268,6 +268,52 @@ def test_short_and_long_versions_remarked(tmp_path):
     assert "planned as 32" not in remarks[1], remarks[1]
 
 
+@pytest.mark.parametrize("name,reduced", [
+    ("abc-bda-dc", 5), ("abcd-ec-abed", 3), ("abcd-dbea-ec", 3),
+    ("abcd-deca-be", 3)])
+@pytest.mark.parametrize("extra", [[], ["--max-short-size=0"],
+                                   ["--threads=2"]])
+def test_columns_of_three_vectors(tmp_path, name, reduced, extra):
+    """The primes above never run the versions planned for register tiles
+    three vectors wide, which run where the columns' sizes are multiples
+    of three vectors (24 doubles with 8 lanes, 12 with 4): the result's
+    indices at 24 (whichever the plans take as columns), the reductions
+    short: the short version's, the long plan's (--max-short-size=0: no
+    short version, and the long plan of one keeps a single version), on
+    two threads."""
+    c, a, b = name.split("-")
+    extents = {index: 24 if index in c else reduced
+               for index in set(name) - {"-"}}
+    source, spec = tccg.sized_program(name, extents)
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, len(name))
+    compiled, remarks = run(tmp_path, source, inputs, "jit",
+                            extra + ["--remarks"])
+    assert_same(compiled, reference)
+    assert "planned with register tiles of" in remarks, remarks
+    assert "planned as" in remarks, remarks
+
+
+@pytest.mark.parametrize("columns", [48, 47])
+@pytest.mark.parametrize("extra", [[], ["--max-short-size=0"]])
+def test_product_columns_of_three_vectors(tmp_path, columns, extra):
+    """A matrix product over sizes whose columns are a multiple of three
+    vectors (48) or not (47), its rows (37) and depth (29) prime: the
+    register tiles three vectors wide and their row edges, or the other
+    version; the same result as the reference either way."""
+    source = ("size M\nsize N\nsize K\nvar input A : [M K]\n"
+              "var input B : [K N]\nvar output C : [M N]\n"
+              "C = A # B . [[2 3]]\n")
+    rng = np.random.default_rng(columns)
+    inputs = {"A": rng.random((37, 29)) - 0.5,
+              "B": rng.random((29, columns)) - 0.5}
+    compiled, remarks = run(tmp_path, source, inputs, "jit",
+                            extra + ["--remarks"])
+    reference, _ = run(tmp_path, source, inputs, "reference")
+    assert_same(compiled, reference)
+    assert "planned with register tiles of" in remarks, remarks
+
+
 def test_extents_are_primes_above_and_below_the_tiles():
     """Otherwise the tests above would not reach the edges of the register
     tiles (8 rows, 16 columns of doubles)."""

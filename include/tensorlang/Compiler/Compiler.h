@@ -117,6 +117,10 @@ struct CompileOptions {
   /// where every size of its loops is at most this (tl-tile-contractions;
   /// -1: the target's, 0: none).
   int64_t maxShortSize = -1;
+  /// Contractions over sizes get a version planned for columns of three
+  /// vectors, run where the columns' sizes are multiples of them
+  /// (tl-tile-contractions; false: --no-wide-columns).
+  bool wideColumnVersions = true;
   /// Computes chains of small elements a register tile's columns of batch
   /// indices at a time with the batch index last (tl-interlace-batches).
   bool interlaceBatches = false;

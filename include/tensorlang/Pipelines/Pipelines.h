@@ -105,6 +105,13 @@ struct LoweringOptions : public mlir::PassPipelineOptions<LoweringOptions> {
                      "most this (tl-tile-contractions max-short-size; -1: "
                      "the target's; 0: none)"),
       llvm::cl::init(-1)};
+  Option<bool> wideColumnVersions{
+      *this, "wide-column-versions",
+      llvm::cl::desc("Contractions over sizes get a version planned for "
+                     "columns of three vectors, run where the columns' "
+                     "sizes are multiples of them (tl-tile-contractions "
+                     "wide-column-versions)"),
+      llvm::cl::init(true)};
   Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Report each contraction's tiling plan, or why it is "

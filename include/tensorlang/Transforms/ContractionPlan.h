@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -146,6 +147,10 @@ struct TileContractionsConfig {
   /// size as kShortPlanningExtentOfSize and chosen at run time where every
   /// size of its loops is at most this (twice the depth block; 0: none).
   int64_t maxShortSize = 512;
+  /// A contraction over sizes whose plan takes register tiles of three
+  /// vectors of columns where they are multiples of them gets a version so
+  /// planned, chosen at run time (versionContractionForWideColumns).
+  bool wideColumnVersions = true;
 
   /// Elements of `elementBytes` bytes per cache line (8 doubles).
   int64_t lineElements(int64_t elementBytes) const {
@@ -292,6 +297,19 @@ constexpr int64_t kShortExtentOfSize = 16;
 /// TCCG's extents of 24 to 312.
 constexpr int64_t kShortPlanningExtentOfSize = 32;
 
+/// The extent a planner assumes for the sizes of the version of a sized
+/// contraction planned with them as `extent` that runs where its columns
+/// are a multiple of three vectors of `lanes`
+/// (versionContractionForWideColumns): the odd multiple of three vectors
+/// closest below `extent` or just above, which three vectors divide and two
+/// do not, so that the plan takes register tiles of three vectors
+/// (columnWidth) as a fixed program's plan does for TCCG's 24 and 72: 1272
+/// for long sizes and 24 for short ones with 8 lanes.
+constexpr int64_t getWidePlanningExtentOfSize(int64_t extent, int64_t lanes) {
+  int64_t wide = 3 * std::max<int64_t>(1, lanes);
+  return (extent / wide | 1) * wide;
+}
+
 /// Most loops of a contraction that gets a version for short sizes. TCCG's
 /// ccsd_t contractions (seven loops, extents of 16 to 24) ran 0.4 to 0.9
 /// times as fast with it as with the plan for long sizes alone, where
@@ -302,6 +320,11 @@ constexpr unsigned kMaxLoopsOfShortVersion = 6;
 /// The attribute of a contraction over sizes that sets the extent its
 /// planner assumes for them (ContractionShape::planningExtentOfSize).
 constexpr llvm::StringLiteral kPlanningExtentAttrName = "tl.planning_extent";
+/// The attribute of the contractions of the versions of a contraction for
+/// columns of three vectors and for others
+/// (versionContractionForWideColumns), which are not versioned again.
+constexpr llvm::StringLiteral kColumnsVersionedAttrName =
+    "tl.columns_versioned";
 
 struct ContractionShape {
   /// The inputs' indexing maps, then the result's.

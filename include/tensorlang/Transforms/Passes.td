@@ -189,6 +189,10 @@ defvar ContractionPlannerOptions = [
            "A contraction over sizes gets a version planned for short "
            "sizes, run where every size of its loops is at most this (-1: "
            "twice the depth block; 0: no such version)">,
+    Option<"wideColumnVersions", "wide-column-versions", "bool", "true",
+           "A contraction over sizes gets a version planned for columns of "
+           "three vectors where its planner takes them so, run where the "
+           "columns' sizes are multiples of them">,
     Option<"plannerName", "planner", "std::string", "\"\"",
            "The contraction planner (cpu, aarch64, or one registered with "
            "registerContractionPlanner; empty: the target's own)">,
@@ -362,6 +366,39 @@ def VersionForShortSizes
     of more than six loops, of several reductions, or whose sized loops
     no input defined before the versions gives, keeps one version
     (`versionContractionForShortSizes`).
+  }];
+  let options = ContractionPlannerOptions;
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::tensorlang::tl::TLDialect"];
+}
+
+def VersionForWideColumns
+    : Pass<"tl-version-for-wide-columns", "::mlir::func::FuncOp"> {
+  let summary = "Give contractions over sizes a version planned for columns "
+                "of three vectors, chosen at run time";
+  let description = [{
+    Step 3c of `tl-tile-contractions`: a fixed program's plan takes
+    register tiles three vectors wide where that many divide the columns
+    (TCCG's 24 and 72: 24 x 6 tiles on AVX-512), which a contraction over
+    sizes planned as a long extent (1280) cannot know: it takes tiles of
+    two vectors and the rest in tiles of one, half the FMAs per broadcast.
+    Where the planner takes three vectors with every size as an odd
+    multiple of three vectors near 1280 (1272 for 8 lanes), and not
+    otherwise, the contraction gets both versions under an `scf.if` that
+    runs the wide one where the columns' size of every contraction so
+    planned is a multiple of three vectors at run time. The short version
+    of `tl-version-for-short-sizes` is versioned so (each size as 24),
+    its long one not (some size is long where it runs, the columns as a
+    rule too); nor is a contraction of more than six loops. A contraction
+    in the versions of a transposition folded or kept at run time is
+    versioned with that whole choice. Each version carries
+    its planning extent (`tl.planning_extent`) and `tl.columns_versioned`;
+    `emit-remarks` says which contractions were versioned
+    (`versionContractionForWideColumns`).
   }];
   let options = ContractionPlannerOptions;
   let dependentDialects = ["::mlir::scf::SCFDialect",

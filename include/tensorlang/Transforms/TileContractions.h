@@ -86,6 +86,25 @@ versionContractionForShortSizes(mlir::RewriterBase &rewriter,
                                 mlir::linalg::GenericOp contraction,
                                 const ContractionPlanner &planner);
 
+/// Gives `contraction`, of at most kMaxLoopsOfShortVersion loops, whose
+/// columns' extent is a size, planned as a long extent by itself or as the
+/// short version of versionContractionForShortSizes (whose long version
+/// keeps one plan), a second version planned with every size as
+/// getWidePlanningExtentOfSize, where `planner` then takes register
+/// tiles of three vectors of columns and otherwise does not: an `scf.if`
+/// runs it where the columns' size of every contraction so planned is a
+/// multiple of three vectors at run time. A fixed program's plan takes 24
+/// x 6 tiles for TCCG's columns of 24 and 72, where a sized plan, not
+/// knowing, takes 16 x 8 and the rest in tiles of 8 (half the FMAs per
+/// broadcast). A contraction in the versions of a transposition folded or
+/// kept is versioned with that whole choice. The contractions of both
+/// versions carry kColumnsVersionedAttrName and their planning extent.
+/// Returns the `scf.if`; changes nothing where it fails.
+mlir::FailureOr<mlir::scf::IfOp>
+versionContractionForWideColumns(mlir::RewriterBase &rewriter,
+                                 mlir::linalg::GenericOp contraction,
+                                 const ContractionPlanner &planner);
+
 /// Makes contraction `copy`'s producer, whose transposition `copy` is not
 /// folded into it, compute into the layout that reads its largest input in
 /// place for its columns (the last dimension of that input moved last),

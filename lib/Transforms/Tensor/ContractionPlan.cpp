@@ -1194,7 +1194,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   // size: 5041 columns whole, a panel block of 10 MB where the fixed plan's
   // are 5 MB, in L3). A shorter extent runs as one block.
   if (sizedLoops[plan.columnDim] && columnTile == columns &&
-      shape.planningExtentOfSize >= kPlanningExtentOfSize &&
+      shape.planningExtentOfSize > kShortPlanningExtentOfSize &&
       (!config.parallel || threadShare <= 0))
     columnTile =
         std::max(registerColumns,

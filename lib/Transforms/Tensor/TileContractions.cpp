@@ -41,6 +41,7 @@ namespace tensorlang {
 #define GEN_PASS_DEF_COLLAPSECONTRACTIONREDUCTIONS
 #define GEN_PASS_DEF_BLOCKSTRIDEDSUMS
 #define GEN_PASS_DEF_VERSIONFORSHORTSIZES
+#define GEN_PASS_DEF_VERSIONFORWIDECOLUMNS
 #define GEN_PASS_DEF_SPLITCONTRACTIONS
 #define GEN_PASS_DEF_PLANCONTRACTIONS
 #define GEN_PASS_DEF_TILECONTRACTIONSFORCACHES
@@ -251,6 +252,44 @@ public:
                       << planner->getConfig().maxShortSize
                       << " at run time, and for long ones (each as "
                       << kPlanningExtentOfSize << ") otherwise";
+    }
+  }
+
+  /// Gives each sized contraction planned as long whose plan takes
+  /// register tiles of three vectors of columns where the sizes are
+  /// multiples of them a version so planned, chosen at run time
+  /// (versionContractionForWideColumns); with remarks, says which.
+  void versionForWideColumns() {
+    llvm::SmallPtrSet<Operation *, 8> refused;
+    while (true) {
+      linalg::GenericOp contraction;
+      function.walk([&](linalg::GenericOp op) {
+        if (op.getNumReductionLoops() == 0 || refused.contains(op) ||
+            op->hasAttr(kColumnsVersionedAttrName))
+          return WalkResult::advance();
+        contraction = op;
+        return WalkResult::interrupt();
+      });
+      if (!contraction)
+        break;
+      Location loc = contraction.getLoc();
+      auto planned =
+          contraction->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
+      int64_t extent = planned ? planned.getInt() : kPlanningExtentOfSize;
+      IRRewriter versionRewriter(function.getContext());
+      if (failed(versionContractionForWideColumns(versionRewriter, contraction,
+                                                  *planner))) {
+        refused.insert(contraction);
+        continue;
+      }
+      if (!emitRemarks)
+        continue;
+      int64_t lanes = planner->getConfig().vectorLanes;
+      emitRemark(loc) << "planned with register tiles of " << 3 * lanes
+                      << " columns (each size as "
+                      << getWidePlanningExtentOfSize(extent, lanes)
+                      << ") where the columns' sizes are multiples of "
+                      << 3 * lanes << " at run time, and as before otherwise";
     }
   }
 
@@ -573,6 +612,7 @@ struct PlannedSteps {
     override(config.l2BlockBytes, pass.l2BlockBytes);
     if (pass.maxShortSize >= 0)
       config.maxShortSize = pass.maxShortSize;
+    config.wideColumnVersions = pass.wideColumnVersions;
     // Unknown lanes (no option, no tl.target): no register tiles three
     // vectors wide.
     if (pass.vectorLanes == 0 && !tl::getTargetAttr(function))
@@ -624,6 +664,7 @@ struct TileContractionsPass
       steps.collapseReductions();
       steps.blockStridedSums();
       steps.versionForShortSizes();
+      steps.versionForWideColumns();
       LogicalResult result = steps.splitContractions();
       if (succeeded(result)) {
         steps.planContractions();
@@ -689,6 +730,20 @@ struct VersionForShortSizesPass
   void runOnOperation() override {
     PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
       steps.versionForShortSizes();
+      return success();
+    });
+  }
+};
+
+struct VersionForWideColumnsPass
+    : public tensorlang::impl::VersionForWideColumnsBase<
+          VersionForWideColumnsPass> {
+  using Base::Base;
+  // PlannedSteps reads the generated options, which are protected.
+  friend struct PlannedSteps;
+  void runOnOperation() override {
+    PlannedSteps::run(*this, [](ContractionTilingSteps &steps) {
+      steps.versionForWideColumns();
       return success();
     });
   }

@@ -1,6 +1,6 @@
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0}))" | FileCheck %s
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0}))" | FileCheck %s --check-prefix=PANELS
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s --check-prefix=PANELS
 
 // A matrix product whose extents are all sizes is planned as a long one
 // (the preferred tiles). Its loops of column, depth and row blocks are
