@@ -381,6 +381,51 @@ static void setPlanningExtent(Operation *op, int64_t extent) {
   });
 }
 
+/// Replaces `versioned` (a contraction, or a version choice around one)
+/// by an `scf.if` on `condition` between two copies of it, whose
+/// contractions are planned with their sizes as `thenExtent` and
+/// `elseExtent`, and, with `markColumnsVersioned`, carry
+/// kColumnsVersionedAttrName. A fill of the contraction's accumulator used
+/// only there goes into each version with it, as the accumulator of a
+/// folded transposition does (foldAtRunTime): each version then has its
+/// own, in place.
+static scf::IfOp buildPlannedVersions(RewriterBase &rewriter, Location loc,
+                                      Operation *versioned, Value condition,
+                                      int64_t thenExtent, int64_t elseExtent,
+                                      bool markColumnsVersioned) {
+  linalg::FillOp fill;
+  if (auto contraction = dyn_cast<linalg::GenericOp>(versioned)) {
+    fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
+    if (fill && !fill->hasOneUse())
+      fill = nullptr;
+  }
+  auto buildVersion = [&](OpBuilder &builder, Location loc, int64_t extent) {
+    IRMapping mapping;
+    if (fill)
+      builder.clone(*fill, mapping);
+    Operation *version = builder.clone(*versioned, mapping);
+    setPlanningExtent(version, extent);
+    if (markColumnsVersioned)
+      version->walk([&](linalg::GenericOp generic) {
+        if (generic.getNumReductionLoops() > 0)
+          generic->setAttr(kColumnsVersionedAttrName, builder.getUnitAttr());
+      });
+    scf::YieldOp::create(builder, loc, version->getResults());
+  };
+  auto choice = scf::IfOp::create(
+      rewriter, loc, condition,
+      [&](OpBuilder &builder, Location loc) {
+        buildVersion(builder, loc, thenExtent);
+      },
+      [&](OpBuilder &builder, Location loc) {
+        buildVersion(builder, loc, elseExtent);
+      });
+  rewriter.replaceOp(versioned, choice->getResults());
+  if (fill && fill->use_empty())
+    rewriter.eraseOp(fill);
+  return choice;
+}
+
 FailureOr<scf::IfOp>
 tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
                                             linalg::GenericOp contraction,
@@ -450,35 +495,9 @@ tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
   Value isShort = sizesAtMostAtRunTime(rewriter, loc, sizes,
                                        planner.getConfig().maxShortSize);
 
-  // A fill of the accumulator used only here goes into each version with
-  // the contraction, as the accumulator of a folded transposition does
-  // (foldAtRunTime): each version then has its own, in place.
-  linalg::FillOp fill;
-  if (versioned == contraction) {
-    fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
-    if (fill && !fill->hasOneUse())
-      fill = nullptr;
-  }
-  auto buildVersion = [&](OpBuilder &builder, Location loc, int64_t extent) {
-    IRMapping mapping;
-    if (fill)
-      builder.clone(*fill, mapping);
-    Operation *version = builder.clone(*versioned, mapping);
-    setPlanningExtent(version, extent);
-    scf::YieldOp::create(builder, loc, version->getResults());
-  };
-  auto choice = scf::IfOp::create(
-      rewriter, loc, isShort,
-      [&](OpBuilder &builder, Location loc) {
-        buildVersion(builder, loc, kShortPlanningExtentOfSize);
-      },
-      [&](OpBuilder &builder, Location loc) {
-        buildVersion(builder, loc, kPlanningExtentOfSize);
-      });
-  rewriter.replaceOp(versioned, choice->getResults());
-  if (fill && fill->use_empty())
-    rewriter.eraseOp(fill);
-  return choice;
+  return buildPlannedVersions(rewriter, loc, versioned, isShort,
+                              kShortPlanningExtentOfSize, kPlanningExtentOfSize,
+                              /*markColumnsVersioned=*/false);
 }
 
 /// Whether every one of `sizes` (getSizesOutside) is a multiple of
@@ -584,38 +603,8 @@ FailureOr<scf::IfOp> tensorlang::versionContractionForWideColumns(
   rewriter.setInsertionPoint(versioned);
   Value isWide =
       sizesMultiplesAtRunTime(rewriter, loc, columnSizes, wideColumns);
-  // As versionContractionForShortSizes: a fill of the accumulator used only
-  // here goes into each version.
-  linalg::FillOp fill;
-  if (versioned == contraction) {
-    fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
-    if (fill && !fill->hasOneUse())
-      fill = nullptr;
-  }
-  auto buildVersion = [&](OpBuilder &builder, Location loc, int64_t extent) {
-    IRMapping mapping;
-    if (fill)
-      builder.clone(*fill, mapping);
-    Operation *version = builder.clone(*versioned, mapping);
-    setPlanningExtent(version, extent);
-    version->walk([&](linalg::GenericOp generic) {
-      if (generic.getNumReductionLoops() > 0)
-        generic->setAttr(kColumnsVersionedAttrName, builder.getUnitAttr());
-    });
-    scf::YieldOp::create(builder, loc, version->getResults());
-  };
-  auto choice = scf::IfOp::create(
-      rewriter, loc, isWide,
-      [&](OpBuilder &builder, Location loc) {
-        buildVersion(builder, loc, wideExtent);
-      },
-      [&](OpBuilder &builder, Location loc) {
-        buildVersion(builder, loc, extent);
-      });
-  rewriter.replaceOp(versioned, choice->getResults());
-  if (fill && fill->use_empty())
-    rewriter.eraseOp(fill);
-  return choice;
+  return buildPlannedVersions(rewriter, loc, versioned, isWide, wideExtent,
+                              extent, /*markColumnsVersioned=*/true);
 }
 
 FailureOr<linalg::GenericOp>
