@@ -573,11 +573,11 @@ FailureOr<scf::IfOp> tensorlang::versionContractionForWideColumns(
   WalkResult outside = versioned->walk([&](linalg::GenericOp generic) {
     if (generic.getNumReductionLoops() == 0)
       return WalkResult::advance();
-    ContractionShape planned = ContractionShape::get(generic);
-    planned.planningExtentOfSize = extent;
-    FailureOr<ContractionTilingPlan> ownPlan = planner.plan(planned);
-    planned.planningExtentOfSize = wideExtent;
-    FailureOr<ContractionTilingPlan> widePlan = planner.plan(planned);
+    ContractionShape versionShape = ContractionShape::get(generic);
+    versionShape.planningExtentOfSize = extent;
+    FailureOr<ContractionTilingPlan> ownPlan = planner.plan(versionShape);
+    versionShape.planningExtentOfSize = wideExtent;
+    FailureOr<ContractionTilingPlan> widePlan = planner.plan(versionShape);
     if (failed(ownPlan) || failed(widePlan) ||
         getRegisterColumns(*widePlan) != wideColumns ||
         getRegisterColumns(*ownPlan) == wideColumns ||

@@ -255,10 +255,10 @@ public:
     }
   }
 
-  /// Gives each sized contraction planned as long whose plan takes
-  /// register tiles of three vectors of columns where the sizes are
-  /// multiples of them a version so planned, chosen at run time
-  /// (versionContractionForWideColumns); with remarks, says which.
+  /// Gives each sized contraction whose plan takes register tiles of three
+  /// vectors of columns where the sizes are multiples of them a version so
+  /// planned, chosen at run time (versionContractionForWideColumns); with
+  /// remarks, says which.
   void versionForWideColumns() {
     llvm::SmallPtrSet<Operation *, 8> refused;
     while (true) {
