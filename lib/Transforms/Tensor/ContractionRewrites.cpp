@@ -518,8 +518,11 @@ static Value sizesMultiplesAtRunTime(OpBuilder &builder, Location loc,
   return all;
 }
 
-/// The register tile's width along the columns in `plan`.
+/// The register tile's width along the columns in `plan`; 0 for a plan
+/// that splits the contraction (its parts have the tiles).
 static int64_t getRegisterColumns(const ContractionTilingPlan &plan) {
+  if (plan.columnDim >= plan.registerTiles.size())
+    return 0;
   return plan.registerTiles[plan.columnDim];
 }
 
