@@ -121,15 +121,8 @@ void tensorlang::buildTileContractionsPipeline(OpPassManager &pm,
   tiling.maxShortSize = options.maxShortSize;
   tiling.wideColumnVersions = options.wideColumnVersions;
   pm.addNestedPass<func::FuncOp>(createTileContractions(tiling));
-  // After the contractions: their tiling folds some transpositions into
-  // them and adds others (operands copied into the layout the register
-  // tiles want).
-  TileTranspositionsOptions transpositions;
-  transpositions.vectorLanes = options.vectorLanes;
-  transpositions.parallel = options.threads > 1;
-  transpositions.streamMinBytes = options.streamingMinBytes;
-  transpositions.emitRemarks = options.remarks;
-  pm.addNestedPass<func::FuncOp>(createTileTranspositions(transpositions));
+  // (The transpositions are tiled after bufferization:
+  // buildLowerToLoopsPipeline.)
   // No CSE until bufferization: it would merge the accumulator fills that
   // tl-tile-contractions gave each contraction.
   addPipeline(pm, "canonicalize");
@@ -203,6 +196,21 @@ void tensorlang::buildLowerToLoopsPipeline(OpPassManager &pm,
     // chip.)
     mapping.tensorCores = getChipVersion(options) >= 80;
     pm.addNestedPass<func::FuncOp>(createGPUMapLoops(mapping));
+  }
+  // The transpositions that tl-tile-contractions left, folded or added
+  // (operands copied into the layout the register tiles want), in squares
+  // of vectors: on buffers, where one-shot bufferization's analysis does
+  // not compare each square's rows with the result's slices (with sizes,
+  // most of a program's compile time).
+  if (tilesContractions(options) && !options.targetsGPU &&
+      !options.gpuMappingOnCPU) {
+    TileTranspositionsOptions transpositions;
+    transpositions.vectorLanes = options.vectorLanes;
+    transpositions.parallel = options.threads > 1;
+    transpositions.streamMinBytes = options.streamingMinBytes;
+    transpositions.emitRemarks = options.remarks;
+    pm.addNestedPass<func::FuncOp>(createTileTranspositions(transpositions));
+    addPipeline(pm, "canonicalize");
   }
   // Register tiles from tl-tile-contractions: subviews fold into their
   // transfers, so that the accumulators can be hoisted out of the

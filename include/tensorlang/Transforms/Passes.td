@@ -562,6 +562,13 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
     which the loop vectorizer handles; it is left alone. With `parallel`,
     the outermost loop is an `scf.forall` (unless one encloses the copy
     already).
+
+    The copies may be on tensors or on buffers (a temporary is then an
+    allocation rather than a `tensor.empty`). The compiler runs the pass
+    on buffers, after one-shot bufferization: on tensors, the analysis
+    compares every row each square writes with the slices of the result,
+    which with sizes solves the loops' bounds each time (TCCG ccsd6's
+    sized programs: 25 s of their 28 s of compile time).
   }];
   let options = [
     Option<"vectorLanes", "vector-lanes", "int64_t", "8",
@@ -582,6 +589,7 @@ def TileTranspositions : Pass<"tl-tile-transpositions", "::mlir::func::FuncOp"> 
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -48,9 +49,9 @@ struct Square {
 /// and moves the contiguous dimension.
 static std::optional<Square> matchTransposition(linalg::LinalgOp op) {
   if (!isa<linalg::TransposeOp, linalg::GenericOp>(op.getOperation()) ||
-      !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
-      op.getNumLoops() < 2)
+      !(op.hasPureTensorSemantics() || op.hasPureBufferSemantics()) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || op.getNumLoops() < 2)
     return std::nullopt;
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
@@ -76,9 +77,11 @@ static std::optional<Square> matchTransposition(linalg::LinalgOp op) {
   return square;
 }
 
-/// Whether `tensor` is a slice of a function argument's memory: through
-/// slices and the iteration arguments of loops, a `bufferization.to_tensor`
-/// (a program's variable; temporaries are `tensor.empty`).
+/// Whether `tensor` (or buffer) is a slice of a function argument's
+/// memory: through slices and the iteration arguments of loops, a
+/// `bufferization.to_tensor` (a program's variable; temporaries are
+/// `tensor.empty`); through views, a buffer argument of the function
+/// (temporaries are allocations).
 static bool isViewOfArgument(Value tensor) {
   while (tensor) {
     if (tensor.getDefiningOp<bufferization::ToTensorOp>())
@@ -87,7 +90,14 @@ static bool isViewOfArgument(Value tensor) {
       tensor = slice.getSource();
       continue;
     }
+    if (auto view = tensor.getDefiningOp<ViewLikeOpInterface>()) {
+      tensor = view.getViewSource();
+      continue;
+    }
     auto argument = dyn_cast<BlockArgument>(tensor);
+    if (argument && isa<BaseMemRefType>(argument.getType()) &&
+        isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      return true;
     auto loop =
         argument
             ? dyn_cast<LoopLikeOpInterface>(argument.getOwner()->getParentOp())
@@ -111,16 +121,22 @@ tileCopy(RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<int64_t> sizes,
 /// dimensions that dropping unit dimensions and peeling leave around a
 /// square whose type is dynamic).
 static std::optional<int64_t> constantExtent(Value tensor, int64_t dim) {
-  auto type = cast<RankedTensorType>(tensor.getType());
+  auto type = cast<ShapedType>(tensor.getType());
   if (!type.isDynamicDim(dim))
     return type.getDimSize(dim);
-  auto slice = tensor.getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice)
-    return std::nullopt;
   // The slice's size of result dimension `dim` (a rank-reducing slice
   // drops some of its sizes).
-  llvm::SmallBitVector dropped = slice.getDroppedDims();
-  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  llvm::SmallBitVector dropped;
+  SmallVector<OpFoldResult> sizes;
+  if (auto slice = tensor.getDefiningOp<tensor::ExtractSliceOp>()) {
+    dropped = slice.getDroppedDims();
+    sizes = slice.getMixedSizes();
+  } else if (auto view = tensor.getDefiningOp<memref::SubViewOp>()) {
+    dropped = view.getDroppedDims();
+    sizes = view.getMixedSizes();
+  } else {
+    return std::nullopt;
+  }
   int64_t position = 0;
   for (int64_t result = -1; position < int64_t(sizes.size()); ++position)
     if (!dropped.test(position) && ++result == dim)
@@ -139,7 +155,18 @@ static std::optional<int64_t> constantExtent(Value tensor, int64_t dim) {
   if (auto dimOp = value.getDefiningOp<tensor::DimOp>())
     if (std::optional<int64_t> index = dimOp.getConstantIndex())
       return constantExtent(dimOp.getSource(), *index);
+  if (auto dimOp = value.getDefiningOp<memref::DimOp>())
+    if (std::optional<int64_t> index = dimOp.getConstantIndex())
+      return constantExtent(dimOp.getSource(), *index);
   return std::nullopt;
+}
+
+/// The extent of dimension `dim` of `shaped`, a tensor or a buffer.
+static Value createDim(OpBuilder &builder, Location loc, Value shaped,
+                       int64_t dim) {
+  if (isa<RankedTensorType>(shaped.getType()))
+    return tensor::DimOp::create(builder, loc, shaped, dim);
+  return memref::DimOp::create(builder, loc, shaped, dim);
 }
 
 /// The columns of the square whose rows are `rows` (vectors of
@@ -196,7 +223,47 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
                                      linalg::GenericOp tileOp, Square square,
                                      int64_t lanes) {
   linalg::GenericOp copy = tileOp;
-  if (tileOp.getNumLoops() > 2) {
+  Value input = copy.getDpsInputs().front();
+  Value result = copy.getDpsInits().front();
+  if (tileOp.getNumLoops() > 2 && tileOp.hasPureBufferSemantics()) {
+    // The square's two dimensions of each buffer, through a rank-reducing
+    // view.
+    rewriter.setInsertionPoint(tileOp);
+    auto squareView = [&](Value buffer, AffineMap map) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      int64_t rank = type.getRank();
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes;
+      SmallVector<int64_t> shape;
+      for (int64_t position = 0; position < rank; ++position) {
+        unsigned dim = map.getDimPosition(position);
+        bool kept = dim == square.resultLast || dim == square.inputLast;
+        if (!kept && type.getDimSize(position) != 1)
+          return Value();
+        sizes.push_back(
+            type.isDynamicDim(position)
+                ? OpFoldResult(memref::DimOp::create(rewriter, tileOp.getLoc(),
+                                                     buffer, position)
+                                   .getResult())
+                : OpFoldResult(
+                      rewriter.getIndexAttr(type.getDimSize(position))));
+        if (kept)
+          shape.push_back(type.getDimSize(position));
+      }
+      auto viewType = memref::SubViewOp::inferRankReducedResultType(
+          shape, type, offsets, sizes, strides);
+      return memref::SubViewOp::create(rewriter, tileOp.getLoc(),
+                                       cast<MemRefType>(viewType), buffer,
+                                       offsets, sizes, strides);
+    };
+    input = squareView(
+        input, tileOp.getMatchingIndexingMap(tileOp.getDpsInputOperand(0)));
+    result = squareView(
+        result, tileOp.getMatchingIndexingMap(tileOp.getDpsInitOperand(0)));
+    if (!input || !result)
+      return failure();
+  } else if (tileOp.getNumLoops() > 2) {
     linalg::ControlDropUnitDims control;
     control.rankReductionStrategy =
         linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
@@ -212,9 +279,11 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
       return failure();
     rewriter.replaceOp(tileOp, dropped->replacements);
     copy = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+    if (copy.getNumLoops() != 2)
+      return failure();
+    input = copy.getDpsInputs().front();
+    result = copy.getDpsInits().front();
   }
-  if (copy.getNumLoops() != 2)
-    return failure();
   // The square is built here rather than by linalg::vectorize, which reads
   // the input through a transposing permutation map: once the slices fold
   // into their tensors' indices (after bufferization) no pattern turns
@@ -225,15 +294,13 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   // masks stay right when the slices fold into the indices (a 2-d masked
   // transfer through a rank-reducing view gets a mask of the wrong shape
   // from MLIR 22's vector-to-scf).
-  Value input = copy.getDpsInputs().front();
-  Value result = copy.getDpsInits().front();
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto resultType = cast<RankedTensorType>(result.getType());
+  auto inputType = cast<ShapedType>(input.getType());
+  auto resultType = cast<ShapedType>(result.getType());
   Type element = inputType.getElementType();
   auto squareType = VectorType::get({lanes, lanes}, element);
   auto rowType = VectorType::get({lanes}, element);
   auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
-  for (RankedTensorType type : {inputType, resultType})
+  for (ShapedType type : {inputType, resultType})
     for (int64_t extent : type.getShape())
       if (extent > lanes)
         return failure();
@@ -259,15 +326,14 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
       return Row{index, Value()};
     if (rowCount && row >= *rowCount)
       return std::nullopt;
-    Value columns =
-        columnCount
-            ? arith::ConstantIndexOp::create(rewriter, loc, *columnCount)
-                  .getResult()
-            : tensor::DimOp::create(rewriter, loc, tensor, 1).getResult();
+    Value columns = columnCount ? arith::ConstantIndexOp::create(rewriter, loc,
+                                                                 *columnCount)
+                                      .getResult()
+                                : createDim(rewriter, loc, tensor, 1);
     if (rowCount)
       return Row{index, vector::CreateMaskOp::create(rewriter, loc, maskType,
                                                      ValueRange{columns})};
-    Value rows = tensor::DimOp::create(rewriter, loc, tensor, 0);
+    Value rows = createDim(rewriter, loc, tensor, 0);
     Value exists = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, index, rows);
     Value count = arith::SelectOp::create(rewriter, loc, exists, columns, zero);
@@ -297,17 +363,23 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
   // The input and the result have the square's two dimensions in opposite
   // orders (each has its own last).
   SmallVector<Value> columns = transposeRows(rewriter, loc, rows, squareType);
+  // (A tensor's rows are written one after the other; a buffer's in
+  // place.)
   Value written = result;
   for (int64_t row = 0; row < lanes; ++row) {
     std::optional<Row> at = rowOf(result, resultRows, resultColumns, row);
     if (!at)
       break;
-    written = vector::TransferWriteOp::create(
-                  rewriter, loc, columns[row], written,
-                  ValueRange{at->index, zero}, identity, at->mask, inBounds)
-                  .getResult();
+    auto write = vector::TransferWriteOp::create(
+        rewriter, loc, columns[row], written, ValueRange{at->index, zero},
+        identity, at->mask, inBounds);
+    if (write->getNumResults() == 1)
+      written = write.getResult();
   }
-  rewriter.replaceOp(copy, written);
+  if (copy->getNumResults() == 1)
+    rewriter.replaceOp(copy, written);
+  else
+    rewriter.eraseOp(copy);
   return success();
 }
 

@@ -237,3 +237,41 @@ func.func @sized_temporary_and_variable(%a: tensor<?x?xf64>, %out: memref<?x?xf6
   }  -> tensor<?x?xf64>
   return %sum : tensor<?x?xf64>
 }
+
+// -----
+
+// On buffers, as the compiler runs the pass (after bufferization): the
+// same squares, each row read from the input's subview and written into
+// the result's in place, the copy erased. A temporary (an allocation) of
+// run-time extents copied whole at the function's top goes along the
+// result's rows; a view of an argument's memory (a program's variable),
+// along the input's.
+// CHECK-LABEL: func.func @sized_buffers
+// CHECK:       %[[TEMPORARY:.*]] = memref.alloc
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:           %[[FROM:.*]] = memref.subview %{{.*}} : memref<?x?xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
+// CHECK:           %[[TO:.*]] = memref.subview %[[TEMPORARY]]
+// CHECK-NOT:       vector.create_mask
+// CHECK-COUNT-8:   vector.transfer_read %[[FROM]][{{.*}}], %{{.*}} {in_bounds = [true]} : memref<?x?xf64, strided<[?, 1], offset: ?>>, vector<8xf64>
+// CHECK-COUNT-24:  vector.shuffle
+// CHECK-COUNT-8:   vector.transfer_write %{{.*}}, %[[TO]][{{.*}}] {in_bounds = [true]} : vector<8xf64>, memref<?x?xf64, strided<[?, 1], offset: ?>>
+// CHECK:         }
+// CHECK:         scf.for
+// CHECK:           vector.create_mask
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the result's rows
+// REMARK: remark: transposition copied in squares of 8x8: result dimension d1 by input dimension d0, along the input's rows
+func.func @sized_buffers(%a: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %a, %c0 : memref<?x?xf64>
+  %columns = memref.dim %a, %c1 : memref<?x?xf64>
+  %temporary = memref.alloc(%columns, %rows) : memref<?x?xf64>
+  linalg.transpose ins(%a : memref<?x?xf64>) outs(%temporary : memref<?x?xf64>) permutation = [1, 0]
+  %variable = memref.reinterpret_cast %out to offset: [0], sizes: [%rows, %columns], strides: [%columns, 1] : memref<?x?xf64> to memref<?x?xf64, strided<[?, 1]>>
+  linalg.transpose ins(%temporary : memref<?x?xf64>) outs(%variable : memref<?x?xf64, strided<[?, 1]>>) permutation = [1, 0]
+  memref.dealloc %temporary : memref<?x?xf64>
+  return
+}
