@@ -634,20 +634,25 @@ static Value buildIsFarApart(RewriterBase &rewriter, scf::ForOp loop,
           rewriter, loc, kMinPrefetchedStrideBytes / read.elementBytes));
 }
 
-/// Prefetches the lines of `reads` `distance` steps ahead in `loop`. Past
-/// the loop's last step the lines are those the next tiles read (another
-/// row's, with the depth a size apart); a prefetch does not fault. (Clamped
-/// at the last step, the clamp's arithmetic at every step cost sized TCCG
-/// abcd-ec-abed 10% and abcd-dbea-ec at 71 8%.) A read with a condition in
-/// `farApart` is prefetched only where it holds.
+/// Prefetches the lines of `reads` `distance` steps ahead in `loop`, or at
+/// its last step where fewer are left (lines past it are not the loop's:
+/// with depth steps a size apart, another row's; and a loop whose length
+/// is a size may be short, TCCG abcde-efcad-bf sums 32). A read with a
+/// condition in `farApart` is prefetched only where it holds.
 static void prefetchReads(RewriterBase &rewriter, scf::ForOp loop,
                           ArrayRef<StridedRead> reads, int64_t distance,
                           const DenseMap<Operation *, Value> &farApart) {
   if (reads.empty())
     return;
-  rewriter.setInsertionPoint(loop);
-  Value ahead =
-      arith::ConstantIndexOp::create(rewriter, loop.getLoc(), distance);
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
+                                     loop.getStep());
+  Value left =
+      arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
+  Value ahead = arith::MinSIOp::create(
+      rewriter, loc, left,
+      arith::ConstantIndexOp::create(rewriter, loc, distance));
   for (StridedRead strided : reads) {
     vector::TransferReadOp read = strided.read;
     rewriter.setInsertionPoint(read);

@@ -2,9 +2,8 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=0}))" | FileCheck %s --check-prefix=OFF
 
 // A distance longer than any loop (2^62 steps): loops of a static length
-// are too short for it, and a loop whose length is a size prefetches that
-// far ahead (a hint past any buffer, which does not fault), without
-// overflow or crash.
+// are too short for it, and loops whose length is a size prefetch their
+// last step's line (the clamp), without overflow or crash.
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=4611686018427387904}))" | FileCheck %s --check-prefix=HUGE
 
 // OFF-NOT: read, locality
@@ -13,9 +12,8 @@
 // HUGE-NOT: read, locality
 // HUGE-LABEL: func.func @columns_pages_apart
 // HUGE: %[[DISTANCE:.*]] = arith.constant 4611686018427387904 : index
-// HUGE: scf.for %[[K:[^ ]*]] =
-// HUGE: %[[AHEAD:.*]] = arith.addi %[[K]], %[[DISTANCE]] : index
-// HUGE: memref.prefetch %{{.*}}[%[[AHEAD]], {{.*}}, read
+// HUGE: arith.minsi %{{.*}}, %[[DISTANCE]] : index
+// HUGE: memref.prefetch {{.*}}, read
 // HUGE-LABEL: func.func @short_loop
 
 #a = affine_map<(i, j, k) -> (i, k)>
@@ -25,8 +23,8 @@
 // The rows come from one line per step, a size apart (`A[d][b]` with the
 // depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line (and the
 // line of the last row, another where the size is odd) is
-// prefetched 16 steps ahead, at every step (the last ones' lines are the
-// next tiles'), where the size makes the stride 512 bytes or more (64 elements);
+// prefetched 16 steps ahead, or at the loop's last step where fewer are
+// left, where the size makes the stride 512 bytes or more (64 elements);
 // not at all where it does not. The columns' 16 elements a step are the next
 // 128 bytes of a stream: not prefetched.
 // CHECK-LABEL: func.func @rows_a_size_apart
@@ -37,11 +35,13 @@
 // The loop is versioned on that comparison: it prefetches without a check
 // at each step where the stride is long, and not at all where it is short.
 // CHECK: scf.if %[[FAR]] -> (vector<16xf64>
-// CHECK: %[[STEPS:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK-NOT: arith.minsi
+// CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[LAST]], %[[K]] : index
+// CHECK: %[[STEPS:.*]] = arith.constant 16 : index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[STEPS]] : index
 // CHECK-NOT: scf.if
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[STEPS]] : index
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
 // CHECK-NEXT: memref.prefetch %[[A]][%[[AHEAD]], %[[FIRST:.*]]], read, locality<3>, data
 // CHECK: %[[LAST_ELEMENT:.*]] = arith.addi %[[FIRST]], %c7{{.*}} : index
 // CHECK-NEXT: memref.prefetch %[[A]][%[[AHEAD]], %[[LAST_ELEMENT]]], read, locality<3>, data
@@ -83,11 +83,11 @@ func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<
 // CHECK-LABEL: func.func @columns_pages_apart
 // CHECK-SAME: (%[[A:.*]]: memref<2x?xf64>, %[[B:.*]]: memref<?x4096xf64>
 // CHECK-NOT: extract_strided_metadata
-// CHECK: %[[STEPS:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK-NOT: memref.prefetch %[[A]]
+// CHECK: %[[MIN:.*]] = arith.minsi
 // CHECK-NOT: scf.if
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[STEPS]] : index
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[J:.*]]], read
 // CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c8{{.*}} : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[NEXT]]], read
