@@ -218,41 +218,52 @@ public:
     }
   }
 
-  /// Gives each sized contraction whose plan for short sizes differs from
-  /// its plan for long ones a version for short sizes, chosen at run time;
-  /// with remarks, says which.
-  void versionForShortSizes() {
-    // One at a time: versioning a contraction in a transposition's
-    // versions replaces the other contraction there too. Those made carry
-    // their planning extent and are not versioned again.
+  /// Calls `version` on each contraction without `versionedAttr`, one at a
+  /// time, until it has failed on all that are left: versioning a
+  /// contraction in a transposition's versions replaces the other
+  /// contraction there too, and the versions made carry `versionedAttr`.
+  /// `version` returns whether it versioned the contraction.
+  void
+  versionEachContraction(StringRef versionedAttr,
+                         llvm::function_ref<bool(linalg::GenericOp)> version) {
     llvm::SmallPtrSet<Operation *, 8> refused;
     while (true) {
       linalg::GenericOp contraction;
       function.walk([&](linalg::GenericOp op) {
         if (op.getNumReductionLoops() == 0 || refused.contains(op) ||
-            op->hasAttr(kPlanningExtentAttrName))
+            op->hasAttr(versionedAttr))
           return WalkResult::advance();
         contraction = op;
         return WalkResult::interrupt();
       });
       if (!contraction)
         break;
-      Location loc = contraction.getLoc();
-      IRRewriter versionRewriter(function.getContext());
-      if (failed(versionContractionForShortSizes(versionRewriter, contraction,
-                                                 *planner))) {
+      if (!version(contraction))
         refused.insert(contraction);
-        continue;
-      }
-      if (!emitRemarks)
-        continue;
-      emitRemark(loc) << "planned for short sizes (each as "
-                      << kShortPlanningExtentOfSize << ") where every size "
-                      << "of its loops is at most "
-                      << planner->getConfig().maxShortSize
-                      << " at run time, and for long ones (each as "
-                      << kPlanningExtentOfSize << ") otherwise";
     }
+  }
+
+  /// Gives each sized contraction whose plan for short sizes differs from
+  /// its plan for long ones a version for short sizes, chosen at run time;
+  /// with remarks, says which.
+  void versionForShortSizes() {
+    versionEachContraction(
+        kPlanningExtentAttrName, [&](linalg::GenericOp contraction) {
+          Location loc = contraction.getLoc();
+          IRRewriter versionRewriter(function.getContext());
+          if (failed(versionContractionForShortSizes(versionRewriter,
+                                                     contraction, *planner)))
+            return false;
+          if (emitRemarks)
+            emitRemark(loc)
+                << "planned for short sizes (each as "
+                << kShortPlanningExtentOfSize << ") where every size "
+                << "of its loops is at most "
+                << planner->getConfig().maxShortSize
+                << " at run time, and for long ones (each as "
+                << kPlanningExtentOfSize << ") otherwise";
+          return true;
+        });
   }
 
   /// Gives each sized contraction whose plan takes register tiles of three
@@ -260,37 +271,26 @@ public:
   /// planned, chosen at run time (versionContractionForWideColumns); with
   /// remarks, says which.
   void versionForWideColumns() {
-    llvm::SmallPtrSet<Operation *, 8> refused;
-    while (true) {
-      linalg::GenericOp contraction;
-      function.walk([&](linalg::GenericOp op) {
-        if (op.getNumReductionLoops() == 0 || refused.contains(op) ||
-            op->hasAttr(kColumnsVersionedAttrName))
-          return WalkResult::advance();
-        contraction = op;
-        return WalkResult::interrupt();
-      });
-      if (!contraction)
-        break;
-      Location loc = contraction.getLoc();
-      auto planned =
-          contraction->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
-      int64_t extent = planned ? planned.getInt() : kPlanningExtentOfSize;
-      IRRewriter versionRewriter(function.getContext());
-      if (failed(versionContractionForWideColumns(versionRewriter, contraction,
-                                                  *planner))) {
-        refused.insert(contraction);
-        continue;
-      }
-      if (!emitRemarks)
-        continue;
-      int64_t lanes = planner->getConfig().vectorLanes;
-      emitRemark(loc) << "planned with register tiles of " << 3 * lanes
-                      << " columns (each size as "
-                      << getWidePlanningExtentOfSize(extent, lanes)
-                      << ") where the columns' sizes are multiples of "
-                      << 3 * lanes << " at run time, and as before otherwise";
-    }
+    versionEachContraction(
+        kColumnsVersionedAttrName, [&](linalg::GenericOp contraction) {
+          Location loc = contraction.getLoc();
+          auto planned =
+              contraction->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
+          int64_t extent = planned ? planned.getInt() : kPlanningExtentOfSize;
+          IRRewriter versionRewriter(function.getContext());
+          if (failed(versionContractionForWideColumns(versionRewriter,
+                                                      contraction, *planner)))
+            return false;
+          int64_t lanes = planner->getConfig().vectorLanes;
+          if (emitRemarks)
+            emitRemark(loc)
+                << "planned with register tiles of " << 3 * lanes
+                << " columns (each size as "
+                << getWidePlanningExtentOfSize(extent, lanes)
+                << ") where the columns' sizes are multiples of " << 3 * lanes
+                << " at run time, and as before otherwise";
+          return true;
+        });
   }
 
   void collapseReductions() {

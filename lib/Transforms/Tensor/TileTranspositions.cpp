@@ -161,14 +161,6 @@ static std::optional<int64_t> constantExtent(Value tensor, int64_t dim) {
   return std::nullopt;
 }
 
-/// The extent of dimension `dim` of `shaped`, a tensor or a buffer.
-static Value createDim(OpBuilder &builder, Location loc, Value shaped,
-                       int64_t dim) {
-  if (isa<RankedTensorType>(shaped.getType()))
-    return tensor::DimOp::create(builder, loc, shaped, dim);
-  return memref::DimOp::create(builder, loc, shaped, dim);
-}
-
 /// The columns of the square whose rows are `rows` (vectors of
 /// `squareType`'s side). A side that is a power of two is transposed in
 /// log2(side) rounds of two-input shuffles of rows: round `bit` swaps, in
@@ -217,6 +209,14 @@ static SmallVector<Value> transposeRows(OpBuilder &builder, Location loc,
   return result;
 }
 
+/// The extent of dimension `dim` of `shaped`, a tensor or a buffer.
+static Value createDim(OpBuilder &builder, Location loc, Value shaped,
+                       int64_t dim) {
+  if (isa<RankedTensorType>(shaped.getType()))
+    return tensor::DimOp::create(builder, loc, shaped, dim);
+  return memref::DimOp::create(builder, loc, shaped, dim);
+}
+
 /// Drops the unit dimensions of a square's copy (all but the square's two)
 /// and vectorizes it, with masks where its extents are not static.
 static LogicalResult vectorizeSquare(RewriterBase &rewriter,
@@ -229,40 +229,40 @@ static LogicalResult vectorizeSquare(RewriterBase &rewriter,
     // The square's two dimensions of each buffer, through a rank-reducing
     // view.
     rewriter.setInsertionPoint(tileOp);
+    auto isKept = [&](AffineMap map, int64_t position) {
+      unsigned dim = map.getDimPosition(position);
+      return dim == square.resultLast || dim == square.inputLast;
+    };
+    AffineMap inputMap =
+        tileOp.getMatchingIndexingMap(tileOp.getDpsInputOperand(0));
+    AffineMap resultMap =
+        tileOp.getMatchingIndexingMap(tileOp.getDpsInitOperand(0));
+    for (auto [buffer, map] :
+         {std::pair(input, inputMap), std::pair(result, resultMap)}) {
+      auto type = cast<MemRefType>(buffer.getType());
+      for (int64_t position = 0; position < type.getRank(); ++position)
+        if (!isKept(map, position) && type.getDimSize(position) != 1)
+          return failure();
+    }
     auto squareView = [&](Value buffer, AffineMap map) -> Value {
       auto type = cast<MemRefType>(buffer.getType());
       int64_t rank = type.getRank();
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> sizes;
+      SmallVector<OpFoldResult> sizes =
+          memref::getMixedSizes(rewriter, tileOp.getLoc(), buffer);
       SmallVector<int64_t> shape;
-      for (int64_t position = 0; position < rank; ++position) {
-        unsigned dim = map.getDimPosition(position);
-        bool kept = dim == square.resultLast || dim == square.inputLast;
-        if (!kept && type.getDimSize(position) != 1)
-          return Value();
-        sizes.push_back(
-            type.isDynamicDim(position)
-                ? OpFoldResult(memref::DimOp::create(rewriter, tileOp.getLoc(),
-                                                     buffer, position)
-                                   .getResult())
-                : OpFoldResult(
-                      rewriter.getIndexAttr(type.getDimSize(position))));
-        if (kept)
+      for (int64_t position = 0; position < rank; ++position)
+        if (isKept(map, position))
           shape.push_back(type.getDimSize(position));
-      }
       auto viewType = memref::SubViewOp::inferRankReducedResultType(
           shape, type, offsets, sizes, strides);
       return memref::SubViewOp::create(rewriter, tileOp.getLoc(),
                                        cast<MemRefType>(viewType), buffer,
                                        offsets, sizes, strides);
     };
-    input = squareView(
-        input, tileOp.getMatchingIndexingMap(tileOp.getDpsInputOperand(0)));
-    result = squareView(
-        result, tileOp.getMatchingIndexingMap(tileOp.getDpsInitOperand(0)));
-    if (!input || !result)
-      return failure();
+    input = squareView(input, inputMap);
+    result = squareView(result, resultMap);
   } else if (tileOp.getNumLoops() > 2) {
     linalg::ControlDropUnitDims control;
     control.rankReductionStrategy =
