@@ -634,25 +634,34 @@ static Value buildIsFarApart(RewriterBase &rewriter, scf::ForOp loop,
           rewriter, loc, kMinPrefetchedStrideBytes / read.elementBytes));
 }
 
-/// Prefetches the lines of `reads` `distance` steps ahead in `loop`, or at
-/// its last step where fewer are left (lines past it are not the loop's:
-/// with depth steps a size apart, another row's; and a loop whose length
-/// is a size may be short, TCCG abcde-efcad-bf sums 32). A read with a
-/// condition in `farApart` is prefetched only where it holds.
+/// Prefetches the lines of `reads` `distance` steps ahead in `loop`. A
+/// loop of a static length clamps the distance at its last step (lines
+/// past it are not the loop's: with depth steps a size apart, another
+/// row's); the clamp is arithmetic on constants there. A loop whose length
+/// is a size prefetches `distance` ahead at every step: its clamp, with the
+/// stride a size as well, is a multiplication at each step, which cost
+/// more than the lines past the loop (a prefetch does not fault). A read
+/// with a condition in `farApart` is prefetched only where it holds.
 static void prefetchReads(RewriterBase &rewriter, scf::ForOp loop,
                           ArrayRef<StridedRead> reads, int64_t distance,
                           const DenseMap<Operation *, Value> &farApart) {
   if (reads.empty())
     return;
   Location loc = loop.getLoc();
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
-                                     loop.getStep());
-  Value left =
-      arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
-  Value ahead = arith::MinSIOp::create(
-      rewriter, loc, left,
-      arith::ConstantIndexOp::create(rewriter, loc, distance));
+  Value ahead;
+  if (loop.getStaticTripCount()) {
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value last = arith::SubIOp::create(rewriter, loc, loop.getUpperBound(),
+                                       loop.getStep());
+    Value left =
+        arith::SubIOp::create(rewriter, loc, last, loop.getInductionVar());
+    ahead = arith::MinSIOp::create(
+        rewriter, loc, left,
+        arith::ConstantIndexOp::create(rewriter, loc, distance));
+  } else {
+    rewriter.setInsertionPoint(loop);
+    ahead = arith::ConstantIndexOp::create(rewriter, loc, distance);
+  }
   for (StridedRead strided : reads) {
     vector::TransferReadOp read = strided.read;
     rewriter.setInsertionPoint(read);

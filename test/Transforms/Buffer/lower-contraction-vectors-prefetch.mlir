@@ -2,8 +2,9 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=0}))" | FileCheck %s --check-prefix=OFF
 
 // A distance longer than any loop (2^62 steps): loops of a static length
-// are too short for it, and loops whose length is a size prefetch their
-// last step's line (the clamp), without overflow or crash.
+// are too short for it, and a loop whose length is a size prefetches that
+// far ahead (a hint past any buffer, which does not fault), without
+// overflow or crash.
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-lower-contraction-vectors{prefetch-steps=4611686018427387904}))" | FileCheck %s --check-prefix=HUGE
 
 // OFF-NOT: read, locality
@@ -12,8 +13,10 @@
 // HUGE-NOT: read, locality
 // HUGE-LABEL: func.func @columns_pages_apart
 // HUGE: %[[DISTANCE:.*]] = arith.constant 4611686018427387904 : index
-// HUGE: arith.minsi %{{.*}}, %[[DISTANCE]] : index
-// HUGE: memref.prefetch {{.*}}, read
+// HUGE: scf.for %[[K:[^ ]*]] =
+// HUGE-NOT: arith.minsi
+// HUGE: %[[AHEAD:.*]] = arith.addi %[[K]], %[[DISTANCE]] : index
+// HUGE: memref.prefetch %{{.*}}[%[[AHEAD]], {{.*}}, read
 // HUGE-LABEL: func.func @short_loop
 
 #a = affine_map<(i, j, k) -> (i, k)>
@@ -24,7 +27,8 @@
 // depth d first, as TCCG abc-bda-dc's A[a][d][b]): that line (and the
 // line of the last row, another where the size is odd) is
 // prefetched 16 steps ahead, or at the loop's last step where fewer are
-// left, where the size makes the stride 512 bytes or more (64 elements);
+// left (the loop's length is static: the clamp is arithmetic on
+// constants), where the size makes the stride 512 bytes or more (64 elements);
 // not at all where it does not. The columns' 16 elements a step are the next
 // 128 bytes of a stream: not prefetched.
 // CHECK-LABEL: func.func @rows_a_size_apart
@@ -78,16 +82,19 @@ func.func @rows_a_size_apart(%a: memref<256x?xf64, strided<[?, 1]>>, %b: memref<
 // Columns read in place 32 KB apart at each step, over a loop whose number
 // of steps is a size: both lines of the 16 columns are prefetched, at
 // their own indices, and the line of the last column (a third where the
-// columns start off a line). The rows' depth is their last, contiguous dimension
+// columns start off a line), 16 steps ahead at every step, not clamped at
+// the loop's last (a multiplication at each step where the loop's length
+// and the stride are sizes; a prefetch past the buffer does not fault). The rows' depth is their last, contiguous dimension
 // (a stream each): not prefetched.
 // CHECK-LABEL: func.func @columns_pages_apart
 // CHECK-SAME: (%[[A:.*]]: memref<2x?xf64>, %[[B:.*]]: memref<?x4096xf64>
 // CHECK-NOT: extract_strided_metadata
+// CHECK: %[[STEPS:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK-NOT: memref.prefetch %[[A]]
-// CHECK: %[[MIN:.*]] = arith.minsi
+// CHECK-NOT: arith.minsi
 // CHECK-NOT: scf.if
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[MIN]] : index
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %[[STEPS]] : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[J:.*]]], read
 // CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c8{{.*}} : index
 // CHECK: memref.prefetch %[[B]][%[[AHEAD]], %[[NEXT]]], read
