@@ -1189,11 +1189,13 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
   if (config.parallel && threadShare > 0 && columnTile > threadShare)
     columnTile = threadShare;
   // Columns that are a size may be longer at run time than as planned:
-  // they are blocked as a long extent would be, so that no block outgrows
-  // the cache that the preferred one fits (TCCG ccsd6 with every extent a
-  // size: 5041 columns whole, a panel block of 10 MB where the fixed plan's
-  // are 5 MB, in L3). A shorter extent runs as one block.
-  if (sizedLoops[plan.columnDim] && columnTile == columns &&
+  // they are blocked in the preferred block, so that no block outgrows the
+  // cache that the preferred one fits (TCCG ccsd6 with every extent a size:
+  // 5041 columns whole, a panel block of 10 MB where the fixed plan's are
+  // 5 MB, in L3), nor is narrower than it for a divisor of the planning
+  // extent (1280 in blocks of 320, too few tiles of columns for the rows'
+  // panels, rowPanelInput). A shorter extent runs as one block.
+  if (sizedLoops[plan.columnDim] &&
       shape.planningExtentOfSize > kShortPlanningExtentOfSize &&
       (!config.parallel || threadShare <= 0))
     columnTile =
