@@ -84,12 +84,29 @@ static Value elementsAtRunTime(OpBuilder &builder, Location loc, Value value) {
   return count;
 }
 
+/// The extent of loop `dim` of `contraction`, at run time: read from an
+/// input that has it (defined before a version choice around the
+/// contraction, unlike its accumulator), else from the accumulator.
+static Value loopExtentAtRunTime(OpBuilder &builder, Location loc,
+                                 linalg::GenericOp contraction, unsigned dim) {
+  AffineExpr loop = getAffineDimExpr(dim, contraction.getContext());
+  for (OpOperand &operand : contraction->getOpOperands())
+    if (std::optional<unsigned> position =
+            contraction.getMatchingIndexingMap(&operand).getResultPosition(
+                loop))
+      return getValueOrCreateConstantIndexOp(
+          builder, loc,
+          tensor::getMixedSize(builder, loc, operand.get(), *position));
+  return arith::ConstantIndexOp::create(builder, loc, 1);
+}
+
 /// Whether folding the transposition pays, computed at run time from the
 /// extents as ContractionPlanner::shouldFoldTransposition computes it at
 /// compile time (there, the comments say why), in halves of elements.
+/// `resultElements` are the transposition's.
 static Value
 foldPaysAtRunTime(OpBuilder &builder, Location loc,
-                  linalg::GenericOp contraction, linalg::GenericOp copy,
+                  linalg::GenericOp contraction, Value resultElements,
                   const ContractionPlanner::TranspositionFoldWeights &weights,
                   const TileContractionsConfig &config) {
   auto constant = [&](int64_t value) -> Value {
@@ -108,12 +125,10 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
     return elementsAtRunTime(builder, loc, contraction.getDpsInputs()[input]);
   };
   Value terms = constant(1);
-  auto linalgOp = cast<linalg::LinalgOp>(contraction.getOperation());
-  SmallVector<Range> ranges = linalgOp.createLoopRanges(builder, loc);
-  for (unsigned dim = 0; dim < ranges.size(); ++dim)
+  for (unsigned dim = 0; dim < contraction.getNumLoops(); ++dim)
     if (isReduction(contraction, dim))
-      terms = multiply(terms, getValueOrCreateConstantIndexOp(
-                                  builder, loc, ranges[dim].size));
+      terms =
+          multiply(terms, loopExtentAtRunTime(builder, loc, contraction, dim));
   Value manyTerms = compare(arith::CmpIPredicate::ugt, terms,
                             constant(config.maxSummandsToFoldTransposition));
   Value always = arith::ConstantIntOp::create(builder, loc, 1, 1);
@@ -128,7 +143,7 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
     foldedCopies = add(foldedCopies, multiply(two, inputElements(input)));
   if (weights.foldedPacked >= 0)
     foldedCopies = add(foldedCopies, inputElements(weights.foldedPacked));
-  Value ownCopies = elementsAtRunTime(builder, loc, copy.getDpsInits()[0]);
+  Value ownCopies = resultElements;
   for (unsigned input : weights.ownCopies)
     ownCopies = add(ownCopies, inputElements(input));
   ownCopies = multiply(two, ownCopies);
@@ -146,8 +161,8 @@ foldPaysAtRunTime(OpBuilder &builder, Location loc,
                 &columns) {
           Value extent = constant(1);
           for (unsigned loop : columns.loops)
-            extent = multiply(extent, getValueOrCreateConstantIndexOp(
-                                          builder, loc, ranges[loop].size));
+            extent = multiply(
+                extent, loopExtentAtRunTime(builder, loc, contraction, loop));
           return compare(arith::CmpIPredicate::uge, extent,
                          constant(columns.minColumns));
         };
@@ -200,6 +215,15 @@ static linalg::GenericOp replaceWithFolded(RewriterBase &rewriter,
   return folded;
 }
 
+/// Whether folding pays whatever the sizes: it copies no operand and loses
+/// no panels.
+static bool
+foldAlwaysPays(const ContractionPlanner::TranspositionFoldWeights &weights) {
+  return weights.ownTiles && weights.foldedCopies.empty() &&
+         weights.foldedPacked < 0 && !weights.foldedLosesPanels() &&
+         !weights.foldedMayLoseRowPanels();
+}
+
 // Over sizes, which layout pays depends on the extents: both are
 // compiled, and the extents choose at run time (`scf.if`), each version
 // planned and tiled as it would be alone.
@@ -211,8 +235,9 @@ foldAtRunTime(RewriterBase &rewriter, linalg::GenericOp contraction,
               const TileContractionsConfig &config) {
   Location loc = copy.getLoc();
   rewriter.setInsertionPoint(copy);
-  Value pays =
-      foldPaysAtRunTime(rewriter, loc, contraction, copy, weights, config);
+  Value pays = foldPaysAtRunTime(
+      rewriter, loc, contraction,
+      elementsAtRunTime(rewriter, loc, copy.getDpsInits()[0]), weights, config);
   linalg::GenericOp folded;
   auto choice = scf::IfOp::create(
       rewriter, loc, pays,
@@ -277,11 +302,7 @@ FailureOr<linalg::GenericOp> tensorlang::foldTranspositionIntoContraction(
   if (own.hasSizedExtents() && fill->hasOneUse()) {
     ContractionPlanner::TranspositionFoldWeights weights =
         planner.weighTranspositionFold(own, folded);
-    bool alwaysPays = weights.ownTiles && weights.foldedCopies.empty() &&
-                      weights.foldedPacked < 0 &&
-                      !weights.foldedLosesPanels() &&
-                      !weights.foldedMayLoseRowPanels();
-    if (weights.foldedTiles && !alwaysPays) {
+    if (weights.foldedTiles && !foldAlwaysPays(weights)) {
       if (atRunTime)
         *atRunTime = true;
       return foldAtRunTime(rewriter, contraction, copy, fill, maps, weights,
@@ -381,6 +402,54 @@ static void setPlanningExtent(Operation *op, int64_t extent) {
   });
 }
 
+/// Computes the condition of each choice between a transposition folded
+/// and kept (foldAtRunTime) in `version` again, from the weights of the
+/// plans its contractions now carry (setPlanningExtent): the choice was
+/// weighed with plans for long sizes, whose copies and panels may not be a
+/// version's (TCCG abcd-dbea-ec: A copied whole for long sizes, packed
+/// block by block for short ones, which the fixed program folds).
+static void reweighFoldChoices(RewriterBase &rewriter, Operation *version,
+                               const ContractionPlanner &planner) {
+  auto findContraction = [](Block *block) {
+    linalg::GenericOp found;
+    for (auto generic : block->getOps<linalg::GenericOp>())
+      if (generic.getNumReductionLoops() > 0)
+        found = generic;
+    return found;
+  };
+  SmallVector<scf::IfOp> choices;
+  version->walk([&](scf::IfOp choice) {
+    if (choice->hasAttr(kVersionChoiceAttrName) && choice.elseBlock())
+      choices.push_back(choice);
+  });
+  for (scf::IfOp choice : choices) {
+    linalg::GenericOp folded = findContraction(choice.thenBlock());
+    linalg::GenericOp kept = findContraction(choice.elseBlock());
+    linalg::GenericOp copy;
+    for (auto generic : choice.elseBlock()->getOps<linalg::GenericOp>())
+      if (generic->hasAttr(kKeptTranspositionMarker))
+        copy = generic;
+    if (!folded || !kept || !copy)
+      continue;
+    ContractionPlanner::TranspositionFoldWeights weights =
+        planner.weighTranspositionFold(ContractionShape::get(kept),
+                                       ContractionShape::get(folded));
+    Location loc = choice.getLoc();
+    rewriter.setInsertionPoint(choice);
+    Value pays;
+    if (!weights.foldedTiles || foldAlwaysPays(weights))
+      pays = arith::ConstantIntOp::create(rewriter, loc,
+                                          weights.foldedTiles ? 1 : 0, 1);
+    else
+      pays = foldPaysAtRunTime(
+          rewriter, loc, kept,
+          elementsAtRunTime(rewriter, loc, copy.getDpsInits()[0]), weights,
+          planner.getConfig());
+    rewriter.modifyOpInPlace(
+        choice, [&] { choice.getConditionMutable().assign(pays); });
+  }
+}
+
 /// Replaces `versioned` (a contraction, or a version choice around one)
 /// by an `scf.if` on `condition` between two copies of it, whose
 /// contractions are planned with their sizes as `thenExtent` and
@@ -392,7 +461,8 @@ static void setPlanningExtent(Operation *op, int64_t extent) {
 static scf::IfOp buildPlannedVersions(RewriterBase &rewriter, Location loc,
                                       Operation *versioned, Value condition,
                                       int64_t thenExtent, int64_t elseExtent,
-                                      bool markColumnsVersioned) {
+                                      bool markColumnsVersioned,
+                                      const ContractionPlanner &planner) {
   linalg::FillOp fill;
   if (auto contraction = dyn_cast<linalg::GenericOp>(versioned)) {
     fill = contraction.getDpsInits().front().getDefiningOp<linalg::FillOp>();
@@ -420,6 +490,7 @@ static scf::IfOp buildPlannedVersions(RewriterBase &rewriter, Location loc,
       [&](OpBuilder &builder, Location loc) {
         buildVersion(builder, loc, elseExtent);
       });
+  reweighFoldChoices(rewriter, choice, planner);
   rewriter.replaceOp(versioned, choice->getResults());
   if (fill && fill->use_empty())
     rewriter.eraseOp(fill);
@@ -497,7 +568,7 @@ tensorlang::versionContractionForShortSizes(RewriterBase &rewriter,
 
   return buildPlannedVersions(rewriter, loc, versioned, isShort,
                               kShortPlanningExtentOfSize, kPlanningExtentOfSize,
-                              /*markColumnsVersioned=*/false);
+                              /*markColumnsVersioned=*/false, planner);
 }
 
 /// Whether every one of `sizes` (getSizesOutside) is a multiple of
@@ -607,7 +678,7 @@ FailureOr<scf::IfOp> tensorlang::versionContractionForWideColumns(
   Value isWide =
       sizesMultiplesAtRunTime(rewriter, loc, columnSizes, wideColumns);
   return buildPlannedVersions(rewriter, loc, versioned, isWide, wideExtent,
-                              extent, /*markColumnsVersioned=*/true);
+                              extent, /*markColumnsVersioned=*/true, planner);
 }
 
 FailureOr<linalg::GenericOp>

@@ -55,23 +55,34 @@ func.func @sized(%A: tensor<?x?xf64>, %B: tensor<?x?xf64>, %C: tensor<?x?xf64>) 
 // chosen at run time (tl-fold-transpositions), and that whole choice is
 // versioned for short and long sizes (not each of its versions: four
 // choices nested in one function take bufferization 5 to 8 times as long
-// as two). The condition reads the extents of the inputs, which the
+// as two). Each version weighs the fold again with its own plans (for
+// short sizes, the folded layout loses the columns' panels: refused
+// wherever the contraction sums many terms, 256 or more), its condition
+// computed in the version from the extents of the inputs, which the
 // choice does not define.
 
 // REMARK: remark: planned for short sizes
 // CHECK-LABEL: func.func @transposed
-// CHECK: arith.xori
-// CHECK-NEXT: %[[FOLD:.*]] = arith.andi
-// CHECK-NEXT: arith.constant 512 : index
+// CHECK: arith.constant 512 : index
 // CHECK: tensor.dim %arg1, %c0
 // CHECK: scf.if %{{.*}} -> (tensor<?x?x?xf64>) {
-// CHECK-NEXT: scf.if %[[FOLD]] -> (tensor<?x?x?xf64>) {
+// CHECK-NOT: scf.if
+// CHECK: %[[MANY_TERMS:.*]] = arith.cmpi ugt, %{{.*}}, %c256{{.*}} : index
+// CHECK-NOT: scf.if
+// CHECK: %[[REFUSED:.*]] = arith.andi %[[MANY_TERMS]], %true{{.*}} : i1
+// CHECK-NOT: scf.if
+// CHECK: arith.xori %[[REFUSED]]
+// CHECK-NEXT: %[[SHORT_FOLD:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[SHORT_FOLD]] -> (tensor<?x?x?xf64>) {
 // CHECK: linalg.generic {{.*}} attrs = {tl.planning_extent = 32 : index}
 // CHECK: } else {
 // CHECK: linalg.generic {{.*}} attrs = {tl.planning_extent = 32 : index}
 // CHECK: } {tl.version_choice}
 // CHECK: } else {
-// CHECK-NEXT: scf.if %[[FOLD]] -> (tensor<?x?x?xf64>) {
+// CHECK-NOT: scf.if
+// CHECK: arith.xori
+// CHECK-NEXT: %[[LONG_FOLD:.*]] = arith.andi
+// CHECK-NEXT: scf.if %[[LONG_FOLD]] -> (tensor<?x?x?xf64>) {
 // CHECK: linalg.generic {{.*}} attrs = {tl.planning_extent = 1280 : index}
 // CHECK: } else {
 // CHECK: linalg.generic {{.*}} attrs = {tl.planning_extent = 1280 : index}
