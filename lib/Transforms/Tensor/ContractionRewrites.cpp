@@ -86,7 +86,8 @@ static Value elementsAtRunTime(OpBuilder &builder, Location loc, Value value) {
 
 /// The extent of loop `dim` of `contraction`, at run time: read from an
 /// input that has it (defined before a version choice around the
-/// contraction, unlike its accumulator), else from the accumulator.
+/// contraction, unlike its accumulator), else from the accumulator; 1 for
+/// a loop no operand indexes.
 static Value loopExtentAtRunTime(OpBuilder &builder, Location loc,
                                  linalg::GenericOp contraction, unsigned dim) {
   AffineExpr loop = getAffineDimExpr(dim, contraction.getContext());
