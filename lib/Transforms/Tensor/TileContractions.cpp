@@ -547,13 +547,21 @@ private:
     std::string summary;
     llvm::raw_string_ostream stream(summary);
     stream << plan;
-    // Loops over sizes: planned as long ones, their edges padded.
+    // Loops over sizes: planned as long ones, their edges padded, or,
+    // where the tiles sum their results whole, overlapping the tile before
+    // (padded only where an extent is shorter than a tile).
     SmallVector<std::string> sized;
-    for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges()))
-      if (ShapedType::isDynamic(extent))
-        sized.push_back("d" + std::to_string(dim));
+    bool sizedResult = false;
+    for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges())) {
+      if (!ShapedType::isDynamic(extent))
+        continue;
+      sized.push_back("d" + std::to_string(dim));
+      sizedResult |= !isReduction(op, dim);
+    }
     if (!sized.empty()) {
-      stream << " sized=" << llvm::join(sized, ",") << " (edges padded";
+      bool overlapped = sizedResult && canFillPerTile(op, plan.cacheTiles);
+      stream << " sized=" << llvm::join(sized, ",")
+             << (overlapped ? " (edges overlapped" : " (edges padded");
       // The version for short sizes (versionForShortSizes) says so.
       if (auto extent = op->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
           extent && extent.getInt() != kPlanningExtentOfSize)
