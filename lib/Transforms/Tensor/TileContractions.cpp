@@ -559,7 +559,10 @@ private:
       sizedResult |= !isReduction(op, dim);
     }
     if (!sized.empty()) {
-      bool overlapped = sizedResult && canFillPerTile(op, plan.cacheTiles);
+      // (A plan of the collapsed contraction has fewer loops than `op`.)
+      bool overlapped = sizedResult &&
+                        plan.cacheTiles.size() == op.getNumLoops() &&
+                        canFillPerTile(op, plan.cacheTiles);
       stream << " sized=" << llvm::join(sized, ",")
              << (overlapped ? " (edges overlapped" : " (edges padded");
       // The version for short sizes (versionForShortSizes) says so.
