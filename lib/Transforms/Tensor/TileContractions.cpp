@@ -559,10 +559,7 @@ private:
       sizedResult |= !isReduction(op, dim);
     }
     if (!sized.empty()) {
-      // (A plan of the collapsed contraction has fewer loops than `op`.)
-      bool overlapped = sizedResult &&
-                        plan.cacheTiles.size() == op.getNumLoops() &&
-                        canFillPerTile(op, plan.cacheTiles);
+      bool overlapped = sizedResult && canFillPerTile(op, plan.cacheTiles);
       stream << " sized=" << llvm::join(sized, ",")
              << (overlapped ? " (edges overlapped" : " (edges padded");
       // The version for short sizes (versionForShortSizes) says so.
