@@ -14,6 +14,7 @@
 #include "tensorlang/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -28,23 +29,61 @@ namespace tensorlang {
 
 using namespace mlir;
 
-/// Replaces `alloc` by a buffer of `bounds` elements in each dimension
-/// (flat), reinterpreted at the allocation's extents in its row-major
-/// layout.
+/// The outermost scf.for around `op` (through scf.for and scf.if ops)
+/// outside which each of `values` is defined; null where the innermost
+/// one defines one of them.
+static Operation *outermostInvariantLoop(Operation *op,
+                                         ArrayRef<Value> values) {
+  Operation *outermost = nullptr;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<scf::IfOp>(parent))
+      continue;
+    auto loop = dyn_cast<scf::ForOp>(parent);
+    if (!loop || !llvm::all_of(values, [&](Value value) {
+          return loop.isDefinedOutsideOfLoop(value);
+        }))
+      break;
+    outermost = loop;
+  }
+  return outermost;
+}
+
+/// Replaces `alloc` by a flat buffer of `bounds` elements in each dimension
+/// (dynamic bounds: the allocation's own extent, which `invariantLoop`, the
+/// outermost loop around it that the buffer may leave, does not define),
+/// reinterpreted at the allocation's extents in its row-major layout.
 static void allocateAtBounds(RewriterBase &rewriter, memref::AllocOp alloc,
-                             ArrayRef<int64_t> bounds) {
+                             ArrayRef<int64_t> bounds,
+                             Operation *invariantLoop) {
   MemRefType type = alloc.getType();
   Location loc = alloc.getLoc();
-  rewriter.setInsertionPoint(alloc);
+  SmallVector<OpFoldResult> sizes = alloc.getMixedSizes();
   int64_t elements = 1;
-  for (int64_t bound : bounds)
-    elements *= bound;
+  SmallVector<Value> invariantSizes;
+  for (auto [bound, size] : llvm::zip_equal(bounds, sizes)) {
+    if (ShapedType::isDynamic(bound))
+      invariantSizes.push_back(cast<Value>(size));
+    else
+      elements *= bound;
+  }
+  // The buffer's length is computed before the loops, so that the buffer
+  // can leave them.
+  SmallVector<Value> length;
+  if (!invariantSizes.empty()) {
+    rewriter.setInsertionPoint(invariantLoop);
+    Value product = arith::ConstantIndexOp::create(rewriter, loc, elements);
+    for (Value size : invariantSizes)
+      product = arith::MulIOp::create(rewriter, loc, product, size);
+    length.push_back(product);
+    elements = ShapedType::kDynamic;
+  }
+  rewriter.setInsertionPoint(alloc);
   auto flatType =
       MemRefType::get({elements}, type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace());
-  auto buffer = memref::AllocOp::create(rewriter, loc, flatType, ValueRange{},
+  auto buffer = memref::AllocOp::create(rewriter, loc, flatType, length,
                                         alloc.getAlignmentAttr());
-  SmallVector<OpFoldResult> sizes = alloc.getMixedSizes();
   // Row-major strides of the extents, innermost first.
   SmallVector<OpFoldResult> strides(sizes.size());
   AffineExpr d0 = rewriter.getAffineDimExpr(0),
@@ -85,30 +124,54 @@ struct BoundLoopAllocationsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<std::pair<memref::AllocOp, SmallVector<int64_t>>> bounded;
+    struct Bounded {
+      memref::AllocOp alloc;
+      SmallVector<int64_t> bounds;
+      Operation *invariantLoop;
+    };
+    SmallVector<Bounded> bounded;
     getOperation().walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
       if (type.hasStaticShape() || !type.getLayout().isIdentity() ||
           !alloc->getParentOfType<scf::ForOp>())
         return;
+      // An extent with no constant bound that the loops do not define (a
+      // size of the program) stays as it is: the buffer leaves the loops
+      // that do not define it.
       SmallVector<int64_t> bounds;
+      SmallVector<Value> unbounded;
       int64_t bytes = type.getElementTypeBitWidth() / 8;
+      bool anyBounded = false;
       for (OpFoldResult size : alloc.getMixedSizes()) {
         FailureOr<int64_t> bound =
             ValueBoundsConstraintSet::computeConstantBound(
                 presburger::BoundType::UB,
                 ValueBoundsConstraintSet::Variable(size),
                 /*stopCondition=*/nullptr, /*closedUB=*/true);
-        if (failed(bound) || *bound <= 0 ||
-            llvm::MulOverflow(bytes, *bound, bytes) || bytes > maxBytes)
+        if (succeeded(bound) && *bound > 0) {
+          if (llvm::MulOverflow(bytes, *bound, bytes) || bytes > maxBytes)
+            return;
+          bounds.push_back(*bound);
+          anyBounded |= !getConstantIntValue(size);
+          continue;
+        }
+        if (!isa<Value>(size))
           return;
-        bounds.push_back(*bound);
+        bounds.push_back(ShapedType::kDynamic);
+        unbounded.push_back(cast<Value>(size));
       }
-      bounded.push_back({alloc, bounds});
+      Operation *invariantLoop = nullptr;
+      if (!unbounded.empty()) {
+        invariantLoop = outermostInvariantLoop(alloc, unbounded);
+        if (!invariantLoop || !anyBounded)
+          return;
+      }
+      bounded.push_back({alloc, bounds, invariantLoop});
     });
     IRRewriter rewriter(&getContext());
-    for (auto &[alloc, bounds] : bounded)
-      allocateAtBounds(rewriter, alloc, bounds);
+    for (Bounded &allocation : bounded)
+      allocateAtBounds(rewriter, allocation.alloc, allocation.bounds,
+                       allocation.invariantLoop);
     // A static buffer in loops and branches moves before the outermost of
     // them: buffer-loop-hoisting stops at a branch, and a loop around it
     // would allocate and free the buffer at each step (the padded edge of

@@ -39,8 +39,38 @@ func.func @block_in_loop(%n: index, %m: index, %x: f64) {
 
 // -----
 
-// An extent without a constant bound (the loop's induction variable)
-// leaves the allocation as it is.
+// A packed block whose extents are a tile of a size and two sizes the
+// loops do not define (a sized contraction's copy of its operand per
+// column block): a flat buffer of 16 times those sizes, whose length is
+// computed before the loops, so that the buffer can leave them.
+
+// CHECK-LABEL: func.func @block_of_sizes_in_loop
+// CHECK-SAME: (%[[N:.*]]: index, %[[P:.*]]: index, %[[Q:.*]]: index
+// CHECK: %[[PART:.*]] = arith.muli %c16{{.*}}, %[[P]] : index
+// CHECK: %[[LENGTH:.*]] = arith.muli %[[PART]], %[[Q]] : index
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[COLUMNS:.*]] = affine.min
+// CHECK: %[[BUFFER:.*]] = memref.alloc(%[[LENGTH]]) {alignment = 64 : i64} : memref<?xf64>
+// CHECK: memref.reinterpret_cast %[[BUFFER]] to offset: [0], sizes: [%[[P]], %[[Q]], %[[COLUMNS]]]
+// CHECK-NOT: memref.alloc(
+// SMALL-LABEL: func.func @block_of_sizes_in_loop
+// SMALL: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+#min16 = affine_map<(d0)[s0] -> (16, s0 - d0)>
+func.func @block_of_sizes_in_loop(%n: index, %p: index, %q: index, %x: f64) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %n step %c16 {
+    %columns = affine.min #min16(%i)[%n]
+    %block = memref.alloc(%p, %q, %columns) {alignment = 64 : i64} : memref<?x?x?xf64>
+    linalg.fill ins(%x : f64) outs(%block : memref<?x?x?xf64>)
+  }
+  return
+}
+
+// -----
+
+// A size the loop defines (its induction variable) has no bound outside
+// it: the allocation stays.
 
 // CHECK-LABEL: func.func @size_of_the_loop
 // CHECK: scf.for %[[I:.*]] =
