@@ -223,13 +223,9 @@ tileSizedForRegisters(mlir::RewriterBase &rewriter,
 
 /// Peels the last, partial step off each of `loops` (outermost first)
 /// whose bounds are not both constant: the bulk of a loop over a size runs
-/// full tiles, the rest one partial tile. With `overlapLastSteps`, a loop
-/// that spans at least one step at run time runs its last step as a full
-/// one ending at its bound, overlapping the step before (for tiles that
-/// compute their results whole, which may write them twice).
+/// full tiles, the rest one partial tile.
 void peelSizedLoops(mlir::RewriterBase &rewriter,
-                    llvm::ArrayRef<mlir::scf::ForOp> loops,
-                    bool overlapLastSteps = false);
+                    llvm::ArrayRef<mlir::scf::ForOp> loops);
 
 /// Peels the last, partial step off every loop under `root` whose constant
 /// range its step does not divide and that holds an op for which `isTile`

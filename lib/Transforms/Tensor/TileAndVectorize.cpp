@@ -976,56 +976,8 @@ static void simplifyTileSizesOfBulk(RewriterBase &rewriter,
   }
 }
 
-/// Runs the partial last step of a peeled loop (`partialLoop`, after its
-/// bulk `mainLoop`) as a full step that ends at the upper bound, where the
-/// loop spans at least one step at run time: a copy of the bulk's body at
-/// `upper - step`, whose tile overlaps the one before it and writes the
-/// overlap again with the same values. Only for tiles that compute their
-/// results whole (fill and whole depth inside the tile); the partial step
-/// stays for a loop shorter than one step.
-static void overlapPartialStep(RewriterBase &rewriter, scf::ForOp mainLoop,
-                               scf::ForOp partialLoop) {
-  Location loc = partialLoop.getLoc();
-  rewriter.setInsertionPoint(partialLoop);
-  Value upper = partialLoop.getUpperBound();
-  Value step = partialLoop.getStep();
-  Value extent =
-      arith::SubIOp::create(rewriter, loc, upper, mainLoop.getLowerBound());
-  Value spansStep = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::sge, extent, step);
-  Value isPartial =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                            partialLoop.getLowerBound(), upper);
-  Value overlaps = arith::AndIOp::create(rewriter, loc, spansStep, isPartial);
-  auto choice = scf::IfOp::create(rewriter, loc, partialLoop.getResultTypes(),
-                                  overlaps, /*addThenBlock=*/true,
-                                  /*addElseBlock=*/true);
-  rewriter.replaceAllUsesWith(partialLoop.getResults(), choice.getResults());
-  Block *thenBlock = choice.thenBlock();
-  if (!thenBlock->empty())
-    rewriter.eraseOp(thenBlock->getTerminator());
-  rewriter.setInsertionPointToStart(thenBlock);
-  IRMapping mapping;
-  mapping.map(mainLoop.getInductionVar(),
-              arith::SubIOp::create(rewriter, loc, upper, step).getResult());
-  mapping.map(mainLoop.getRegionIterArgs(), partialLoop.getInitArgs());
-  for (Operation &op : mainLoop.getBody()->without_terminator())
-    rewriter.clone(op, mapping);
-  SmallVector<Value> yielded;
-  for (Value value : mainLoop.getBody()->getTerminator()->getOperands())
-    yielded.push_back(mapping.lookupOrDefault(value));
-  scf::YieldOp::create(rewriter, loc, yielded);
-  Block *elseBlock = choice.elseBlock();
-  if (!elseBlock->empty())
-    rewriter.eraseOp(elseBlock->getTerminator());
-  rewriter.moveOpBefore(partialLoop, elseBlock, elseBlock->end());
-  rewriter.setInsertionPointToEnd(elseBlock);
-  scf::YieldOp::create(rewriter, loc, partialLoop.getResults());
-}
-
 void tensorlang::peelSizedLoops(RewriterBase &rewriter,
-                                ArrayRef<scf::ForOp> loops,
-                                bool overlapLastSteps) {
+                                ArrayRef<scf::ForOp> loops) {
   // Innermost first: peeling an outer loop then copies inner loops that
   // are peeled already.
   for (scf::ForOp loop : llvm::reverse(loops)) {
@@ -1036,11 +988,8 @@ void tensorlang::peelSizedLoops(RewriterBase &rewriter,
       continue;
     scf::ForOp partial;
     rewriter.setInsertionPoint(loop);
-    if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
-      continue;
-    simplifyTileSizesOfBulk(rewriter, loop);
-    if (overlapLastSteps)
-      overlapPartialStep(rewriter, loop, partial);
+    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)))
+      simplifyTileSizesOfBulk(rewriter, loop);
   }
 }
 
@@ -1065,41 +1014,6 @@ static void forgetPaddedOperands(RewriterBase &rewriter,
   }
 }
 
-/// Makes the last step of `loop`, a loop of cache tiles over a size that
-/// compute their results whole, start early enough that its extent is a
-/// multiple of `registerTile` (its register tiles then all full), at
-/// max(lower, upper - roundUp(upper - iv, registerTile)): the tile overlaps
-/// the one before it by less than a register tile and writes the overlap
-/// again with the same values. The tiles' sizes, min(step, upper - start),
-/// follow. A loop shorter than a register tile keeps its partial tile.
-static void overlapLastStep(RewriterBase &rewriter, scf::ForOp loop,
-                            int64_t registerTile) {
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  Value iv = loop.getInductionVar();
-  if (!step || *step <= 1 || registerTile <= 1 || *step % registerTile != 0 ||
-      iv.use_empty() ||
-      (getConstantIntValue(loop.getLowerBound()) &&
-       getConstantIntValue(loop.getUpperBound())))
-    return;
-  Location loc = loop.getLoc();
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value upper = loop.getUpperBound();
-  Value rest = arith::SubIOp::create(rewriter, loc, upper, iv);
-  Value isLast = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                       rest, loop.getStep());
-  Value tile = arith::ConstantIndexOp::create(rewriter, loc, registerTile);
-  Value wholeTiles = arith::MulIOp::create(
-      rewriter, loc, arith::CeilDivSIOp::create(rewriter, loc, rest, tile),
-      tile);
-  Value shifted = arith::MaxSIOp::create(
-      rewriter, loc, loop.getLowerBound(),
-      arith::SubIOp::create(rewriter, loc, upper, wholeTiles));
-  auto start = arith::SelectOp::create(rewriter, loc, isLast, shifted, iv);
-  rewriter.replaceAllUsesExcept(
-      iv, start.getResult(),
-      SmallPtrSet<Operation *, 2>{rest.getDefiningOp(), start});
-}
-
 /// Marks a tile while the loops around it are peeled.
 static constexpr llvm::StringLiteral kPeeledTileMarker = "__tl_peeled_tile";
 
@@ -1108,8 +1022,7 @@ static constexpr llvm::StringLiteral kPeeledTileMarker = "__tl_peeled_tile";
 /// combination of full and partial steps.
 static SmallVector<linalg::GenericOp>
 peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
-               function_ref<bool(unsigned)> peelsLoop = {},
-               bool overlapLastSteps = false) {
+               function_ref<bool(unsigned)> peelsLoop = {}) {
   SmallVector<scf::ForOp> loops = loopsInside(tile, home);
   if (peelsLoop) {
     SmallVector<scf::ForOp> peeled;
@@ -1122,7 +1035,7 @@ peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
     return {tile};
   Operation *outermost = loops.front();
   tile->setAttr(kPeeledTileMarker, rewriter.getUnitAttr());
-  peelSizedLoops(rewriter, loops, overlapLastSteps);
+  peelSizedLoops(rewriter, loops);
   // The copies are in the outermost loop and the partial steps after it.
   SmallVector<linalg::GenericOp> tiles;
   for (Operation *op = outermost; op; op = op->getNextNode())
@@ -1231,23 +1144,20 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
   // six-loop TCCG case); the register tiles of unpeeled loops are full all
   // the same (simplifyTileSizesOfBulk).
   SmallVector<bool> peeledDims;
-  SmallVector<int64_t> tiledDims;
   bool fewLoops = (*parts).front().getNumLoops() <= 3;
   for (int64_t dim : plan.cacheOrder)
     if (plan.cacheTiles[dim] != 0)
-      tiledDims.push_back(dim);
-  for (int64_t dim : tiledDims)
-    peeledDims.push_back(dim == plan.depthDim ||
-                         (fewLoops && (dim == plan.columnDim ||
-                                       (plan.hasRows && dim == plan.rowDim))));
+      peeledDims.push_back(
+          dim == plan.depthDim ||
+          (fewLoops &&
+           (dim == plan.columnDim || (plan.hasRows && dim == plan.rowDim))));
   SmallVector<linalg::GenericOp, 2> cacheTiles;
   for (linalg::GenericOp part : *parts) {
     Location loc = part.getLoc();
     Block *home = part->getBlock();
     rewriter.setInsertionPoint(part);
-    bool fillsWholeTiles = canFillPerTile(part, plan.cacheTiles);
     FailureOr<linalg::GenericOp> cacheTile =
-        fillsWholeTiles
+        canFillPerTile(part, plan.cacheTiles)
             ? tileFillingPerTile(rewriter, part, plan.cacheTiles,
                                  plan.cacheOrder)
             : tile(rewriter, part, plan.cacheTiles, plan.cacheOrder);
@@ -1255,16 +1165,6 @@ tensorlang::tileForCaches(RewriterBase &rewriter, linalg::GenericOp op,
       return rewriter.notifyMatchFailure(loc, "cache tiling failed");
     if (unfilled)
       fillInFirstDepthBlock(rewriter, *cacheTile, unfilled, home, plan);
-    // The loops over sizes that are not peeled end in a full tile that
-    // overlaps the one before, where the tiles compute their results
-    // whole: the register tiles of the last one are then full as well.
-    if (fillsWholeTiles)
-      for (auto [position, loop] :
-           llvm::enumerate(loopsInside(*cacheTile, home)))
-        if (position < tiledDims.size() &&
-            (position >= peeledDims.size() || !peeledDims[position]))
-          overlapLastStep(rewriter, loop,
-                          plan.registerTiles[tiledDims[position]]);
     // Over sizes: full cache tiles, and the partial ones at the edges.
     llvm::append_range(
         cacheTiles,
@@ -1460,9 +1360,9 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
       packSizedPanels(rewriter, cacheTile, plan, packedPanels);
   Block *home = cacheTile->getBlock();
   rewriter.setInsertionPoint(cacheTile);
-  bool fillsWholeTiles = canFillPerTile(cacheTile, plan.cacheTiles);
   FailureOr<linalg::GenericOp> resultTile =
-      fillsWholeTiles || startsInFirstDepthBlock(cacheTile)
+      canFillPerTile(cacheTile, plan.cacheTiles) ||
+              startsInFirstDepthBlock(cacheTile)
           ? tileFillingPerTile(rewriter, cacheTile, resultTiles,
                                plan.registerOrder)
           : tile(rewriter, cacheTile, resultTiles, plan.registerOrder);
@@ -1474,14 +1374,9 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
                                  copy.block, copy.panels, copy.width,
                                  /*atPanelStart=*/false, copy.innerPosition)))
       zeroPaddedPanels.push_back(copy.panels);
-  // The full register tiles, and those at the edges of the sizes. A tile
-  // that computes its results whole (filled in the tile, the whole depth
-  // in the cache tile) overlaps the one before it at an edge instead of
-  // being padded, where the extent spans a tile; not over panels, whose
-  // tiles start at a panel's start.
-  bool overlapEdges = fillsWholeTiles && zeroPaddedPanels.empty();
+  // The full register tiles, and those at the edges of the sizes.
   SmallVector<linalg::GenericOp> resultTileOps =
-      peelSizedTiles(rewriter, *resultTile, home, {}, overlapEdges);
+      peelSizedTiles(rewriter, *resultTile, home);
   // The columns at an edge in halves of the register tile's width (one
   // vector of the usual two), the rest padded to a half: padding wastes
   // less, and no masked access is wider than a vector register (LLVM 22

@@ -547,21 +547,13 @@ private:
     std::string summary;
     llvm::raw_string_ostream stream(summary);
     stream << plan;
-    // Loops over sizes: planned as long ones, their edges padded, or,
-    // where the tiles sum their results whole, overlapping the tile before
-    // (padded only where an extent is shorter than a tile).
+    // Loops over sizes: planned as long ones, their edges padded.
     SmallVector<std::string> sized;
-    bool sizedResult = false;
-    for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges())) {
-      if (!ShapedType::isDynamic(extent))
-        continue;
-      sized.push_back("d" + std::to_string(dim));
-      sizedResult |= !isReduction(op, dim);
-    }
+    for (auto [dim, extent] : llvm::enumerate(op.getStaticLoopRanges()))
+      if (ShapedType::isDynamic(extent))
+        sized.push_back("d" + std::to_string(dim));
     if (!sized.empty()) {
-      bool overlapped = sizedResult && canFillPerTile(op, plan.cacheTiles);
-      stream << " sized=" << llvm::join(sized, ",")
-             << (overlapped ? " (edges overlapped" : " (edges padded");
+      stream << " sized=" << llvm::join(sized, ",") << " (edges padded";
       // The version for short sizes (versionForShortSizes) says so.
       if (auto extent = op->getAttrOfType<IntegerAttr>(kPlanningExtentAttrName);
           extent && extent.getInt() != kPlanningExtentOfSize)

@@ -79,8 +79,8 @@ func.func @small_transposed_whole(%a: tensor<16x16x2x4x16xf64>, %b: tensor<8x16x
 // The versions for short sizes (at most 512 each at run time) block the
 // columns by one register tile, 24 or 16 (the planned extents would take
 // them whole, and the block is then up to 16^3 times larger at run time).
-// REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 cache=[24,1,1,0,0,0] register=[24,1,1,1,1,6] {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges overlapped; planned as 24)
-// REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 cache=[16,1,1,0,0,0] register=[16,1,1,1,1,8] {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges overlapped; planned as 32)
+// REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 cache=[24,1,1,0,0,0] register=[24,1,1,1,1,6] {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges padded; planned as 24)
+// REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 cache=[16,1,1,0,0,0] register=[16,1,1,1,1,8] {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges padded; planned as 32)
 // REMARK: remark: tiling plan: rows=d5 columns=d0 depth=d4 {{.*}} pack=in0 sized=d0,d1,d2,d3,d4,d5 (edges padded)
 func.func @sized_packed(%a: tensor<?x?x?x?x?xf64>, %b: tensor<?x?xf64>, %init: tensor<?x?x?x?x?xf64>) -> tensor<?x?x?x?x?xf64> {
   %zero = arith.constant 0.0 : f64
