@@ -178,12 +178,48 @@ static int64_t getSveVectorBits(llvm::StringRef cpu) {
       .Default(0);
 }
 
+/// One core's caches of the x86 server parts LLVM names, from their
+/// makers' data sheets: L1 data, L2 and the share of L3 (its size over the
+/// cores that share it). Virtual machines often hide the host's L3 (no
+/// sysfs cache directory, CPUID leaf 0x8000001D empty, or an L3 that sums
+/// a whole socket's), which this gives back where the CPU is known.
+namespace {
+struct KnownCaches {
+  int64_t l1Bytes, l2Bytes, l3ShareBytes;
+};
+} // namespace
+
+static std::optional<KnownCaches> getKnownX86Caches(llvm::StringRef cpu) {
+  constexpr int64_t KiB = int64_t(1) << 10, MiB = int64_t(1) << 20;
+  return llvm::StringSwitch<std::optional<KnownCaches>>(cpu)
+      // AMD EPYC: 8 MiB of L3 per 4-core CCX (Zen 1), 16 MiB per 4 (Zen 2),
+      // 32 MiB per 8-core CCD (Zen 3, 4, 5).
+      .Case("znver1", KnownCaches{32 * KiB, 512 * KiB, 2 * MiB})
+      .Case("znver2", KnownCaches{32 * KiB, 512 * KiB, 4 * MiB})
+      .Case("znver3", KnownCaches{32 * KiB, 512 * KiB, 4 * MiB})
+      .Case("znver4", KnownCaches{32 * KiB, 1 * MiB, 4 * MiB})
+      .Case("znver5", KnownCaches{48 * KiB, 1 * MiB, 4 * MiB})
+      // Intel Xeon: 1.375 MiB of L3 a core (Skylake-SP to Cooper Lake),
+      // 1.5 (Ice Lake-SP), 1.875 (Sapphire Rapids), 320 MiB for 64 cores
+      // (Emerald Rapids), 504 MiB for 128 (Granite Rapids).
+      .Cases({"skylake-avx512", "cascadelake", "cooperlake"},
+             KnownCaches{32 * KiB, 1 * MiB, 1408 * KiB})
+      .Case("icelake-server", KnownCaches{48 * KiB, 1280 * KiB, 1536 * KiB})
+      .Case("sapphirerapids", KnownCaches{48 * KiB, 2 * MiB, 1920 * KiB})
+      .Case("emeraldrapids", KnownCaches{48 * KiB, 2 * MiB, 5 * MiB})
+      .Case("graniterapids", KnownCaches{48 * KiB, 2 * MiB, 504 * MiB / 128})
+      .Default(std::nullopt);
+}
+
 /// The caches of a CPU that is not this machine and whose caches were not
 /// given: LLVM knows none, so the few server cores users run on are listed
 /// here (one core's share of L2 where cores share it); others get the
 /// reference target's.
 static void setKnownCaches(llvm::StringRef cpu, TargetDescription &target) {
-  if (cpu == "a64fx") {
+  if (std::optional<KnownCaches> known = getKnownX86Caches(cpu)) {
+    target.l1CacheBytes = known->l1Bytes;
+    target.l2CacheBytes = known->l2Bytes;
+  } else if (cpu == "a64fx") {
     // 64 KiB L1 and 8 MiB of L2 for each group of 12 cores; 256-byte lines.
     target.l1CacheBytes = int64_t(64) << 10;
     target.l2CacheBytes = (int64_t(8) << 20) / 12;
@@ -367,12 +403,17 @@ tensorlang::resolveTarget(const CompileOptions &options) {
   };
   target.l1CacheBytes = cache(options.l1CacheBytes, 1, target.l1CacheBytes);
   target.l2CacheBytes = cache(options.l2CacheBytes, 2, target.l2CacheBytes);
-  // The host's L3 describes the code only where its L1 and L2 do: a machine
-  // given by its cache sizes has the L3 it is given, or none.
+  // A machine given by its cache sizes has the L3 it is given, or none;
+  // else the host's, where it shows one, or that of its CPU (the host's
+  // for code that runs here).
+  std::optional<KnownCaches> known =
+      getKnownX86Caches(native ? llvm::sys::getHostCPUName() : cpu);
+  int64_t knownL3 = known ? known->l3ShareBytes : 0;
   if (options.l3CacheBytes > 0)
     target.l3CacheBytes = options.l3CacheBytes;
-  else if (native && options.l1CacheBytes <= 0 && options.l2CacheBytes <= 0)
-    target.l3CacheBytes = getHostCacheShareBytes(3).value_or(0);
+  else if (options.l1CacheBytes <= 0 && options.l2CacheBytes <= 0)
+    target.l3CacheBytes =
+        native ? getHostCacheShareBytes(3).value_or(knownL3) : knownL3;
 
   target.vectorMathLibrary = triple.getArch() == llvm::Triple::x86_64 &&
                              triple.isOSLinux() && triple.isGNUEnvironment();
