@@ -190,24 +190,24 @@ struct KnownCaches {
 } // namespace
 
 static std::optional<KnownCaches> getKnownX86Caches(llvm::StringRef cpu) {
-  constexpr int64_t KiB = int64_t(1) << 10, MiB = int64_t(1) << 20;
+  constexpr int64_t kib = int64_t(1) << 10, mib = int64_t(1) << 20;
   return llvm::StringSwitch<std::optional<KnownCaches>>(cpu)
       // AMD EPYC: 8 MiB of L3 per 4-core CCX (Zen 1), 16 MiB per 4 (Zen 2),
       // 32 MiB per 8-core CCD (Zen 3, 4, 5).
-      .Case("znver1", KnownCaches{32 * KiB, 512 * KiB, 2 * MiB})
-      .Case("znver2", KnownCaches{32 * KiB, 512 * KiB, 4 * MiB})
-      .Case("znver3", KnownCaches{32 * KiB, 512 * KiB, 4 * MiB})
-      .Case("znver4", KnownCaches{32 * KiB, 1 * MiB, 4 * MiB})
-      .Case("znver5", KnownCaches{48 * KiB, 1 * MiB, 4 * MiB})
+      .Case("znver1", KnownCaches{32 * kib, 512 * kib, 2 * mib})
+      .Case("znver2", KnownCaches{32 * kib, 512 * kib, 4 * mib})
+      .Case("znver3", KnownCaches{32 * kib, 512 * kib, 4 * mib})
+      .Case("znver4", KnownCaches{32 * kib, 1 * mib, 4 * mib})
+      .Case("znver5", KnownCaches{48 * kib, 1 * mib, 4 * mib})
       // Intel Xeon: 1.375 MiB of L3 a core (Skylake-SP to Cooper Lake),
       // 1.5 (Ice Lake-SP), 1.875 (Sapphire Rapids), 320 MiB for 64 cores
       // (Emerald Rapids), 504 MiB for 128 (Granite Rapids).
       .Cases({"skylake-avx512", "cascadelake", "cooperlake"},
-             KnownCaches{32 * KiB, 1 * MiB, 1408 * KiB})
-      .Case("icelake-server", KnownCaches{48 * KiB, 1280 * KiB, 1536 * KiB})
-      .Case("sapphirerapids", KnownCaches{48 * KiB, 2 * MiB, 1920 * KiB})
-      .Case("emeraldrapids", KnownCaches{48 * KiB, 2 * MiB, 5 * MiB})
-      .Case("graniterapids", KnownCaches{48 * KiB, 2 * MiB, 504 * MiB / 128})
+             KnownCaches{32 * kib, 1 * mib, 1408 * kib})
+      .Case("icelake-server", KnownCaches{48 * kib, 1280 * kib, 1536 * kib})
+      .Case("sapphirerapids", KnownCaches{48 * kib, 2 * mib, 1920 * kib})
+      .Case("emeraldrapids", KnownCaches{48 * kib, 2 * mib, 5 * mib})
+      .Case("graniterapids", KnownCaches{48 * kib, 2 * mib, 504 * mib / 128})
       .Default(std::nullopt);
 }
 
