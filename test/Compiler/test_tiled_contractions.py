@@ -460,6 +460,34 @@ def test_row_panels_match(tl_run, tmp_path, name, threads):
     assert_same(jit, numpy(values), 1e-12, 1e-12)
 
 
+# The rows' operand with a batch the columns' operand lacks (TCCG ccsd6
+# with its transposition folded): 5 x 67 rows in panels would be more than
+# a row block of a 2 MiB L2 (128), so the batch (d0) is stepped inside the
+# depth blocks (d2), each step copying its own rows' panels.
+BATCH_OF_ROW_PANELS = (
+    "var input B : [5 67 521]\nvar input A : [521 401]\n"
+    "var output C : [5 67 401]\nC = B # A . [[3 4]]\n")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_of_row_panels_matches(tl_run, tmp_path, threads):
+    flags = L2_2MIB + ["--threads=%d" % threads]
+    remarks, _ = _compile(tmp_path, BATCH_OF_ROW_PANELS, flags)
+    if threads == 1:
+        assert ("cache=[1,0,174,0] register=[1,8,1,16] "
+                "cache-order=[d3,d2,d0,d1]" in remarks), remarks
+        assert "row-panels=in0" in remarks, remarks
+    assert "not tiled" not in remarks and "left untiled" not in remarks
+    values = {"B": rng.random((5, 67, 521)) - 0.5,
+              "A": rng.random((521, 401)) - 0.5}
+    jit = tl_run(BATCH_OF_ROW_PANELS, values, ["C"], engine="jit",
+                 extra=flags)["C"]
+    ref = tl_run(BATCH_OF_ROW_PANELS, values, ["C"], engine="reference")["C"]
+    assert_same(jit, ref, 1e-12, 1e-12)
+    assert_same(jit, np.einsum("bik,kj->bij", values["B"], values["A"]),
+                1e-12, 1e-12)
+
+
 # Threads that share the columns take one share of whole register tiles
 # each (thread-columns= in the plan), blocked as one thread's columns:
 # where blocks that divide the columns would be narrow (2032 = 16 x 127
@@ -518,13 +546,16 @@ EMERALD_RAPIDS_PLANS = {
         "panels=in0 row-panels=in1"),
     # The transposition folded, its reductions and A's free dimensions
     # collapsed: columns 5184 = 72^2 in blocks of 16 x 27 = 432, depth
-    # 5184 / 24 = 216, rows of 72 whole, one of B's dimensions a batch.
+    # 5184 / 24 = 216, rows of 72 whole, one of B's dimensions a batch,
+    # stepped one at a time inside the depth blocks: B's panels of all 72
+    # batches (72 x 72 rows, more than the 128 of a row block) would not
+    # stay in L2.
     "abcd-aebf-dfce": (
         "var input A : [72 72 72 72]\nvar input B : [72 72 72 72]\n"
         "var output C : [72 72 72 72]\n"
         "C = A # B . [[1 7] [3 5]] ^ [[1 4] [2 3] [3 4]]\n",
-        "rows=d1 columns=d0 depth=d2 cache=[432,0,216,0] "
-        "register=[16,8,1,1] cache-order=[d3,d0,d2,d1] "
+        "rows=d1 columns=d0 depth=d2 cache=[432,0,216,1] "
+        "register=[16,8,1,1] cache-order=[d0,d2,d3,d1] "
         "register-order=[d3,d1,d0,d2] split=none panels=in0 row-panels=in1"),
     # The transposition kept: one product of 5184 = 72^2, columns 16 x 27
     # = 432, depth 5184 / 24 = 216, rows 8 x 12 = 96.

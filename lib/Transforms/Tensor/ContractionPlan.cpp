@@ -1052,6 +1052,50 @@ static void followResultLayout(const ContractionShape &shape,
 static std::optional<SmallVector<int64_t>>
 getLoopExtents(const ContractionShape &shape);
 
+/// Where the rows' panels (rowPanelInput) of a cache tile would span a
+/// batch that the register tiles step through, more rows than the L2's row
+/// block (`cacheRows`), the batch is stepped one at a time inside the depth
+/// blocks: each step's panels stay in L2 from their copy to their use,
+/// rather than one copy of all the batch's rows passing through L3 (TCCG
+/// ccsd6 folded at 72: 72 batches of 72 rows, 9 MB a depth block, against
+/// 162 KB a step). The columns' panels, which do not depend on the batch,
+/// are hoisted out of its loop. Each batch dimension stepped so is placed
+/// after the depth blocks in the cache order, before the rows.
+static void stepBatchesOfRowPanels(const ContractionShape &shape,
+                                   ArrayRef<int64_t> extents,
+                                   const TileContractionsConfig &config,
+                                   ContractionTilingPlan &plan) {
+  if (plan.rowPanelInput < 0)
+    return;
+  AffineMap rowsMap = shape.getInputMap(plan.rowPanelInput);
+  std::optional<AffineMap> columnsMap;
+  if (plan.panelInput >= 0)
+    columnsMap = shape.getInputMap(plan.panelInput);
+  int64_t rowTile = plan.cacheTiles[plan.rowDim] ? plan.cacheTiles[plan.rowDim]
+                                                 : extents[plan.rowDim];
+  SmallVector<unsigned> batches;
+  int64_t panelRows = rowTile;
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
+    if (dim == plan.rowDim || dim == plan.columnDim || shape.isReduction(dim) ||
+        plan.cacheTiles[dim] != 0 || extents[dim] <= 1 ||
+        !rowsMap.isFunctionOfDim(dim))
+      continue;
+    // A batch of the columns' panels too would copy them at every step.
+    if (columnsMap && columnsMap->isFunctionOfDim(dim))
+      return;
+    batches.push_back(dim);
+    panelRows *= extents[dim];
+  }
+  if (batches.empty() || panelRows <= config.cacheRows)
+    return;
+  for (unsigned dim : batches) {
+    plan.cacheTiles[dim] = 1;
+    llvm::erase(plan.cacheOrder, int64_t(dim));
+  }
+  auto *rows = llvm::find(plan.cacheOrder, int64_t(plan.rowDim));
+  plan.cacheOrder.insert(rows, batches.begin(), batches.end());
+}
+
 /// A contraction of few terms per element whose columns are blocked steps
 /// its other parallel dimensions (neither rows nor columns: batch-like)
 /// one at a time outside its column blocks, as the parts of a split
@@ -1279,6 +1323,7 @@ static void planTiles(const ContractionShape &shape, ArrayRef<bool> sizedLoops,
     plan.copiedBlockInput = copiedBlockInput(shape, extents, plan, config);
   if (plan.packedInput < 0)
     plan.rowPanelInput = rowPanelInput(shape, extents, plan, config);
+  stepBatchesOfRowPanels(shape, extents, config, plan);
   planSizedPanels(shape, sizedLoops, extents, config, plan);
   stepBatchLikeDimsOutsideColumnBlocks(shape, extents, config, plan);
   shareColumnsBetweenThreads(sizedLoops, extents, config, plan);

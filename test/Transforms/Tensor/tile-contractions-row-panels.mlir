@@ -84,3 +84,60 @@ func.func @too_few_columns(%a: tensor<67x521xf64>, %b: tensor<521x263xf64>, %c: 
   } -> tensor<67x263xf64>
   return %r : tensor<67x263xf64>
 }
+
+// -----
+
+#a = affine_map<(j, i, k, b) -> (k, j)>
+#b = affine_map<(j, i, k, b) -> (b, i, k)>
+#c = affine_map<(j, i, k, b) -> (b, i, j)>
+
+// The rows' operand has a batch that the columns' lacks (TCCG ccsd6 with
+// its transposition folded): the panels of all 5 batches would be 5 x 67
+// rows, more than a row block of this L2 (128), so the batch is stepped
+// one at a time inside the depth blocks, each step copying its own rows'
+// panels; the columns' panels, which do not depend on the batch, are
+// copied once per depth block, outside the batch's loop.
+// CHECK-LABEL: func.func @batch_of_row_panels
+// CHECK: scf.for %{{.*}} = %c0 to %c348 step %c174
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<174x25x16xf64>) outs(%{{.*}} : tensor<25x174x16xf64>)
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x8x8x174xf64>) outs(%{{.*}} : tensor<8x1x174x8xf64>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x3x174xf64>) outs(%{{.*}} : tensor<1x174x3xf64>)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: vector.contract {{.*}} : vector<1x8xf64>, vector<1x16xf64> into vector<8x16xf64>
+// REMARK: remark: tiling plan: rows=d1 columns=d0 depth=d2 cache=[0,0,174,1] register=[16,8,1,1] cache-order=[d0,d2,d3,d1] register-order=[d3,d1,d0,d2] split=none panels=in0 row-panels=in1{{$}}
+func.func @batch_of_row_panels(%a: tensor<521x401xf64>, %b: tensor<5x67x521xf64>, %c: tensor<5x67x401xf64>) -> tensor<5x67x401xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<521x401xf64>, tensor<5x67x521xf64>) outs(%c : tensor<5x67x401xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<5x67x401xf64>
+  return %r : tensor<5x67x401xf64>
+}
+
+// -----
+
+#a = affine_map<(j, i, k, b) -> (k, j)>
+#b = affine_map<(j, i, k, b) -> (b, i, k)>
+#c = affine_map<(j, i, k, b) -> (b, i, j)>
+
+// 2 x 61 rows fit a row block: the panels of both batches are copied at
+// once, and the register tiles step through the batch.
+// CHECK-LABEL: func.func @batch_rows_within_a_row_block
+// CHECK: scf.for %{{.*}} = %c0 to %c348 step %c174
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x7x8x174xf64>) outs(%{{.*}} : tensor<7x2x174x8xf64>)
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// REMARK: remark: tiling plan: rows=d1 columns=d0 depth=d2 cache=[0,0,174,0] register=[16,8,1,1] cache-order=[d3,d0,d2,d1] register-order=[d3,d1,d0,d2] split=none panels=in0 row-panels=in1{{$}}
+func.func @batch_rows_within_a_row_block(%a: tensor<521x401xf64>, %b: tensor<2x61x521xf64>, %c: tensor<2x61x401xf64>) -> tensor<2x61x401xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<521x401xf64>, tensor<2x61x521xf64>) outs(%c : tensor<2x61x401xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<2x61x401xf64>
+  return %r : tensor<2x61x401xf64>
+}
