@@ -463,7 +463,9 @@ def test_row_panels_match(tl_run, tmp_path, name, threads):
 # The rows' operand with a batch the columns' operand lacks (TCCG ccsd6
 # with its transposition folded): 5 x 67 rows in panels would be more than
 # a row block of a 2 MiB L2 (128), so the batch (d0) is stepped inside the
-# depth blocks (d2), each step copying its own rows' panels.
+# depth blocks (d2), each step copying its own rows' panels. On two
+# threads each thread's share of the columns (192) is too few register
+# tiles for the rows' panels: the plan differs, the result must not.
 BATCH_OF_ROW_PANELS = (
     "var input B : [5 67 521]\nvar input A : [521 401]\n"
     "var output C : [5 67 401]\nC = B # A . [[3 4]]\n")

@@ -673,6 +673,13 @@ static int64_t fewestRegisterRows(int64_t rows, int64_t registerColumns,
           config.fmasInFlight / registerVectors(registerColumns, config) + 1));
 }
 
+/// The extent of loop `dim` in one cache tile of `plan`: its cache tile,
+/// or the whole extent where the plan leaves it untiled (0).
+static int64_t cacheTileExtent(const ContractionTilingPlan &plan,
+                               ArrayRef<int64_t> extents, unsigned dim) {
+  return plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+}
+
 /// A tile of `extent` of at most `preferred` (a multiple of `step`): all
 /// of an extent no longer; else the largest multiple of `step` that
 /// divides it, where that is at least half of `preferred` (a peeled rest
@@ -735,7 +742,7 @@ static void planPackedBlock(const ContractionShape &shape,
   for (AffineExpr expr : map.getResults()) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
     if (dim != plan.packedDim && dim != plan.columnDim)
-      unitBytes *= plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+      unitBytes *= cacheTileExtent(plan, extents, dim);
   }
   int64_t budget = config.l2BlockBytes;
   int64_t lanes = packingLanes(config);
@@ -780,9 +787,7 @@ static int copiedBlockInput(const ContractionShape &shape,
                             ArrayRef<int64_t> extents,
                             const ContractionTilingPlan &plan,
                             const TileContractionsConfig &config) {
-  int64_t depth = plan.cacheTiles[plan.depthDim]
-                      ? plan.cacheTiles[plan.depthDim]
-                      : extents[plan.depthDim];
+  int64_t depth = cacheTileExtent(plan, extents, plan.depthDim);
   // The columns' operand has them last (transposed so if need be): its
   // rows are the whole columns extent apart.
   if (depth < config.minDepthStepsToCopyBlock ||
@@ -831,8 +836,7 @@ static int panelInput(const ContractionShape &shape, ArrayRef<int64_t> extents,
     int64_t reuse = 1, blockBytes = shape.elementBytes;
     for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
       if (map.isFunctionOfDim(dim))
-        blockBytes *=
-            plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+        blockBytes *= cacheTileExtent(plan, extents, dim);
       else if (!shape.isReduction(dim))
         reuse *= tileOf(dim);
     }
@@ -895,9 +899,7 @@ static int rowPanelInput(const ContractionShape &shape,
                          const TileContractionsConfig &config) {
   if (!plan.hasRows || plan.registerTiles[plan.rowDim] < 2)
     return -1;
-  int64_t columns = plan.cacheTiles[plan.columnDim]
-                        ? plan.cacheTiles[plan.columnDim]
-                        : extents[plan.columnDim];
+  int64_t columns = cacheTileExtent(plan, extents, plan.columnDim);
   std::optional<unsigned> input = rowsOperand(shape, plan);
   if (!input ||
       columns < config.minRowPanelReuse * plan.registerTiles[plan.columnDim])
@@ -932,7 +934,7 @@ static void planSizedPanels(const ContractionShape &shape,
   if (!llvm::is_contained(sizedLoops, true))
     return;
   auto shortTile = [&](unsigned dim) {
-    int64_t tile = plan.cacheTiles[dim] ? plan.cacheTiles[dim] : extents[dim];
+    int64_t tile = cacheTileExtent(plan, extents, dim);
     return sizedLoops[dim] ? std::min(tile, kShortExtentOfSize) : tile;
   };
   // The steps of the dimensions `map` lacks, but `except`, in a cache tile.
@@ -1071,8 +1073,7 @@ static void stepBatchesOfRowPanels(const ContractionShape &shape,
   std::optional<AffineMap> columnsMap;
   if (plan.panelInput >= 0)
     columnsMap = shape.getInputMap(plan.panelInput);
-  int64_t rowTile = plan.cacheTiles[plan.rowDim] ? plan.cacheTiles[plan.rowDim]
-                                                 : extents[plan.rowDim];
+  int64_t rowTile = cacheTileExtent(plan, extents, plan.rowDim);
   SmallVector<unsigned> batches;
   int64_t panelRows = rowTile;
   for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
@@ -1190,9 +1191,7 @@ static int64_t cacheRowsFor(const ContractionShape &shape,
                             const TileContractionsConfig &config) {
   if (config.l3CacheRows <= config.cacheRows)
     return config.cacheRows;
-  int64_t columns = plan.cacheTiles[plan.columnDim]
-                        ? plan.cacheTiles[plan.columnDim]
-                        : extents[plan.columnDim];
+  int64_t columns = cacheTileExtent(plan, extents, plan.columnDim);
   int64_t depth = extents[plan.depthDim];
   if (isDepthBlocked(shape, extents, plan, config))
     depth = std::min(depth, config.cacheDepth);
