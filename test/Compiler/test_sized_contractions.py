@@ -187,40 +187,40 @@ def test_one_index_sized_is_tiled(tmp_path, number):
 
 
 # ccsd_t patterns whose columns (a, last in C) are fixed and every other
-# free index a size: tiled where the columns are whole vectors or fewer
-# than one (24, 16, 7).
+# free index a size: whole vectors, fewer than one, and 23 = 16 + 7, whose
+# last register tile of 7 columns once made the padded edge tiles
+# dynamic and three contractions fall back to untiled code (8x slower).
 FIXED_COLUMNS_CCSD_T = ["abcdef-dfga-gebc", "abcdef-dfgb-geac",
                         "abcdef-gdab-efgc"]
 
 
-def fixed_columns_remarks(tmp_path, name, columns):
+def fixed_columns_program(name, columns):
     extents = dict(zip("abcdefg", (columns, 15, 15, 23, 15, 15, 23)))
-    return tiling_remarks(tmp_path,
-                          tccg.sized_program(name, extents, "bcdef")[0])
+    source, spec = tccg.sized_program(name, extents, "bcdef")
+    return source, spec, extents
 
 
-@pytest.mark.parametrize("columns", [7, 16, 24])
+@pytest.mark.parametrize("columns", [7, 16, 23, 24])
 @pytest.mark.parametrize("name", FIXED_COLUMNS_CCSD_T)
 def test_fixed_columns_beside_sized_rows_tiled(tmp_path, name, columns):
-    remarks = fixed_columns_remarks(tmp_path, name, columns)
+    source, _, _ = fixed_columns_program(name, columns)
+    remarks = tiling_remarks(tmp_path, source)
     assert "tiling plan:" in remarks, remarks
     for fallback in FALLBACK_REMARKS:
         assert fallback not in remarks, remarks
 
 
-# A known fallback (bench/README.md, "An Intel Xeon with AMX"): with 23 =
-# 16 + 7 fixed columns, the folded plan's padded edge tile leaves three
-# contractions untiled ("the padded tile of the result would not be
-# static"): 0.245 s against the fixed program's 0.029 s at 23x15. Strict,
-# so that the fix shows here.
-@pytest.mark.xfail(strict=True, reason="23 = 16 + 7 fixed columns beside "
-                   "sized rows fall back to untiled code")
+@pytest.mark.parametrize("extra", [[], ["--pad=4"]])
 @pytest.mark.parametrize("name", FIXED_COLUMNS_CCSD_T)
-def test_fixed_columns_with_a_rest_beside_sized_rows_tiled(tmp_path, name):
-    remarks = fixed_columns_remarks(tmp_path, name, 23)
-    assert "tiling plan:" in remarks, remarks
-    for fallback in FALLBACK_REMARKS:
-        assert fallback not in remarks, remarks
+def test_fixed_columns_with_a_rest_matches(tmp_path, name, extra):
+    """23 fixed columns (a register tile of 16 and a last one of 7, padded
+    to 8 where the rows are at an edge) beside sized rows, against the
+    reference interpreter."""
+    source, spec, extents = fixed_columns_program(name, 23)
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, len(name))
+    compiled, _ = run(tmp_path, source, inputs, "jit", extra)
+    assert_same(compiled, reference)
 
 
 @pytest.mark.parametrize("name,extents", [

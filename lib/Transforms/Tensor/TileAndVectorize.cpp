@@ -976,6 +976,18 @@ static void simplifyTileSizesOfBulk(RewriterBase &rewriter,
   }
 }
 
+/// Whether `loop` has constant bounds whose range its step does not
+/// divide, and more than one step.
+static bool hasPartialLastStep(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0)
+    return false;
+  int64_t range = *upper - *lower;
+  return range > *step && range % *step != 0;
+}
+
 void tensorlang::peelSizedLoops(RewriterBase &rewriter,
                                 ArrayRef<scf::ForOp> loops) {
   // Innermost first: peeling an outer loop then copies inner loops that
@@ -984,7 +996,8 @@ void tensorlang::peelSizedLoops(RewriterBase &rewriter,
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 1 ||
         (getConstantIntValue(loop.getLowerBound()) &&
-         getConstantIntValue(loop.getUpperBound())))
+         getConstantIntValue(loop.getUpperBound()) &&
+         !hasPartialLastStep(loop)))
       continue;
     scf::ForOp partial;
     rewriter.setInsertionPoint(loop);
@@ -1294,25 +1307,29 @@ static void padSlicesInstead(RewriterBase &rewriter,
   }
 }
 
-/// Whether `size` is a constant, or an affine.apply of a constant map
-/// (what peeling leaves before canonicalization).
-static bool isConstantIndex(OpFoldResult size) {
-  if (getConstantIntValue(size))
-    return true;
+/// The value of `size` where it is a constant, or an affine.apply of a
+/// constant map (what peeling leaves before canonicalization).
+static std::optional<int64_t> getConstantIndex(OpFoldResult size) {
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return constant;
   auto value = dyn_cast<Value>(size);
   auto apply = value ? value.getDefiningOp<affine::AffineApplyOp>()
                      : affine::AffineApplyOp();
-  return apply && apply.getAffineMap().isSingleConstant();
+  if (apply && apply.getAffineMap().isSingleConstant())
+    return apply.getAffineMap().getSingleConstantResult();
+  return std::nullopt;
 }
 
-/// Whether loop `dim` of `op` has an extent known at compile time: static
-/// in an operand's type, or a constant size of a slice that an operand is
-/// (the peeling of a sized loop makes the sizes of its bulk's slices
-/// constants; their types become static only when canonicalization folds
-/// them).
-static bool hasConstantExtent(linalg::GenericOp op, unsigned dim) {
-  if (!ShapedType::isDynamic(op.getStaticLoopRanges()[dim]))
-    return true;
+/// The extent of loop `dim` of `op` where it is known at compile time:
+/// static in an operand's type, or a constant size of a slice that an
+/// operand is (the peeling of a loop makes the sizes of its bulk's and its
+/// last step's slices constants; their types become static only when
+/// canonicalization folds them).
+static std::optional<int64_t> getConstantExtent(linalg::GenericOp op,
+                                                unsigned dim) {
+  int64_t range = op.getStaticLoopRanges()[dim];
+  if (!ShapedType::isDynamic(range))
+    return range;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = cast<RankedTensorType>(operand.get().getType());
     // The sizes of the slice's result dimensions (a read from panels drops
@@ -1325,13 +1342,46 @@ static bool hasConstantExtent(linalg::GenericOp op, unsigned dim) {
           sliceSizes.push_back(size);
     }
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (unsigned position = 0; position < map.getNumResults(); ++position)
-      if (map.getDimPosition(position) == dim &&
-          (!type.isDynamicDim(position) ||
-           (!sliceSizes.empty() && isConstantIndex(sliceSizes[position]))))
-        return true;
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      if (map.getDimPosition(position) != dim)
+        continue;
+      if (!type.isDynamicDim(position))
+        return type.getDimSize(position);
+      if (sliceSizes.empty())
+        continue;
+      if (std::optional<int64_t> size = getConstantIndex(sliceSizes[position]))
+        return size;
+    }
   }
-  return false;
+  return std::nullopt;
+}
+
+/// A constant upper bound of the extent of loop `dim` of `op`, from the
+/// sizes of the slices its operands are.
+static std::optional<int64_t> getConstantExtentBound(linalg::GenericOp op,
+                                                     unsigned dim) {
+  std::optional<int64_t> least;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      continue;
+    SmallVector<OpFoldResult> sliceSizes;
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    for (auto [position, size] : llvm::enumerate(slice.getMixedSizes()))
+      if (!dropped.test(position))
+        sliceSizes.push_back(size);
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned position = 0; position < map.getNumResults(); ++position) {
+      if (map.getDimPosition(position) != dim || position >= sliceSizes.size())
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, sliceSizes[position],
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound) && (!least || *bound < *least))
+        least = *bound;
+    }
+  }
+  return least;
 }
 
 FailureOr<SmallVector<linalg::GenericOp>>
@@ -1385,7 +1435,7 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
   unsigned columns = plan.columnDim;
   int64_t half = bounds[columns] % 2 == 0 ? bounds[columns] / 2 : 0;
   for (linalg::GenericOp op : resultTileOps) {
-    if (half == 0 || hasConstantExtent(op, columns)) {
+    if (half == 0 || getConstantExtent(op, columns)) {
       pieces.push_back({op, bounds[columns]});
       continue;
     }
@@ -1411,8 +1461,18 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
     pieceBounds[columns] = columnBound;
     bool atEdge = llvm::any_of(
         llvm::seq<unsigned>(0, op.getNumLoops()), [&](unsigned dim) {
-          return pieceBounds[dim] > 0 && !hasConstantExtent(op, dim);
+          return pieceBounds[dim] > 0 && !getConstantExtent(op, dim);
         });
+    // A loop of constant range that its register tile does not divide
+    // (23 columns in tiles of 16) has a last step of constant extent, whose
+    // type is still dynamic: it is padded to its bound, which keeps the
+    // padded tile static.
+    if (atEdge)
+      for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+        if (pieceBounds[dim] <= 0 &&
+            ShapedType::isDynamic(op.getStaticLoopRanges()[dim]))
+          if (std::optional<int64_t> bound = getConstantExtentBound(op, dim))
+            pieceBounds[dim] = *bound;
     linalg::GenericOp full = op;
     if (atEdge) {
       FailureOr<linalg::GenericOp> padded =
@@ -1575,18 +1635,6 @@ tensorlang::vectorizeRegisterTile(RewriterBase &rewriter,
     return TiledContraction{/*vectorized=*/false};
   rewriter.replaceOp(*matmul, vectorized->replacements);
   return TiledContraction{/*vectorized=*/true};
-}
-
-/// Whether `loop` has constant bounds whose range its step does not
-/// divide, and more than one step.
-static bool hasPartialLastStep(scf::ForOp loop) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0)
-    return false;
-  int64_t range = *upper - *lower;
-  return range > *step && range % *step != 0;
 }
 
 void tensorlang::peelPartialTiles(RewriterBase &rewriter, Operation *root,

@@ -380,3 +380,37 @@ func.func @mode_product_element_last(%A: tensor<11x11xf64>, %u: tensor<11x11x11x
   } -> tensor<11x11x11x?xf64>
   return %t : tensor<11x11x11x?xf64>
 }
+
+// -----
+
+// Fixed columns that the register tile does not divide (23 = 16 + 7)
+// beside sized rows: the last register tile of columns is peeled to a
+// static 7, and the tiles at the rows' edge are padded to 8 rows of 16 or
+// 7 columns. The padded tile of 7 columns was once dynamic, and the
+// contraction was left untiled.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// REMARK: remark: tiling plan: rows=d0 columns=d1 depth=d2 {{.*}} register=[8,16,1] {{.*}} sized=d0,d2 (edges padded)
+// REMARK-NOT: left untiled
+// CHECK-LABEL: func.func @fixed_columns_with_a_rest
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x7xf64> into vector<8x7xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x7xf64> into vector<8x7xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+// CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x7xf64> into vector<8x7xf64>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @fixed_columns_with_a_rest(%A: tensor<?x?xf64>, %B: tensor<?x23xf64>, %C: tensor<?x23xf64>) -> tensor<?x23xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<?x23xf64>) -> tensor<?x23xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%A, %B : tensor<?x?xf64>, tensor<?x23xf64>) outs(%fill : tensor<?x23xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<?x23xf64>
+  return %r : tensor<?x23xf64>
+}
