@@ -223,6 +223,27 @@ def test_fixed_columns_with_a_rest_matches(tmp_path, name, extra):
     assert_same(compiled, reference)
 
 
+@pytest.mark.parametrize("columns", [16, 23])
+def test_sized_columns_beside_stepped_batches(tmp_path, columns):
+    """ccsd_t abcdef-dfga-gebc with only its columns (a, last in C) a size:
+    the folded plan steps the other free indices outside its column blocks,
+    each step with 15 rows, and reads A's columns without copying them into
+    panels at every step (sized-panels; 2.6 times the fixed program's time
+    with them). Against the reference interpreter."""
+    name = "abcdef-dfga-gebc"
+    extents = dict(zip("abcdefg", (columns, 15, 15, 23, 15, 15, 23)))
+    source, spec = tccg.sized_program(name, extents, "a")
+    remarks = tiling_remarks(tmp_path, source)
+    folded = [line for line in remarks.splitlines()
+              if "tiling plan: rows=d4 columns=d0" in line]
+    assert folded and "cache=[256,1,1,1," in folded[0], remarks
+    assert "sized-panels" not in folded[0], remarks
+    inputs, reference = inputs_and_reference(tmp_path, name, extents, source,
+                                             spec, columns)
+    compiled, _ = run(tmp_path, source, inputs, "jit")
+    assert_same(compiled, reference)
+
+
 @pytest.mark.parametrize("name,extents", [
     ("ab-ac-cb", {"a": 5, "b": 131, "c": 131}),
     ("ab-acd-dbc", {"a": 5, "b": 29, "c": 23, "d": 29}),

@@ -913,6 +913,45 @@ static int rowPanelInput(const ContractionShape &shape,
   return strideBytes >= config.minRowStrideBytes ? int(*input) : -1;
 }
 
+/// A contraction of few terms per element whose columns are blocked steps
+/// its other parallel dimensions (neither rows nor columns: batch-like)
+/// one at a time outside its column blocks, as the parts of a split
+/// contraction do (SplitContraction.cpp, enterOuterLoops): each register
+/// tile then streams its rows whole, rather than every column block
+/// revisiting all of them in short pieces (K5L: 1331 rows of E doubles in
+/// pieces of 256). (Threads share the first of those dimensions, as they
+/// did without the rule: distributeOverThreads takes the cache order's
+/// first dimension.) Returns those dimensions; none where the rule does
+/// not apply.
+static SmallVector<unsigned> batchLikeDimsOutsideColumnBlocks(
+    const ContractionShape &shape, ArrayRef<int64_t> extents,
+    const TileContractionsConfig &config, const ContractionTilingPlan &plan) {
+  SmallVector<unsigned> dims;
+  if (plan.packedInput >= 0 || plan.cacheTiles[plan.columnDim] == 0 ||
+      shape.productOfExtents(extents, /*reductionsOnly=*/true) >
+          config.maxSummandsToShareLoops)
+    return dims;
+  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
+    bool isRows = plan.hasRows && dim == plan.rowDim;
+    if (!shape.isReduction(dim) && dim != plan.columnDim &&
+        dim != plan.depthDim && !isRows && extents[dim] > 1)
+      dims.push_back(dim);
+  }
+  return dims;
+}
+
+/// Steps the dimensions of batchLikeDimsOutsideColumnBlocks one at a time.
+/// Last, so that the reuse counts of the rows' panels see the whole
+/// extents (their copy does not depend on those steps, and leaves their
+/// loops).
+static void stepBatchLikeDimsOutsideColumnBlocks(
+    const ContractionShape &shape, ArrayRef<int64_t> extents,
+    const TileContractionsConfig &config, ContractionTilingPlan &plan) {
+  for (unsigned dim :
+       batchLikeDimsOutsideColumnBlocks(shape, extents, config, plan))
+    plan.cacheTiles[dim] = 1;
+}
+
 /// The panels of the cache tiles whose extents are sizes
 /// (ContractionTilingPlan::sizedPanelInput, sizedRowPanelInput), where
 /// `sizedLoops` are the loops whose extents are sizes: the columns'
@@ -937,16 +976,25 @@ static void planSizedPanels(const ContractionShape &shape,
     int64_t tile = cacheTileExtent(plan, extents, dim);
     return sizedLoops[dim] ? std::min(tile, kShortExtentOfSize) : tile;
   };
-  // The steps of the dimensions `map` lacks, but `except`, in a cache tile.
-  auto stepsLacking = [&](AffineMap map, int64_t except) {
+  // The steps of the dimensions `map` lacks, but `except` and those in
+  // `stepped`, in a cache tile.
+  auto stepsLacking = [&](AffineMap map, int64_t except,
+                          ArrayRef<unsigned> stepped = {}) {
     int64_t steps = 1;
     for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim)
       if (int64_t(dim) != except && !shape.isReduction(dim) &&
-          !map.isFunctionOfDim(dim) &&
+          !map.isFunctionOfDim(dim) && !llvm::is_contained(stepped, dim) &&
           llvm::MulOverflow(steps, shortTile(dim), steps))
         steps = std::numeric_limits<int64_t>::max();
     return steps;
   };
+  // The columns' panels depend on the column blocks, so that the batch-like
+  // dimensions stepped outside those (stepBatchLikeDimsOutsideColumnBlocks)
+  // copy them again at each step: their steps share no panel (TCCG ccsd_t
+  // abcdef-dfga-gebc with `a` a size copied A's panels for 15 rows each,
+  // 2.6 times the fixed program's time).
+  SmallVector<unsigned> steppedOutside =
+      batchLikeDimsOutsideColumnBlocks(shape, extents, config, plan);
   // Whether the steps of `dim` in `map`'s operand are a size (or more)
   // apart: a dimension inside it in the operand's layout is a size.
   auto stepsSizeApart = [&](AffineMap map, unsigned dim) {
@@ -973,7 +1021,7 @@ static void planSizedPanels(const ContractionShape &shape,
     if (extents[plan.columnDim] <= plan.registerTiles[plan.columnDim] ||
         !paysInPanels(map, plan.columnDim))
       break;
-    int64_t reuse = stepsLacking(map, -1);
+    int64_t reuse = stepsLacking(map, -1, steppedOutside);
     if (reuse >= config.minPanelReuse) {
       plan.sizedPanelInput = input;
       break;
@@ -1095,31 +1143,6 @@ static void stepBatchesOfRowPanels(const ContractionShape &shape,
   }
   auto *rows = llvm::find(plan.cacheOrder, int64_t(plan.rowDim));
   plan.cacheOrder.insert(rows, batches.begin(), batches.end());
-}
-
-/// A contraction of few terms per element whose columns are blocked steps
-/// its other parallel dimensions (neither rows nor columns: batch-like)
-/// one at a time outside its column blocks, as the parts of a split
-/// contraction do (SplitContraction.cpp, enterOuterLoops): each register
-/// tile then streams its rows whole, rather than every column block
-/// revisiting all of them in short pieces (K5L: 1331 rows of E doubles in
-/// pieces of 256). (Threads share the first of those dimensions, as they
-/// did without the rule: distributeOverThreads takes the cache order's
-/// first dimension.) Last, so that the reuse counts of the panels see the
-/// whole extents.
-static void stepBatchLikeDimsOutsideColumnBlocks(
-    const ContractionShape &shape, ArrayRef<int64_t> extents,
-    const TileContractionsConfig &config, ContractionTilingPlan &plan) {
-  if (plan.packedInput >= 0 || plan.cacheTiles[plan.columnDim] == 0 ||
-      shape.productOfExtents(extents, /*reductionsOnly=*/true) >
-          config.maxSummandsToShareLoops)
-    return;
-  for (unsigned dim = 0; dim < shape.getNumLoops(); ++dim) {
-    bool isRows = plan.hasRows && dim == plan.rowDim;
-    if (!shape.isReduction(dim) && dim != plan.columnDim &&
-        dim != plan.depthDim && !isRows && extents[dim] > 1)
-      plan.cacheTiles[dim] = 1;
-  }
 }
 
 /// Whether the column blocks are the first loop of the cache tiles: the

@@ -414,3 +414,30 @@ func.func @fixed_columns_with_a_rest(%A: tensor<?x?xf64>, %B: tensor<?x23xf64>, 
   } -> tensor<?x23xf64>
   return %r : tensor<?x23xf64>
 }
+
+// -----
+
+// Sized columns whose operand lacks a batch dimension that the plan steps
+// outside the column blocks (few terms per element): each step would copy
+// the columns' panels again, for its 15 rows only, so the columns are read
+// from their operand instead (TCCG ccsd_t abcdef-dfga-gebc with `a` a size
+// ran 2.6 times as long as the fixed program with the copies).
+#a = affine_map<(b, i, j, k) -> (b, i, k)>
+#b = affine_map<(b, i, j, k) -> (j, k)>
+#c = affine_map<(b, i, j, k) -> (b, i, j)>
+// REMARK: remark: tiling plan: rows=d1 columns=d2 depth=d3 cache=[1,0,256,0] register=[1,5,16,1] {{.*}} split=none panels=in1 sized=d2 (edges padded)
+// CHECK-LABEL: func.func @batch_stepped_outside_column_blocks
+// CHECK: vector.contract {{.*}} into vector<5x16xf64>
+// CHECK: return
+func.func @batch_stepped_outside_column_blocks(%B: tensor<15x15x23xf64>, %A: tensor<?x23xf64>, %C: tensor<15x15x?xf64>) -> tensor<15x15x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %fill = linalg.fill ins(%zero : f64) outs(%C : tensor<15x15x?xf64>) -> tensor<15x15x?xf64>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%B, %A : tensor<15x15x23xf64>, tensor<?x23xf64>) outs(%fill : tensor<15x15x?xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  } -> tensor<15x15x?xf64>
+  return %r : tensor<15x15x?xf64>
+}
