@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
@@ -1560,13 +1561,78 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
   return *registerTile;
 }
 
+/// The most elements of a padded slice of the rows' operand that
+/// readClampedRows reads one at a time (a reduction step's rows).
+static constexpr int64_t kMaxClampedElements = 32;
+
+/// The position of the rows in `pad`, a padded slice that the input
+/// `operand` of `registerTile` reads, where the rows' padding is its only
+/// one and the rows' operand lacks the columns: the rows past the edge may
+/// read anything, since only their own rows of the result, which the
+/// padded tile's write back drops, depend on them. None otherwise.
+static std::optional<unsigned>
+clampableRowsPosition(linalg::GenericOp registerTile, OpOperand &operand,
+                      tensor::PadOp pad, const ContractionTilingPlan &plan) {
+  if (!plan.hasRows || !registerTile.isDpsInput(&operand))
+    return std::nullopt;
+  AffineMap map = registerTile.getMatchingIndexingMap(&operand);
+  if (!map.isProjectedPermutation() || map.isFunctionOfDim(plan.columnDim) ||
+      pad.getResultType().getNumElements() > kMaxClampedElements)
+    return std::nullopt;
+  std::optional<unsigned> rows;
+  for (auto [position, high] : llvm::enumerate(pad.getMixedHighPad())) {
+    if (isConstantIntValue(high, 0) ||
+        pad.getSourceType().getDimSize(position) ==
+            pad.getResultType().getDimSize(position))
+      continue;
+    if (rows || map.getDimPosition(position) != plan.rowDim)
+      return std::nullopt;
+    rows = position;
+  }
+  return rows;
+}
+
+/// The elements of `pad` with each row past the source's edge read from
+/// the source's last row: one load per element, without a branch per row
+/// (a masked read of rows lowers to one), as the rows of a register tile
+/// in the bulk are read. The source has a row wherever the register tile
+/// runs.
+static Value readClampedRows(RewriterBase &rewriter, tensor::PadOp pad,
+                             unsigned rowsPosition) {
+  Location loc = pad.getLoc();
+  RankedTensorType type = pad.getResultType();
+  Value source = pad.getSource();
+  Value rows = tensor::DimOp::create(rewriter, loc, source, rowsPosition);
+  Value lastRow = arith::SubIOp::create(
+      rewriter, loc, rows, arith::ConstantIndexOp::create(rewriter, loc, 1));
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
+  SmallVector<Value> elements;
+  for (int64_t linear = 0; linear < type.getNumElements(); ++linear) {
+    SmallVector<Value> indices;
+    for (auto [position, coordinate] :
+         llvm::enumerate(delinearize(linear, strides))) {
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, coordinate);
+      if (position == rowsPosition)
+        index = arith::MinSIOp::create(rewriter, loc, index, lastRow);
+      indices.push_back(index);
+    }
+    elements.push_back(
+        tensor::ExtractOp::create(rewriter, loc, source, indices));
+  }
+  return vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get(type.getShape(), type.getElementType()),
+      elements);
+}
+
 /// Vector reads, masked at the sizes' edges, for the padded operands of
 /// a register tile at an edge of a sized contraction (tileSizedForRegisters):
 /// its inputs' slices and its accumulator, which the reduction loops carry
-/// from a padded tile.
+/// from a padded tile. The rows' operand reads its rows past the edge from
+/// the last row instead (readClampedRows).
 static void vectorizePaddedOperands(RewriterBase &rewriter,
-                                    linalg::GenericOp registerTile) {
-  SmallVector<tensor::PadOp> pads;
+                                    linalg::GenericOp registerTile,
+                                    const ContractionTilingPlan &plan) {
+  SmallVector<std::pair<tensor::PadOp, std::optional<unsigned>>> pads;
   for (OpOperand &operand : registerTile->getOpOperands()) {
     Value value = operand.get();
     while (auto argument = dyn_cast<BlockArgument>(value)) {
@@ -1577,32 +1643,39 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
     }
     if (auto pad = value.getDefiningOp<tensor::PadOp>();
         pad && pad.getResultType().hasStaticShape())
-      pads.push_back(pad);
+      pads.push_back(
+          {pad, clampableRowsPosition(registerTile, operand, pad, plan)});
   }
   // A read past the source's bounds gives the padding value: no masks
   // (rows past the edge become branches around whole rows, columns past it
   // one masked load of a register).
-  for (tensor::PadOp pad : pads) {
+  for (auto [pad, rowsPosition] : pads) {
     Value padding = pad.getConstantPaddingValue();
     if (!padding || !pad.hasZeroLowPad())
       continue;
     Location loc = pad.getLoc();
     RankedTensorType type = pad.getResultType();
     RankedTensorType sourceType = pad.getSourceType();
-    // In bounds along every dimension not padded (its extent is the
-    // source's, whatever the source's type says).
-    SmallVector<bool> inBounds;
-    for (auto [dim, high] : llvm::enumerate(pad.getMixedHighPad())) {
-      std::optional<int64_t> padded = getConstantIntValue(high);
-      inBounds.push_back((padded && *padded == 0) ||
-                         sourceType.getDimSize(dim) == type.getDimSize(dim));
-    }
     rewriter.setInsertionPoint(pad);
     SmallVector<Value> origin(type.getRank(),
                               arith::ConstantIndexOp::create(rewriter, loc, 0));
-    Value read = vector::TransferReadOp::create(
-        rewriter, loc, VectorType::get(type.getShape(), type.getElementType()),
-        pad.getSource(), origin, padding, inBounds);
+    Value read;
+    if (rowsPosition) {
+      read = readClampedRows(rewriter, pad, *rowsPosition);
+    } else {
+      // In bounds along every dimension not padded (its extent is the
+      // source's, whatever the source's type says).
+      SmallVector<bool> inBounds;
+      for (auto [dim, high] : llvm::enumerate(pad.getMixedHighPad())) {
+        std::optional<int64_t> padded = getConstantIntValue(high);
+        inBounds.push_back((padded && *padded == 0) ||
+                           sourceType.getDimSize(dim) == type.getDimSize(dim));
+      }
+      read = vector::TransferReadOp::create(
+          rewriter, loc,
+          VectorType::get(type.getShape(), type.getElementType()),
+          pad.getSource(), origin, padding, inBounds);
+    }
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                           type.getElementType());
     Value written =
@@ -1621,7 +1694,7 @@ tensorlang::vectorizeRegisterTile(RewriterBase &rewriter,
   if (!staticLoopExtents(registerTile))
     return rewriter.notifyMatchFailure(
         loc, "the register tile's sizes are not static after peeling");
-  vectorizePaddedOperands(rewriter, registerTile);
+  vectorizePaddedOperands(rewriter, registerTile, plan);
   rewriter.setInsertionPoint(registerTile);
   FailureOr<linalg::GenericOp> matmul =
       toMatmulForm(rewriter, registerTile, plan);
