@@ -185,22 +185,19 @@ transferLengths(VectorTransferOpInterface transfer) {
   return lengths;
 }
 
-/// The box of elements of `subview` that `read` reads, relative to the
-/// subview, where all of them are in it: a unit-stride subview of the
-/// read's buffer, and indices at constant distances from its offsets (the
-/// pieces of a tile several registers wide read parts of the tile that a
-/// fill zeroes).
+/// The box of elements of a view of `read`'s buffer (`offsets`, `sizes`,
+/// `strides` along each of the buffer's dimensions) that `read` reads,
+/// relative to the view, where all of them are in it: a unit-stride view,
+/// and indices at constant distances from its offsets (the pieces of a
+/// tile several registers wide read parts of the tile that a fill zeroes).
 static std::optional<ForwardedFills::Box>
-boxWithinSubview(memref::SubViewOp subview, vector::TransferReadOp read) {
+boxWithinView(ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+              ArrayRef<OpFoldResult> strides, vector::TransferReadOp read) {
   AffineMap map = read.getPermutationMap();
-  if (!subview || subview.getSource() != read.getBase() || read.getMask() ||
-      !map.isProjectedPermutation() ||
+  if (read.getMask() || !map.isProjectedPermutation() ||
       !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
     return std::nullopt;
   ArrayRef<int64_t> shape = read.getVectorType().getShape();
-  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
-  SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
-  SmallVector<OpFoldResult> strides = subview.getMixedStrides();
   if (offsets.size() != read.getIndices().size() ||
       offsets.size() < shape.size())
     return std::nullopt;
@@ -233,6 +230,37 @@ boxWithinSubview(memref::SubViewOp subview, vector::TransferReadOp read) {
     box.sizes.push_back(size);
   }
   return box;
+}
+
+/// The box of elements of `subview` that `read` reads, relative to the
+/// subview (boxWithinView).
+static std::optional<ForwardedFills::Box>
+boxWithinSubview(memref::SubViewOp subview, vector::TransferReadOp read) {
+  if (!subview || subview.getSource() != read.getBase())
+    return std::nullopt;
+  return boxWithinView(subview.getMixedOffsets(), subview.getMixedSizes(),
+                       subview.getMixedStrides(), read);
+}
+
+/// The box of elements that `read` reads of what `fill` fills, relative to
+/// it: a unit-stride subview of the read's buffer, or the whole buffer (the
+/// padded accumulator of a register tile at an edge of the sizes).
+static std::optional<ForwardedFills::Box>
+boxWithinFill(linalg::FillOp fill, vector::TransferReadOp read) {
+  Value filled = fill.getDpsInits().front();
+  if (auto subview = filled.getDefiningOp<memref::SubViewOp>())
+    return boxWithinSubview(subview, read);
+  auto type = dyn_cast<MemRefType>(filled.getType());
+  if (filled != read.getBase() || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return std::nullopt;
+  Builder builder(fill.getContext());
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(builder.getIndexAttr(size));
+  return boxWithinView(offsets, sizes, strides, read);
 }
 
 /// Whether two boxes of elements overlap.
@@ -270,9 +298,7 @@ static void startFromFill(RewriterBase &rewriter, vector::TransferReadOp read,
   if (!fill || !fill.hasPureBufferSemantics() ||
       !matchPattern(fill.getInputs().front(), m_Constant(&value)))
     return;
-  auto subview = fill.getDpsInits().front().getDefiningOp<memref::SubViewOp>();
-  std::optional<ForwardedFills::Box> box =
-      subview ? boxWithinSubview(subview, read) : std::nullopt;
+  std::optional<ForwardedFills::Box> box = boxWithinFill(fill, read);
   if (!box)
     return;
   SmallVector<ForwardedFills::Box> &boxes = forwarded.boxes[fill];

@@ -280,6 +280,52 @@ func.func @tile_from_fill(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<4
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
 
+// A register tile at an edge of the sizes sums in an allocation of one
+// padded tile, filled whole (not a subview) before its loop: it starts
+// from zeros in registers as well, and the allocation goes (its write
+// after the loop forwarded to the write back, a write per row in bounds).
+// Its fill and reads were once kept: a store and a load of every element
+// per edge tile.
+// CHECK-LABEL: func.func @padded_tile_from_fill
+// CHECK-SAME: (%{{.*}}: memref<4x4xf64>, %{{.*}}: memref<4x8xf64>, %[[C:.*]]: memref<?x8xf64>)
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf64>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.fill
+// CHECK: %[[SUM:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<8xf64>, vector<8xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK: scf.if
+// CHECK: vector.transfer_write %[[SUM]]#0, %[[C]][%c0, %c0]
+// CHECK: scf.if
+// CHECK: vector.transfer_write %[[SUM]]#1, %[[C]][%c1, %c0]
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @padded_tile_from_fill(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<?x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %pad = ub.poison : f64
+  %acc = memref.alloc() : memref<2x8xf64>
+  linalg.fill ins(%zero : f64) outs(%acc : memref<2x8xf64>)
+  scf.for %k = %c0 to %c4 step %c1 {
+    %x = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<4x4xf64>, vector<2x1xf64>
+    %y = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<4x8xf64>, vector<1x8xf64>
+    %t = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+    %r = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x, %y, %t : vector<2x1xf64>, vector<1x8xf64> into vector<2x8xf64>
+    vector.transfer_write %r, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<2x8xf64>, memref<2x8xf64>
+  }
+  %tile = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x8xf64>, vector<2x8xf64>
+  vector.transfer_write %tile, %c[%c0, %c0] {in_bounds = [false, true]} : vector<2x8xf64>, memref<?x8xf64>
+  memref.dealloc %acc : memref<2x8xf64>
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
 // The same where the tile's rows and columns are not adjacent dimensions
 // of the result (C[i, t, j] with t a unit step of an outer loop, as in
 // TCCG abcdef-degc-gfab): the fill covers the read, which takes rows from
