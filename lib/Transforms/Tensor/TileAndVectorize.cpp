@@ -1467,12 +1467,15 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
     // A loop of constant range that its register tile does not divide
     // (23 columns in tiles of 16) has a last step of constant extent, whose
     // type is still dynamic: it is padded to its bound, which keeps the
-    // padded tile static.
+    // padded tile of the result static. Only the result's loops, and only
+    // to a register tile's extent: a sized depth block, whose bound is the
+    // block's (256), stays a loop over its run-time extent.
     if (atEdge)
       for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
-        if (pieceBounds[dim] <= 0 &&
+        if (pieceBounds[dim] <= 0 && !isReduction(op, dim) &&
             ShapedType::isDynamic(op.getStaticLoopRanges()[dim]))
-          if (std::optional<int64_t> bound = getConstantExtentBound(op, dim))
+          if (std::optional<int64_t> bound = getConstantExtentBound(op, dim);
+              bound && *bound <= resultTiles[dim])
             pieceBounds[dim] = *bound;
     linalg::GenericOp full = op;
     if (atEdge) {
