@@ -130,15 +130,26 @@ def test_single_precision():
     assert tl.compile(MATMUL, dtype=np.float32).signature.dtype == "float32"
 
 
+# A product with loops of register tiles to share (7 x 3 is one tile, and
+# its result is no longer zeroed in a loop of its own).
+MATMUL_TILES = """
+var input A : [67 5]
+var input B : [5 37]
+var output C : [67 37]
+C = A # B . [2 3]
+"""
+
+
 def test_threads_are_validated_and_do_not_change_results():
-    a, b = rng.random((7, 5)), rng.random((5, 3))
-    one = tl.compile(MATMUL, threads=1)
-    two = tl.compile(MATMUL, threads=2)
+    a, b = rng.random((67, 5)), rng.random((5, 37))
+    one = tl.compile(MATMUL_TILES, threads=1)
+    two = tl.compile(MATMUL_TILES, threads=2)
     assert two.threads == 2
     # Two threads: the outer loop is an OpenMP work-sharing loop.
     assert "omp.parallel" in two.ir("llvm")
     assert "omp." not in one.ir("llvm")
     np.testing.assert_array_equal(two(A=a, B=b)["C"], one(A=a, B=b)["C"])
+    np.testing.assert_allclose(one(A=a, B=b)["C"], a @ b, rtol=1e-12)
     with pytest.raises(ValueError, match="threads"):
         tl.compile(MATMUL, threads=0)
     with pytest.raises(TypeError, match="threads"):

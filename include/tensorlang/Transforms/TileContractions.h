@@ -221,11 +221,15 @@ tileSizedForRegisters(mlir::RewriterBase &rewriter,
                       const ContractionTilingPlan &plan,
                       llvm::SmallVectorImpl<ColumnPanels> &packedPanels);
 
-/// Peels the last, partial step off each of `loops` (outermost first)
-/// whose bounds are not both constant: the bulk of a loop over a size runs
-/// full tiles, the rest one partial tile.
+/// Peels the last, partial step off each of `loops` (given outermost first)
+/// whose bounds are not both constant, and with `partialConstantSteps`
+/// also those whose constant range their step does not divide (the
+/// register tiles of a sized contraction: the padded tiles at its edges
+/// are then static): the bulk of such a loop runs full tiles, the rest one
+/// partial tile.
 void peelSizedLoops(mlir::RewriterBase &rewriter,
-                    llvm::ArrayRef<mlir::scf::ForOp> loops);
+                    llvm::ArrayRef<mlir::scf::ForOp> loops,
+                    bool partialConstantSteps = false);
 
 /// Peels the last, partial step off every loop under `root` whose constant
 /// range its step does not divide and that holds an op for which `isTile`

@@ -990,7 +990,8 @@ static bool hasPartialLastStep(scf::ForOp loop) {
 }
 
 void tensorlang::peelSizedLoops(RewriterBase &rewriter,
-                                ArrayRef<scf::ForOp> loops) {
+                                ArrayRef<scf::ForOp> loops,
+                                bool partialConstantSteps) {
   // Innermost first: peeling an outer loop then copies inner loops that
   // are peeled already.
   for (scf::ForOp loop : llvm::reverse(loops)) {
@@ -998,7 +999,7 @@ void tensorlang::peelSizedLoops(RewriterBase &rewriter,
     if (!step || *step <= 1 ||
         (getConstantIntValue(loop.getLowerBound()) &&
          getConstantIntValue(loop.getUpperBound()) &&
-         !hasPartialLastStep(loop)))
+         !(partialConstantSteps && hasPartialLastStep(loop))))
       continue;
     scf::ForOp partial;
     rewriter.setInsertionPoint(loop);
@@ -1036,7 +1037,8 @@ static constexpr llvm::StringLiteral kPeeledTileMarker = "__tl_peeled_tile";
 /// combination of full and partial steps.
 static SmallVector<linalg::GenericOp>
 peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
-               function_ref<bool(unsigned)> peelsLoop = {}) {
+               function_ref<bool(unsigned)> peelsLoop = {},
+               bool partialConstantSteps = false) {
   SmallVector<scf::ForOp> loops = loopsInside(tile, home);
   if (peelsLoop) {
     SmallVector<scf::ForOp> peeled;
@@ -1049,7 +1051,7 @@ peelSizedTiles(RewriterBase &rewriter, linalg::GenericOp tile, Block *home,
     return {tile};
   Operation *outermost = loops.front();
   tile->setAttr(kPeeledTileMarker, rewriter.getUnitAttr());
-  peelSizedLoops(rewriter, loops);
+  peelSizedLoops(rewriter, loops, partialConstantSteps);
   // The copies are in the outermost loop and the partial steps after it.
   SmallVector<linalg::GenericOp> tiles;
   for (Operation *op = outermost; op; op = op->getNextNode())
@@ -1427,7 +1429,8 @@ tensorlang::tileSizedForRegisters(RewriterBase &rewriter,
       zeroPaddedPanels.push_back(copy.panels);
   // The full register tiles, and those at the edges of the sizes.
   SmallVector<linalg::GenericOp> resultTileOps =
-      peelSizedTiles(rewriter, *resultTile, home);
+      peelSizedTiles(rewriter, *resultTile, home, /*peelsLoop=*/{},
+                     /*partialConstantSteps=*/true);
   // The columns at an edge in halves of the register tile's width (one
   // vector of the usual two), the rest padded to a half: padding wastes
   // less, and no masked access is wider than a vector register (LLVM 22
@@ -1570,9 +1573,11 @@ static constexpr int64_t kMaxClampedElements = 32;
 
 /// The position of the rows in `pad`, a padded slice that the input
 /// `operand` of `registerTile` reads, where the rows' padding is its only
-/// one and the rows' operand lacks the columns: the rows past the edge may
-/// read anything, since only their own rows of the result, which the
-/// padded tile's write back drops, depend on them. None otherwise.
+/// one: the rows past the edge may read anything, since the rows are a
+/// parallel loop of the result, so that only their own rows of it, which
+/// the padded tile's write back drops, depend on them. (Only the rows'
+/// operand, which lacks the columns, is read so: its rows are loaded one
+/// at a time anyway.) None otherwise.
 static std::optional<unsigned>
 clampableRowsPosition(linalg::GenericOp registerTile, OpOperand &operand,
                       tensor::PadOp pad, const ContractionTilingPlan &plan) {
@@ -1599,7 +1604,8 @@ clampableRowsPosition(linalg::GenericOp registerTile, OpOperand &operand,
 /// the source's last row: one load per element, without a branch per row
 /// (a masked read of rows lowers to one), as the rows of a register tile
 /// in the bulk are read. The source has a row wherever the register tile
-/// runs.
+/// runs: rows are padded only where their loop's extent is a size, and the
+/// peeled last step of that loop runs only where a row is left.
 static Value readClampedRows(RewriterBase &rewriter, tensor::PadOp pad,
                              unsigned rowsPosition) {
   Location loc = pad.getLoc();
@@ -1650,8 +1656,8 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
           {pad, clampableRowsPosition(registerTile, operand, pad, plan)});
   }
   // A read past the source's bounds gives the padding value: no masks
-  // (rows past the edge become branches around whole rows, columns past it
-  // one masked load of a register).
+  // (rows past the edge, where they are not clamped, become branches
+  // around whole rows, columns past it one masked load of a register).
   for (auto [pad, rowsPosition] : pads) {
     Value padding = pad.getConstantPaddingValue();
     if (!padding || !pad.hasZeroLowPad())

@@ -288,6 +288,8 @@ func.func @tile_from_fill(%a: memref<4x4xf64>, %b: memref<4x8xf64>, %c: memref<4
 // per edge tile.
 // CHECK-LABEL: func.func @padded_tile_from_fill
 // CHECK-SAME: (%{{.*}}: memref<4x4xf64>, %{{.*}}: memref<4x8xf64>, %[[C:.*]]: memref<?x8xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.fill
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf64>
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.fill
