@@ -1323,6 +1323,20 @@ static std::optional<int64_t> getConstantIndex(OpFoldResult size) {
   return std::nullopt;
 }
 
+/// The sizes of the result dimensions of the slice that `value` is (a read
+/// from panels drops the panel's unit dimension); none where it is not one.
+static SmallVector<OpFoldResult> getSliceResultSizes(Value value) {
+  SmallVector<OpFoldResult> sizes;
+  auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return sizes;
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  for (auto [position, size] : llvm::enumerate(slice.getMixedSizes()))
+    if (!dropped.test(position))
+      sizes.push_back(size);
+  return sizes;
+}
+
 /// The extent of loop `dim` of `op` where it is known at compile time:
 /// static in an operand's type, or a constant size of a slice that an
 /// operand is (the peeling of a loop makes the sizes of its bulk's and its
@@ -1335,22 +1349,14 @@ static std::optional<int64_t> getConstantExtent(linalg::GenericOp op,
     return range;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = cast<RankedTensorType>(operand.get().getType());
-    // The sizes of the slice's result dimensions (a read from panels drops
-    // the panel's unit dimension).
-    SmallVector<OpFoldResult> sliceSizes;
-    if (auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>()) {
-      llvm::SmallBitVector dropped = slice.getDroppedDims();
-      for (auto [position, size] : llvm::enumerate(slice.getMixedSizes()))
-        if (!dropped.test(position))
-          sliceSizes.push_back(size);
-    }
+    SmallVector<OpFoldResult> sliceSizes = getSliceResultSizes(operand.get());
     AffineMap map = op.getMatchingIndexingMap(&operand);
     for (unsigned position = 0; position < map.getNumResults(); ++position) {
       if (map.getDimPosition(position) != dim)
         continue;
       if (!type.isDynamicDim(position))
         return type.getDimSize(position);
-      if (sliceSizes.empty())
+      if (position >= sliceSizes.size())
         continue;
       if (std::optional<int64_t> size = getConstantIndex(sliceSizes[position]))
         return size;
@@ -1365,14 +1371,7 @@ static std::optional<int64_t> getConstantExtentBound(linalg::GenericOp op,
                                                      unsigned dim) {
   std::optional<int64_t> least;
   for (OpOperand &operand : op->getOpOperands()) {
-    auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice)
-      continue;
-    SmallVector<OpFoldResult> sliceSizes;
-    llvm::SmallBitVector dropped = slice.getDroppedDims();
-    for (auto [position, size] : llvm::enumerate(slice.getMixedSizes()))
-      if (!dropped.test(position))
-        sliceSizes.push_back(size);
+    SmallVector<OpFoldResult> sliceSizes = getSliceResultSizes(operand.get());
     AffineMap map = op.getMatchingIndexingMap(&operand);
     for (unsigned position = 0; position < map.getNumResults(); ++position) {
       if (map.getDimPosition(position) != dim || position >= sliceSizes.size())
