@@ -18,6 +18,7 @@
 #include "ContractionUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1287,6 +1288,40 @@ padToBounds(RewriterBase &rewriter, linalg::GenericOp op,
   return paddedOp;
 }
 
+/// Simplifies the minimums and maximums that clamp the slice of the padded
+/// slice `padded` (tensor::bubbleUpPadSlice, maybe cast) to its source, by the
+/// bounds of the loops around it: a reduction step of a sized depth block is
+/// `min(extent - step, 1)` there, always 1 where the step loop runs, and
+/// its padding then none (isZeroPadding), so that the rows alone are
+/// padded (clampableRowsPosition).
+static void simplifyPaddedSliceBounds(RewriterBase &rewriter, Value padded) {
+  if (auto cast = padded.getDefiningOp<tensor::CastOp>())
+    padded = cast.getSource();
+  auto pad = padded.getDefiningOp<tensor::PadOp>();
+  auto slice = pad ? pad.getSource().getDefiningOp<tensor::ExtractSliceOp>()
+                   : tensor::ExtractSliceOp();
+  if (!slice)
+    return;
+  SmallVector<Operation *> minMaxOps;
+  SmallVector<Value> worklist(slice.getOffsets());
+  llvm::append_range(worklist, slice.getSizes());
+  llvm::append_range(worklist, pad.getHigh());
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op ||
+        !isa<affine::AffineMinOp, affine::AffineMaxOp, affine::AffineApplyOp>(
+            op) ||
+        !seen.insert(op).second)
+      continue;
+    if (!isa<affine::AffineApplyOp>(op))
+      minMaxOps.push_back(op);
+    llvm::append_range(worklist, op->getOperands());
+  }
+  // Each min or max whose simplification fails stays as it was.
+  (void)affine::simplifyAffineMinMaxOps(rewriter, minMaxOps);
+}
+
 /// Makes each input of `registerTile` that is a slice of a padded tensor a
 /// padded slice instead (static: one reduction step of a padded tile), so
 /// that the padding of the whole depth is never built.
@@ -1307,6 +1342,7 @@ static void padSlicesInstead(RewriterBase &rewriter,
         swapped->tiledValues.front().getType() != slice.getType())
       continue;
     rewriter.replaceOp(slice, swapped->tiledValues.front());
+    simplifyPaddedSliceBounds(rewriter, swapped->tiledValues.front());
   }
 }
 
@@ -1570,6 +1606,16 @@ tensorlang::tileForRegisters(RewriterBase &rewriter,
 /// readClampedRows reads one at a time (a reduction step's rows).
 static constexpr int64_t kMaxClampedElements = 32;
 
+/// Whether the high padding `high` is none: a constant 0, or one that the
+/// bounds of the loops around it fix at 0 (simplifyPaddedSliceBounds).
+static bool isZeroPadding(OpFoldResult high) {
+  if (std::optional<int64_t> constant = getConstantIntValue(high))
+    return *constant == 0;
+  FailureOr<int64_t> value = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::EQ, high);
+  return succeeded(value) && *value == 0;
+}
+
 /// The position of the rows in `pad`, a padded slice that the input
 /// `operand` of `registerTile` reads, where the rows' padding is its only
 /// one: the rows past the edge may read anything, since the rows are a
@@ -1588,9 +1634,8 @@ clampableRowsPosition(linalg::GenericOp registerTile, OpOperand &operand,
     return std::nullopt;
   std::optional<unsigned> rows;
   for (auto [position, high] : llvm::enumerate(pad.getMixedHighPad())) {
-    if (isConstantIntValue(high, 0) ||
-        pad.getSourceType().getDimSize(position) ==
-            pad.getResultType().getDimSize(position))
+    if (isZeroPadding(high) || pad.getSourceType().getDimSize(position) ==
+                                   pad.getResultType().getDimSize(position))
       continue;
     if (rows || map.getDimPosition(position) != plan.rowDim)
       return std::nullopt;
@@ -1674,11 +1719,9 @@ static void vectorizePaddedOperands(RewriterBase &rewriter,
       // In bounds along every dimension not padded (its extent is the
       // source's, whatever the source's type says).
       SmallVector<bool> inBounds;
-      for (auto [dim, high] : llvm::enumerate(pad.getMixedHighPad())) {
-        std::optional<int64_t> padded = getConstantIntValue(high);
-        inBounds.push_back((padded && *padded == 0) ||
+      for (auto [dim, high] : llvm::enumerate(pad.getMixedHighPad()))
+        inBounds.push_back(isZeroPadding(high) ||
                            sourceType.getDimSize(dim) == type.getDimSize(dim));
-      }
       read = vector::TransferReadOp::create(
           rewriter, loc,
           VectorType::get(type.getShape(), type.getElementType()),

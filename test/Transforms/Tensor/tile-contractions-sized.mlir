@@ -1,6 +1,8 @@
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false emit-remarks}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s --check-prefix=PANELS
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s --check-prefix=EDGES
+// RUN: tl-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tl-tile-contractions{vector-lanes=8 max-short-size=0 wide-column-versions=false}))" | FileCheck %s --check-prefix=EDGE-ROWS
 // With a 2 MiB L2 (Emerald Rapids) the preferred column block is 512: sized
 // columns take it, not the largest divisor of the planning extent (1280 in
 // blocks of 320), and then serve the rows' panels (32 register tiles of
@@ -65,6 +67,18 @@
 // CHECK-NOT: vector.transfer_read {{.*}} : tensor<?x1xf64>
 // CHECK: vector.contract {{.*}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [false, true]} : vector<8x16xf64>, tensor<?x16xf64>
+// In the last depth block too (its extent a size), each step of the
+// depth loop reads one step: the depth's clamp of the rows' slice,
+// `min(extent - step, 1)`, is 1 wherever the loop runs, so that only the
+// rows are padded there and read from the last row past the edge, as in
+// the full blocks (eight reads of clamped rows in all), rather than
+// through a read masked along the rows and the depth.
+// EDGES-LABEL: func.func @sized
+// EDGES-NOT: : tensor<?x?xf64>, vector<8x1xf64>
+// EDGES: return
+// EDGE-ROWS-LABEL: func.func @sized
+// EDGE-ROWS-COUNT-8: vector.from_elements {{.*}} : vector<8x1xf64>
+// EDGE-ROWS: return
 // The bulk of the row blocks and their sized rest read the same block of
 // columns: one copy into panels serves both, in each block of columns and
 // depth (the full blocks of columns, static, and the last, sized).
